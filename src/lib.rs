@@ -47,7 +47,8 @@ pub use kernels::par::Par;
 pub use layout::{ColMajor, Layout, RowMajor, StridePolicy, Strided};
 pub use ops::Expr;
 pub use storage::{
-    BorrowedStorage, DenseStorage, DenseStorageMut, Heap, Inline, OwnedStorage, Shared, Storage, View, ViewMut,
+    BorrowedStorage, DenseStorage, DenseStorageMut, Heap, Inline, OwnedStorage, ReadStorage, Shared, Storage, View,
+    ViewMut,
 };
 pub use tensor::{ShapeArg, SharedTensor, StackTensor, Tensor, TensorIndex, TensorView, TensorViewMut};
 pub use view::*;

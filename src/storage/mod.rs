@@ -18,11 +18,13 @@
 //! Constructors establish it; every `unsafe` block in the crate cites it as
 //! "the dense invariant".
 
+pub(crate) mod entries;
 mod heap;
 mod inline;
 mod shared;
 mod view;
 
+pub use entries::ReadStorage;
 pub use heap::Heap;
 pub use inline::Inline;
 pub use shared::Shared;

@@ -1,0 +1,127 @@
+//! Reading any storage the same way: the value at an index (zero where a sparse or band
+//! storage keeps nothing) and the entries it stores.
+//!
+//! This is the contract that makes one generic API serve every storage policy: code
+//! written against [`ReadStorage`] (through [`Tensor::value`], [`Tensor::nnz`],
+//! [`Tensor::for_each_stored`] and [`Tensor::to_dense`]) runs unchanged on dense, sparse
+//! and band tensors, and on a user's own storage.
+
+use super::{Heap, Inline, Shared, Storage, View, ViewMut};
+use crate::error::ShapeError;
+use crate::extents::Extents;
+use crate::layout::Layout;
+use crate::tensor::{Tensor, TensorIndex};
+use num_traits::Zero;
+
+/// A storage whose elements can be read one by one and whose stored entries can be listed.
+///
+/// Dense storages store every element; sparse and band storages store some and read the
+/// rest as zero. To write a storage of your own, implement [`Storage`] and this trait (see
+/// `examples/custom_storage.rs`).
+pub trait ReadStorage<T: Clone + Zero, E: Extents, S: Layout<E>>: Storage<T> + Sized {
+    /// The value at `index`, which the caller has checked against the extents: the stored
+    /// value, or zero where nothing is stored.
+    fn value_at(tensor: &Tensor<T, E, S, Self>, index: &[usize]) -> T;
+    /// How many entries are stored (every element for dense storage).
+    fn stored_len(tensor: &Tensor<T, E, S, Self>) -> usize;
+    /// Calls `f` with the multi-index and value of every stored entry, in the storage's
+    /// own order.
+    fn for_each_stored(tensor: &Tensor<T, E, S, Self>, f: &mut dyn FnMut(&[usize], &T));
+}
+
+impl<T: Clone + Zero, E: Extents, S: Layout<E>, St: ReadStorage<T, E, S>> Tensor<T, E, S, St> {
+    /// The value at `idx` for any storage: zero where a sparse or band storage keeps
+    /// nothing, or the error naming the axis that is out of bounds.
+    ///
+    /// ```
+    /// use mdtensor::tensor;
+    /// let t = tensor![[1, 0], [0, 4]];
+    /// assert_eq!(t.try_value([1, 1]).unwrap(), 4);
+    /// assert!(t.try_value([2, 0]).is_err());
+    /// ```
+    pub fn try_value(&self, idx: impl TensorIndex<E>) -> Result<T, ShapeError> {
+        let idx = idx.components();
+        check_index(self.extents(), idx)?;
+        Ok(St::value_at(self, idx))
+    }
+    /// The value at `idx` for any storage, or `None` when out of bounds.
+    pub fn value(&self, idx: impl TensorIndex<E>) -> Option<T> {
+        self.try_value(idx).ok()
+    }
+    /// Number of stored entries (every element of a dense tensor).
+    pub fn nnz(&self) -> usize {
+        St::stored_len(self)
+    }
+    /// Stored entries as a fraction of all elements (0 for an empty tensor).
+    pub fn density(&self) -> f64 {
+        match self.numel() {
+            0 => 0.0,
+            n => self.nnz() as f64 / n as f64,
+        }
+    }
+    /// Calls `f(index, value)` for every stored entry, in the storage's order.
+    ///
+    /// ```
+    /// use mdtensor::tensor;
+    /// let t = tensor![[1, 2], [3, 4]];
+    /// let mut total = 0;
+    /// t.for_each_stored(|idx, v| total += v * (idx[0] as i32 + 1));
+    /// assert_eq!(total, 1 + 2 + 2 * (3 + 4));
+    /// ```
+    pub fn for_each_stored(&self, mut f: impl FnMut(&[usize], &T)) {
+        St::for_each_stored(self, &mut f)
+    }
+    /// A dense, row-major copy with every element, zeros included.
+    pub fn to_dense(&self) -> Tensor<T, E> {
+        let mut out = Tensor::<T, E>::full(self.extents().clone(), T::zero());
+        let strides = <crate::RowMajor as Layout<E>>::strides(self.extents(), &());
+        let buf = out.as_slice_mut().expect("a fresh row-major tensor is contiguous");
+        self.for_each_stored(|idx, v| {
+            let pos: isize = idx.iter().zip(strides.as_ref()).map(|(&i, &s)| i as isize * s).sum();
+            buf[pos as usize] = v.clone();
+        });
+        out
+    }
+}
+
+/// Checks a multi-index against extents: rank, then every axis.
+pub(crate) fn check_index<E: Extents>(ext: &E, idx: &[usize]) -> Result<(), ShapeError> {
+    let dims = ext.dims();
+    if idx.len() != dims.as_ref().len() {
+        return Err(ShapeError::RankMismatch { op: "index", expected: dims.as_ref().len(), found: idx.len() });
+    }
+    for (axis, (&i, &d)) in idx.iter().zip(dims.as_ref()).enumerate() {
+        if i >= d {
+            return Err(ShapeError::IndexOutOfBounds { op: "index", index: i as isize, axis, extent: d });
+        }
+    }
+    Ok(())
+}
+
+macro_rules! dense_read_storage {
+    ($($St:ty => [$($gen:tt)*]),* $(,)?) => {$(
+        impl<$($gen)*, E: Extents, S: Layout<E>> ReadStorage<T, E, S> for $St
+        where
+            T: Clone + Zero,
+        {
+            fn value_at(tensor: &Tensor<T, E, S, Self>, index: &[usize]) -> T {
+                tensor.try_get_dyn(index).expect("index checked by the caller").clone()
+            }
+            fn stored_len(tensor: &Tensor<T, E, S, Self>) -> usize {
+                tensor.numel()
+            }
+            fn for_each_stored(tensor: &Tensor<T, E, S, Self>, f: &mut dyn FnMut(&[usize], &T)) {
+                for (idx, v) in tensor.indexed_iter() {
+                    f(idx.as_ref(), v);
+                }
+            }
+        }
+    )*};
+}
+dense_read_storage! {
+    Heap<T> => [T],
+    Shared<T> => [T],
+    View<'a, T> => ['a, T],
+    ViewMut<'a, T> => ['a, T],
+    Inline<T, N> => [T, N: generic_array::ArrayLength],
+}
