@@ -72,7 +72,15 @@ pub(super) fn try_eval_in<X: Expr, St: OwnedStorage<X::Elem>>(
     let ext = result_extents(&x)?;
     let dims = ext.dims();
     let n = ext.numel();
-    let storage = St::from_fn_linear(n, sequential(&x, dims.as_ref())).ok_or_else(|| ShapeError::LengthMismatch {
+    let filled = if x.is_flat(dims.as_ref()) {
+        // Contiguous operands: element i of the result is element i of every leaf.
+        let k = x.flat();
+        // SAFETY: `i < n` on a flat expression.
+        St::from_fn_linear(n, |i| unsafe { k.at(i) })
+    } else {
+        St::from_fn_linear(n, sequential(&x, dims.as_ref()))
+    };
+    let storage = filled.ok_or_else(|| ShapeError::LengthMismatch {
         op: "eval_in",
         dims: dims.as_ref().to_vec(),
         expected: n,
