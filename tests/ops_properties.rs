@@ -21,48 +21,15 @@ use mdtensor::{
 };
 use proptest::collection::vec;
 use proptest::prelude::*;
-use proptest::test_runner::TestCaseError;
 use std::fmt::Debug;
 use std::ops::RangeInclusive;
 
-type TestResult = Result<(), TestCaseError>;
-
-fn config() -> ProptestConfig {
-    // No regression files: the seeds are printed on failure and the cases are cheap.
-    ProptestConfig { failure_persistence: None, ..ProptestConfig::with_cases(64) }
-}
+mod common;
+use common::{all_indices, config, numel, TestResult};
 
 // =======================================================================================
 // The reference model
 // =======================================================================================
-
-fn numel(shape: &[usize]) -> usize {
-    shape.iter().product()
-}
-
-/// Every multi-index of `shape` in row-major order (last axis fastest).
-fn all_indices(shape: &[usize]) -> Vec<Vec<usize>> {
-    let mut out = Vec::new();
-    if numel(shape) == 0 {
-        return out;
-    }
-    let mut idx = vec![0; shape.len()];
-    loop {
-        out.push(idx.clone());
-        let mut k = shape.len();
-        loop {
-            if k == 0 {
-                return out;
-            }
-            k -= 1;
-            idx[k] += 1;
-            if idx[k] < shape[k] {
-                break;
-            }
-            idx[k] = 0;
-        }
-    }
-}
 
 /// A tensor as the reference sees it: a shape and its elements in row-major order.
 #[derive(Clone, Debug, PartialEq)]

@@ -14,44 +14,12 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
-type TestResult = Result<(), TestCaseError>;
-
-fn config() -> ProptestConfig {
-    // No regression files: the properties are cheap to re-run and the seeds are printed.
-    ProptestConfig { failure_persistence: None, ..ProptestConfig::with_cases(64) }
-}
+mod common;
+use common::{all_indices, config, numel, TestResult};
 
 // ---------------------------------------------------------------------------------------
 // The reference model
 // ---------------------------------------------------------------------------------------
-
-fn numel(shape: &[usize]) -> usize {
-    shape.iter().product()
-}
-
-/// Every multi-index of `shape` in row-major (C) order: an odometer, last axis fastest.
-fn all_indices(shape: &[usize]) -> Vec<Vec<usize>> {
-    let mut out = Vec::new();
-    if numel(shape) == 0 {
-        return out;
-    }
-    let mut idx = vec![0; shape.len()];
-    loop {
-        out.push(idx.clone());
-        let mut k = shape.len();
-        loop {
-            if k == 0 {
-                return out;
-            }
-            k -= 1;
-            idx[k] += 1;
-            if idx[k] < shape[k] {
-                break;
-            }
-            idx[k] = 0;
-        }
-    }
-}
 
 /// The indices Python's `range(n)[start:stop:step]` selects (CPython's
 /// `PySlice_AdjustIndices`, then a plain loop), or `None` for a zero step.
