@@ -135,6 +135,7 @@ impl fmt::Display for ShapeError {
 impl std::error::Error for ShapeError {}
 
 /// Product of extents, checked so that `n * size_of::<T>()` fits in `isize::MAX` bytes.
+#[inline(always)]
 pub(crate) fn checked_numel(op: &'static str, dims: &[usize], elem_size: usize) -> Result<usize, ShapeError> {
     let overflow = || ShapeError::Overflow { op, dims: dims.to_vec() };
     let n = dims.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d)).ok_or_else(overflow)?;

@@ -119,6 +119,7 @@ pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Vec<usize>, ShapeErr
 }
 
 /// [`broadcast_shapes`] into a buffer of length `max(a.len(), b.len())`.
+#[inline]
 pub(crate) fn broadcast_shapes_into(a: &[usize], b: &[usize], out: &mut [usize]) -> Result<(), ShapeError> {
     let r = out.len();
     let at = |s: &[usize], k: usize| if k + s.len() >= r { s[k + s.len() - r] } else { 1 };

@@ -28,6 +28,7 @@ macro_rules! tuple_extents {
             fn static_pattern(&self) -> Vec<Option<usize>> {
                 vec![$($D::STATIC),*]
             }
+            #[inline]
             fn from_dims(dims: &[usize]) -> Result<Self, ShapeError> {
                 if dims.len() != $rank {
                     return Err(ShapeError::RankMismatch { op: "extents", expected: $rank, found: dims.len() });

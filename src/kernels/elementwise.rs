@@ -136,8 +136,9 @@ pub(crate) unsafe fn run<X: Expr>(
             unsafe {
                 let o = out.0.offset(base);
                 if out_inner == 1 && c.unit_inner() {
+                    let k = c.run();
                     for t in 0..len {
-                        store(o.add(t), c.at_unit(t));
+                        store(o.add(t), k.at(t));
                     }
                 } else {
                     for t in 0..len {

@@ -49,22 +49,45 @@ pub trait GemmElem: Copy + Zero + Add<Output = Self> + Mul<Output = Self> + Send
     }
 }
 
-/// The plain kernel: each output element is one dot product, accumulated in a register.
+/// The plain kernel. Narrow products (n ≤ 16) compute a row of C in registers,
+/// `C[i, :] = Σ_p A[i, p] · B[p, :]` (each element still adds p = 0, 1, … in order), so
+/// with static extents it unrolls into vector multiply-adds; wider ones accumulate each
+/// element's dot product in a register.
 #[inline(always)]
 unsafe fn gemm_loop<T: GemmElem>(m: usize, k: usize, n: usize, a: MatRef<T>, b: MatRef<T>, c: *mut T, ldc: usize) {
-    for i in 0..m {
-        for j in 0..n {
-            let mut acc = T::zero();
-            for p in 0..k {
-                // SAFETY: (i, p) and (p, j) are inside A and B (caller's contract).
-                unsafe {
-                    acc = acc
-                        + *a.ptr.offset(i as isize * a.rs + p as isize * a.cs)
-                            * *b.ptr.offset(p as isize * b.rs + j as isize * b.cs);
+    // SAFETY (all accesses): (i, p) and (p, j) are inside A and B, (i, j) inside C.
+    unsafe {
+        let at = |i: usize, p: usize| *a.ptr.offset(i as isize * a.rs + p as isize * a.cs);
+        let bt = |p: usize, j: usize| *b.ptr.offset(p as isize * b.rs + j as isize * b.cs);
+        if n <= 16 && k > 0 {
+            for i in 0..m {
+                let mut acc = [T::zero(); 16];
+                let acc = &mut acc[..n];
+                let a0 = at(i, 0);
+                for (j, x) in acc.iter_mut().enumerate() {
+                    *x = a0 * bt(0, j);
+                }
+                for p in 1..k {
+                    let ap = at(i, p);
+                    for (j, x) in acc.iter_mut().enumerate() {
+                        *x = *x + ap * bt(p, j);
+                    }
+                }
+                let row = c.add(i * ldc);
+                for (j, &x) in acc.iter().enumerate() {
+                    row.add(j).write(x);
                 }
             }
-            // SAFETY: (i, j) is inside C.
-            unsafe { c.add(i * ldc + j).write(acc) };
+            return;
+        }
+        for i in 0..m {
+            for j in 0..n {
+                let mut acc = T::zero();
+                for p in 0..k {
+                    acc = acc + at(i, p) * bt(p, j);
+                }
+                c.add(i * ldc + j).write(acc);
+            }
         }
     }
 }

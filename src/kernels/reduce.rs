@@ -59,14 +59,18 @@ fn chunk<X: Expr, R: Reducer<X::Elem>>(
     let mut lanes = [r.init(); LANES];
     match flat {
         Some(k) => {
+            // Lanes of their own, indexed only by constants once unrolled: they stay in
+            // (vector) registers. `lanes` itself is indexed at run time below.
+            let mut fl = [r.init(); LANES];
             let mut i = lo;
             while i + LANES <= hi {
-                for (l, acc) in lanes.iter_mut().enumerate() {
+                for (l, acc) in fl.iter_mut().enumerate() {
                     // SAFETY: `i + l < hi <= numel` on a flat expression.
                     *acc = r.fold(*acc, unsafe { k.at(i + l) }, i + l);
                 }
                 i += LANES;
             }
+            lanes = fl;
             for (l, p) in (i..hi).enumerate() {
                 // SAFETY: `p < hi <= numel`.
                 lanes[l] = r.fold(lanes[l], unsafe { k.at(p) }, p);
@@ -154,23 +158,29 @@ pub(crate) unsafe fn reduce_axis<X: Expr, R: Reducer<X::Elem>>(
             if axis == last {
                 c.seek(&idx);
                 // Independent lanes, as in whole reductions: no single dependency chain.
-                let mut lanes = [r.init(); LANES];
-                let unit = c.unit_inner();
+                // Lanes indexed only by constants (kept in vector registers), reading the
+                // run through locals (`run()`), one loop per stride case.
+                let mut fl = [r.init(); LANES];
                 let mut t = 0;
-                while t + LANES <= r_len {
-                    for (l, acc) in lanes.iter_mut().enumerate() {
-                        // SAFETY: `t + l < r_len`, inside the last axis.
-                        let x = unsafe {
-                            if unit {
-                                c.at_unit(t + l)
-                            } else {
-                                c.at(t + l)
-                            }
-                        };
-                        *acc = r.fold(*acc, x, t + l);
+                if c.unit_inner() {
+                    let k = c.run();
+                    while t + LANES <= r_len {
+                        for (l, acc) in fl.iter_mut().enumerate() {
+                            // SAFETY: `t + l < r_len`, inside the last axis.
+                            *acc = r.fold(*acc, unsafe { k.at(t + l) }, t + l);
+                        }
+                        t += LANES;
                     }
-                    t += LANES;
+                } else {
+                    while t + LANES <= r_len {
+                        for (l, acc) in fl.iter_mut().enumerate() {
+                            // SAFETY: as above.
+                            *acc = r.fold(*acc, unsafe { c.at(t + l) }, t + l);
+                        }
+                        t += LANES;
+                    }
                 }
+                let mut lanes = fl;
                 for (l, p) in (t..r_len).enumerate() {
                     // SAFETY: `p < r_len`.
                     lanes[l] = r.fold(lanes[l], unsafe { c.at(p) }, p);

@@ -13,6 +13,7 @@ use crate::tensor::{or_panic, Tensor};
 use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Rem, RemAssign, Sub, SubAssign};
 
 /// The result extents of `x`, checked.
+#[inline(always)]
 fn result_extents<X: Expr>(x: &X) -> Result<X::Extents, ShapeError> {
     let dims = x.shape()?;
     let ext = X::Extents::from_dims(dims.as_ref())?;
@@ -66,13 +67,28 @@ fn sequential<X: Expr>(x: &X, dims: &[usize]) -> impl FnMut(usize) -> X::Elem {
     }
 }
 
+#[inline]
 pub(super) fn try_eval_in<X: Expr, St: OwnedStorage<X::Elem>>(
     x: X,
 ) -> Result<Tensor<X::Elem, X::Extents, RowMajor, St>, ShapeError> {
     let ext = result_extents(&x)?;
     let dims = ext.dims();
     let n = ext.numel();
-    let storage = St::from_fn_linear(n, sequential(&x, dims.as_ref())).ok_or_else(|| ShapeError::LengthMismatch {
+    let filled = if x.is_flat(dims.as_ref()) {
+        // Contiguous operands: element i of the result is element i of every leaf.
+        let k = x.flat();
+        // SAFETY: the loop writes all n elements; `i < n` on a flat expression.
+        unsafe {
+            St::from_raw_init(n, |p| {
+                for i in 0..n {
+                    p.add(i).write(k.at(i));
+                }
+            })
+        }
+    } else {
+        St::from_fn_linear(n, sequential(&x, dims.as_ref()))
+    };
+    let storage = filled.ok_or_else(|| ShapeError::LengthMismatch {
         op: "eval_in",
         dims: dims.as_ref().to_vec(),
         expected: n,

@@ -139,6 +139,13 @@ pub trait Cursor: Clone + Send + Sync {
     /// # Safety
     /// `t` is below the run's length (what remains of the last axis after `seek`).
     unsafe fn at(&self, t: usize) -> Self::Elem;
+    /// The current run as a flat kernel: element `t` of the run at position `t`.
+    type Run: FlatKernel<Elem = Self::Elem>;
+    /// The current run with every leaf pointer fixed at the run's start, so that a loop
+    /// over the run reads only locals (no reloads of the cursor's fields after each store
+    /// through a possibly aliasing output pointer) and vectorises like the flat path;
+    /// valid when [`Cursor::unit_inner`] holds.
+    fn run(&self) -> Self::Run;
     /// Element `t` of the current run when [`Cursor::unit_inner`] holds.
     ///
     /// # Safety
@@ -166,6 +173,27 @@ impl<T: Copy + Sync> FlatKernel for FlatLeaf<T> {
     }
 }
 
+/// A leaf of a run with inner stride 1 (or 0: a broadcast axis).
+#[derive(Clone, Copy, Debug)]
+pub struct RunLeaf<T> {
+    ptr: *const T,
+    bcast: bool,
+}
+// SAFETY: only reads, like `&[T]`.
+unsafe impl<T: Sync> Send for RunLeaf<T> {}
+// SAFETY: as above.
+unsafe impl<T: Sync> Sync for RunLeaf<T> {}
+impl<T: Copy + Sync> FlatKernel for RunLeaf<T> {
+    type Elem = T;
+    #[inline(always)]
+    unsafe fn at(&self, i: usize) -> T {
+        // A loop-invariant test, hoisted out of the run loop (one loop per case).
+        let i = if self.bcast { 0 } else { i };
+        // SAFETY: `i` is inside the run (caller's contract).
+        unsafe { *self.ptr.add(i) }
+    }
+}
+
 /// General-path leaf: a pointer, per-axis strides against the result's axes (zero on
 /// broadcast axes), and the position of the current run.
 #[derive(Clone, Debug)]
@@ -182,6 +210,11 @@ unsafe impl<T: Sync> Sync for StridedLeaf<T> {}
 
 impl<T: Copy + Sync> Cursor for StridedLeaf<T> {
     type Elem = T;
+    type Run = RunLeaf<T>;
+    #[inline(always)]
+    fn run(&self) -> RunLeaf<T> {
+        RunLeaf { ptr: self.ptr.wrapping_offset(self.pos), bcast: self.inner == 0 }
+    }
     #[inline(always)]
     fn seek(&mut self, idx: &[usize]) {
         self.pos = idx.iter().zip(&self.strides).map(|(&i, &s)| i as isize * s).sum();
@@ -223,7 +256,13 @@ where
     }
     #[inline(always)]
     fn is_flat(&self, dims: &[usize]) -> bool {
-        self.is_standard_layout() && self.dims().as_ref() == dims
+        self.is_standard_layout() && {
+            // Element by element: a slice `==` becomes a memcmp of the dims just stored,
+            // a store-forwarding stall that costs more than a small evaluation.
+            let d = self.dims();
+            let d = d.as_ref();
+            d.len() == dims.len() && (0..d.len()).all(|k| d[k] == dims[k])
+        }
     }
     #[inline(always)]
     fn flat(&self) -> FlatLeaf<T> {
@@ -336,6 +375,11 @@ impl<T: Copy + Send + Sync> FlatKernel for ScalarKernel<T> {
 }
 impl<T: Copy + Send + Sync> Cursor for ScalarKernel<T> {
     type Elem = T;
+    type Run = Self;
+    #[inline(always)]
+    fn run(&self) -> Self {
+        *self
+    }
     #[inline(always)]
     fn seek(&mut self, _: &[usize]) {}
     #[inline(always)]
@@ -437,6 +481,11 @@ impl<L: FlatKernel, R: FlatKernel, Op: BinaryOp<L::Elem, R::Elem>> FlatKernel fo
 
 impl<L: Cursor, R: Cursor, Op: BinaryOp<L::Elem, R::Elem>> Cursor for BinaryKernel<L, R, Op> {
     type Elem = Op::Out;
+    type Run = BinaryKernel<L::Run, R::Run, Op>;
+    #[inline(always)]
+    fn run(&self) -> Self::Run {
+        BinaryKernel { lhs: self.lhs.run(), rhs: self.rhs.run(), op: self.op }
+    }
     #[inline(always)]
     fn seek(&mut self, idx: &[usize]) {
         self.lhs.seek(idx);
@@ -536,6 +585,11 @@ impl<K: FlatKernel, F: UnaryOp<K::Elem>> FlatKernel for UnaryKernel<K, F> {
 
 impl<K: Cursor, F: UnaryOp<K::Elem>> Cursor for UnaryKernel<K, F> {
     type Elem = F::Out;
+    type Run = UnaryKernel<K::Run, F>;
+    #[inline(always)]
+    fn run(&self) -> Self::Run {
+        UnaryKernel { inner: self.inner.run(), f: self.f }
+    }
     #[inline(always)]
     fn seek(&mut self, idx: &[usize]) {
         self.inner.seek(idx);

@@ -32,6 +32,7 @@ fn as_batch(dims: &[usize], strides: &[isize], vector_as_row: bool) -> ([usize; 
 impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// Matrix product with an explicit choice of threads; `Err` when dynamic inner
     /// dimensions or batch axes disagree.
+    #[inline]
     pub fn try_matmul_with<E2, S2, St2>(
         &self,
         rhs: &Tensor<T, E2, S2, St2>,
@@ -101,6 +102,7 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
     }
 
     /// See [`Tensor::matmul`].
+    #[inline]
     pub fn try_matmul<E2, S2, St2>(&self, rhs: &Tensor<T, E2, S2, St2>) -> Result<Product<T, E, E2, St>, ShapeError>
     where
         E: MatMulShape<E2>,
@@ -125,6 +127,7 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
     /// assert_eq!(a.t().matmul(&a).to_vec(), [35.0, 44.0, 44.0, 56.0]); // transposed view, no copy
     /// ```
     #[track_caller]
+    #[inline]
     pub fn matmul<E2, S2, St2>(&self, rhs: &Tensor<T, E2, S2, St2>) -> Product<T, E, E2, St>
     where
         E: MatMulShape<E2>,
@@ -137,6 +140,7 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
     }
 
     /// Dot product of two vectors; `Err` when dynamic lengths differ.
+    #[inline]
     pub fn try_dot<E2, S2, St2>(&self, rhs: &Tensor<T, E2, S2, St2>) -> Result<T, ShapeError>
     where
         E: DotShape<E2>,
@@ -176,6 +180,7 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
     /// assert_eq!(tensor![1, 2, 3].dot(&tensor![4, 5, 6]), 32);
     /// ```
     #[track_caller]
+    #[inline]
     pub fn dot<E2, S2, St2>(&self, rhs: &Tensor<T, E2, S2, St2>) -> T
     where
         E: DotShape<E2>,

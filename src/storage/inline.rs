@@ -48,6 +48,7 @@ unsafe impl<T, N: ArrayLength> OwnedStorage<T> for Inline<T, N> {
     fn fixed_len() -> Option<usize> {
         Some(N::USIZE)
     }
+    #[inline(always)]
     unsafe fn from_raw_init(n: usize, init: impl FnOnce(*mut T)) -> Option<Self> {
         if n != N::USIZE {
             return None;
