@@ -92,6 +92,27 @@ fn reductions_serial_and_parallel() {
     );
 }
 
+/// Axis reductions that keep the last axis split it into column blocks (512 columns; 8
+/// under Miri): a ragged last block, several blocks per outer position, parallel tasks.
+#[test]
+fn axis_reductions_over_column_blocks() {
+    let (rows, cols) = if cfg!(miri) { (9, 20) } else { (70, 1100) };
+    let a = grid(rows, cols);
+    let cols_sum = a.sum_axis::<0>();
+    for j in 0..cols {
+        assert_eq!(cols_sum[[j]], (0..rows).map(|i| a[[i, j]]).sum::<i64>(), "column {j}");
+    }
+    // A middle axis of a 3-D tensor: outer positions times column blocks.
+    let b = Tensor::<i64, ext![_, _, _]>::from_fn([3, rows / 3, cols], |[i, j, k]| a[[i * (rows / 3) + j, k]]);
+    let mid = b.max_axis::<1>();
+    for i in 0..3 {
+        for k in 0..cols {
+            let want = (0..rows / 3).map(|j| b[[i, j, k]]).max().unwrap();
+            assert_eq!(mid[[i, k]], want, "outer {i}, column {k}");
+        }
+    }
+}
+
 #[test]
 fn matrix_products_small_large_and_split() {
     // 40³ multiply-adds: past the small-product loop, into the blocked kernel; Par::Rayon

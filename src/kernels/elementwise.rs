@@ -7,9 +7,8 @@
 //! the row-major index space, so serial and parallel runs visit the same elements in the
 //! same chunks.
 
-use super::par::{Par, CHUNK};
+use super::par::{for_each_block, for_each_chunk, Par};
 use crate::ops::expr::{Cursor, Expr, FlatKernel};
-use rayon::prelude::*;
 
 /// A raw pointer that may cross threads: each task writes a disjoint set of positions.
 pub(crate) struct SendPtr<T>(pub(crate) *mut T);
@@ -71,18 +70,6 @@ pub(crate) fn for_each_run(dims: &[usize], lo: usize, hi: usize, mut f: impl FnM
     }
 }
 
-/// Splits `0..n` into [`CHUNK`]s and runs `body(lo, hi)` on each, in parallel when `par`
-/// says so.
-#[inline]
-pub(crate) fn for_each_chunk(n: usize, par: Par, body: impl Fn(usize, usize) + Send + Sync) {
-    if par.parallel_for(n) {
-        let chunks = n.div_ceil(CHUNK);
-        (0..chunks).into_par_iter().for_each(|c| body(c * CHUNK, ((c + 1) * CHUNK).min(n)));
-    } else {
-        body(0, n);
-    }
-}
-
 /// Evaluates `x` over `dims` into `out` (strides `out_strides`, row-major contiguous when
 /// `out_standard`), storing each value with `store(pointer, value)`.
 ///
@@ -106,14 +93,19 @@ pub(crate) unsafe fn run<X: Expr>(
     let out = SendPtr(out);
     if out_standard && x.is_flat(dims) {
         let k = x.flat();
-        for_each_chunk(n, par, move |lo, hi| {
-            let out = out;
-            for i in lo..hi {
-                // SAFETY: `i < n` is a valid position of a row-major output and of every
-                // flat leaf (caller's contract and `is_flat`).
-                unsafe { store(out.0.add(i), k.at(i)) };
-            }
-        });
+        for_each_chunk(
+            n,
+            par,
+            #[inline(always)]
+            move |lo, hi| {
+                let out = out;
+                for i in lo..hi {
+                    // SAFETY: `i < n` is a valid position of a row-major output and of every
+                    // flat leaf (caller's contract and `is_flat`).
+                    unsafe { store(out.0.add(i), k.at(i)) };
+                }
+            },
+        );
         return;
     }
     let cursor = x.cursor(dims);
@@ -125,29 +117,40 @@ pub(crate) unsafe fn run<X: Expr>(
         // SAFETY: forwarded contract.
         return unsafe { run_tiled(cursor, dims, out, out_strides, par, store) };
     }
-    for_each_chunk(n, par, move |lo, hi| {
-        let out = out;
-        let mut c = cursor.clone();
-        for_each_run(dims, lo, hi, |idx, len| {
-            c.seek(idx);
-            let base: isize = idx.iter().zip(out_strides).map(|(&i, &s)| i as isize * s).sum();
-            // SAFETY: the run lies inside the index space; output positions are valid by
-            // the caller's contract, leaf positions by the cursor's.
-            unsafe {
-                let o = out.0.offset(base);
-                if out_inner == 1 && c.unit_inner() {
-                    let k = c.run();
-                    for t in 0..len {
-                        store(o.add(t), k.at(t));
+    for_each_chunk(
+        n,
+        par,
+        #[inline(always)]
+        move |lo, hi| {
+            let out = out;
+            let mut c = cursor.clone();
+            for_each_run(
+                dims,
+                lo,
+                hi,
+                #[inline(always)]
+                |idx, len| {
+                    c.seek(idx);
+                    let base: isize = idx.iter().zip(out_strides).map(|(&i, &s)| i as isize * s).sum();
+                    // SAFETY: the run lies inside the index space; output positions are valid by
+                    // the caller's contract, leaf positions by the cursor's.
+                    unsafe {
+                        let o = out.0.offset(base);
+                        if out_inner == 1 && c.unit_inner() {
+                            let k = c.run();
+                            for t in 0..len {
+                                store(o.add(t), k.at(t));
+                            }
+                        } else {
+                            for t in 0..len {
+                                store(o.offset(t as isize * out_inner), c.at(t));
+                            }
+                        }
                     }
-                } else {
-                    for t in 0..len {
-                        store(o.offset(t as isize * out_inner), c.at(t));
-                    }
-                }
-            }
-        });
-    });
+                },
+            );
+        },
+    );
 }
 
 /// Tile edge for the tiled traversal: 16 elements (a 64-byte cache line of `f32`).
@@ -171,36 +174,35 @@ unsafe fn run_tiled<C: Cursor>(
     let outer: usize = dims[..r - 2].iter().product();
     let row_tiles = rows.div_ceil(TILE);
     let bands = outer * row_tiles;
-    let band = |lo: usize, hi: usize| {
-        let mut c = cursor.clone();
-        let mut idx = vec![0usize; r];
-        for b in lo..hi {
-            let (o, rt) = (b / row_tiles, b % row_tiles);
-            unravel(o, &dims[..r - 2], &mut idx[..r - 2]);
-            let r0 = rt * TILE;
-            let r1 = (r0 + TILE).min(rows);
-            for c0 in (0..cols).step_by(TILE) {
-                let len = TILE.min(cols - c0);
-                for i in r0..r1 {
-                    idx[r - 2] = i;
-                    idx[r - 1] = c0;
-                    c.seek(&idx);
-                    let base: isize = idx.iter().zip(out_strides).map(|(&i, &s)| i as isize * s).sum();
-                    let o_inner = out_strides[r - 1];
-                    for t in 0..len {
-                        // SAFETY: (…, i, c0 + t) is inside the index space; positions are
-                        // valid by the caller's contract and the cursor's.
-                        unsafe { store(out.get().offset(base + t as isize * o_inner), c.at(t)) };
+    let work = bands.saturating_mul(TILE).saturating_mul(cols);
+    for_each_block(
+        bands,
+        par.parallel_for(work),
+        #[inline(always)]
+        |lo: usize, hi: usize| {
+            let mut c = cursor.clone();
+            let mut idx = vec![0usize; r];
+            for b in lo..hi {
+                let (o, rt) = (b / row_tiles, b % row_tiles);
+                unravel(o, &dims[..r - 2], &mut idx[..r - 2]);
+                let r0 = rt * TILE;
+                let r1 = (r0 + TILE).min(rows);
+                for c0 in (0..cols).step_by(TILE) {
+                    let len = TILE.min(cols - c0);
+                    for i in r0..r1 {
+                        idx[r - 2] = i;
+                        idx[r - 1] = c0;
+                        c.seek(&idx);
+                        let base: isize = idx.iter().zip(out_strides).map(|(&i, &s)| i as isize * s).sum();
+                        let o_inner = out_strides[r - 1];
+                        for t in 0..len {
+                            // SAFETY: (…, i, c0 + t) is inside the index space; positions are
+                            // valid by the caller's contract and the cursor's.
+                            unsafe { store(out.get().offset(base + t as isize * o_inner), c.at(t)) };
+                        }
                     }
                 }
             }
-        }
-    };
-    let work = bands.saturating_mul(TILE).saturating_mul(cols);
-    if par.parallel_for(work) && bands > 1 {
-        let per = bands.div_ceil(4 * rayon::current_num_threads()).max(1);
-        (0..bands.div_ceil(per)).into_par_iter().for_each(|k| band(k * per, ((k + 1) * per).min(bands)));
-    } else {
-        band(0, bands);
-    }
+        },
+    );
 }

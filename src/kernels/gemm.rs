@@ -134,7 +134,7 @@ pub(crate) unsafe fn gemm<T: GemmElem>(
         // SAFETY: forwarded contract.
         return unsafe { gemm_loop(m, k, n, a, b, c, ldc) };
     }
-    let threads = rayon::current_num_threads();
+    let threads = super::par::threads();
     let parallel = match par {
         Par::Seq => false,
         Par::Rayon => true,
@@ -149,22 +149,17 @@ pub(crate) unsafe fn gemm<T: GemmElem>(
     let tasks = threads.min(m / 8);
     let rows = (m.div_ceil(tasks)).div_ceil(8) * 8;
     let c = SendPtr(c);
-    rayon::scope(|s| {
-        for t in 0..tasks {
-            let r0 = t * rows;
-            if r0 >= m {
-                break;
-            }
+    super::par::for_each_task(tasks, move |t| {
+        let r0 = t * rows;
+        if r0 < m {
             let mr = rows.min(m - r0);
-            s.spawn(move |_| {
-                // Capture the operands whole (their Send impls), not their raw-pointer fields.
-                let (a, b, c) = (a, b, c);
-                // SAFETY: row block r0..r0+mr of A and C; blocks are disjoint in C.
-                unsafe {
-                    let a_blk = MatRef { ptr: a.ptr.offset(r0 as isize * a.rs), ..a };
-                    T::gemm_large(mr, k, n, a_blk, b, c.0.add(r0 * ldc), ldc)
-                }
-            });
+            // Capture the operands whole (their Send impls), not their raw-pointer fields.
+            let (a, b, c) = (a, b, c);
+            // SAFETY: row block r0..r0+mr of A and C; blocks are disjoint in C.
+            unsafe {
+                let a_blk = MatRef { ptr: a.ptr.offset(r0 as isize * a.rs), ..a };
+                T::gemm_large(mr, k, n, a_blk, b, c.0.add(r0 * ldc), ldc)
+            }
         }
     });
 }

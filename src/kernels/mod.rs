@@ -4,6 +4,7 @@
 //! here decide *how*: traversal order, blocking, SIMD-friendly inner loops, threads.
 
 pub mod buffer;
+pub(crate) mod cpu;
 pub(crate) mod elementwise;
 pub mod gemm;
 pub mod par;

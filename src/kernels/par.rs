@@ -1,4 +1,16 @@
-//! Choosing between serial and parallel execution.
+//! Choosing between serial and parallel execution, and splitting work into tasks.
+//!
+//! Every task body runs through [`dispatch`], so the loops inside it are compiled for the
+//! CPU's widest vector unit. Callers pass bodies as `#[inline(always)]` closures: the
+//! body must be inlined into each feature-specific copy for the features to reach it.
+
+//!
+//! This file is the crate's only door to rayon: with the `rayon` feature off (it is on by
+//! default) every function here runs its work on the calling thread, in the same blocks.
+
+use super::cpu::{dispatch, Call};
+#[cfg(feature = "rayon")]
+use rayon::prelude::*;
 
 /// How a kernel may use threads, as faer's `Par`: every operation has a form taking one.
 ///
@@ -11,7 +23,8 @@ pub enum Par {
     Auto,
     /// Always on the calling thread.
     Seq,
-    /// Always on rayon's pool (still serial for a single chunk).
+    /// Always on rayon's pool (still serial for a single chunk; serial everywhere when
+    /// the crate is built without its `rayon` feature).
     Rayon,
 }
 
@@ -26,10 +39,82 @@ impl Par {
     /// Whether `n` units of work should be split across threads.
     #[inline]
     pub fn parallel_for(self, n: usize) -> bool {
+        if !cfg!(feature = "rayon") {
+            return false;
+        }
         match self {
             Par::Seq => false,
             Par::Rayon => n > CHUNK,
-            Par::Auto => n >= PAR_THRESHOLD && rayon::current_num_threads() > 1,
+            Par::Auto => n >= PAR_THRESHOLD && threads() > 1,
         }
     }
+}
+
+/// Splits `0..n` into [`CHUNK`]s and runs `body(lo, hi)` on each, in parallel when `par`
+/// says so. The chunks do not depend on the thread count.
+#[inline]
+pub(crate) fn for_each_chunk(n: usize, par: Par, body: impl Fn(usize, usize) + Send + Sync) {
+    if par.parallel_for(n) {
+        for_each_task(n.div_ceil(CHUNK), |c| run_block(&body, c * CHUNK, ((c + 1) * CHUNK).min(n)));
+    } else {
+        run_block(&body, 0, n);
+    }
+}
+
+/// Runs `body(lo, hi)` over `0..n` units of work: in one call when `parallel` is false,
+/// else in about four blocks per thread (so a slow block does not hold up the others).
+#[inline]
+pub(crate) fn for_each_block(n: usize, parallel: bool, body: impl Fn(usize, usize) + Send + Sync) {
+    if parallel && n > 1 {
+        let per = n.div_ceil(4 * threads()).max(1);
+        for_each_task(n.div_ceil(per), |k| run_block(&body, k * per, ((k + 1) * per).min(n)));
+    } else {
+        run_block(&body, 0, n);
+    }
+}
+
+/// One block of work, compiled for the CPU's widest vector unit.
+#[inline(always)]
+fn run_block(body: &impl Fn(usize, usize), lo: usize, hi: usize) {
+    dispatch(Call(
+        #[inline(always)]
+        || body(lo, hi),
+    ))
+}
+
+/// Threads in rayon's current pool (1 without the `rayon` feature).
+#[inline]
+pub(crate) fn threads() -> usize {
+    #[cfg(feature = "rayon")]
+    return rayon::current_num_threads();
+    #[cfg(not(feature = "rayon"))]
+    return 1;
+}
+
+/// Runs `task(0)`, …, `task(n - 1)` on rayon's pool (in order on this thread without the
+/// `rayon` feature).
+#[inline]
+pub(crate) fn for_each_task(n: usize, task: impl Fn(usize) + Send + Sync) {
+    #[cfg(feature = "rayon")]
+    (0..n).into_par_iter().for_each(task);
+    #[cfg(not(feature = "rayon"))]
+    (0..n).for_each(task);
+}
+
+/// `(0..n).map(f)` collected in order, computed on rayon's pool when `parallel`; each task
+/// gets scratch state from `init` (created once per worker, not once per item).
+#[inline]
+pub(crate) fn map_collect<S, R: Send>(
+    n: usize,
+    parallel: bool,
+    init: impl Fn() -> S + Send + Sync,
+    f: impl Fn(&mut S, usize) -> R + Send + Sync,
+) -> Vec<R> {
+    #[cfg(feature = "rayon")]
+    if parallel {
+        return (0..n).into_par_iter().map_init(&init, &f).collect();
+    }
+    let _ = parallel;
+    let mut state = init();
+    (0..n).map(|i| f(&mut state, i)).collect()
 }

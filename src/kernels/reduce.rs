@@ -7,10 +7,10 @@
 //! arithmetic therefore does not depend on the number of threads, and a float sum's error
 //! grows with the length of one lane (≈ RCHUNK / LANES), not with the element count.
 
+use super::cpu::{dispatch, Call};
 use super::elementwise::{for_each_run, SendPtr};
-use super::par::Par;
+use super::par::{for_each_block, map_collect, Par};
 use crate::ops::expr::{Cursor, Expr, FlatKernel};
-use rayon::prelude::*;
 
 /// Elements per chunk of a whole reduction.
 pub(crate) const RCHUNK: usize = if cfg!(miri) { 64 } else { 1 << 12 };
@@ -102,15 +102,17 @@ pub(crate) fn reduce_all<X: Expr, R: Reducer<X::Elem>>(x: &X, dims: &[usize], r:
     } else {
         let chunks = n.div_ceil(RCHUNK);
         let bounds = |c: usize| (c * RCHUNK, ((c + 1) * RCHUNK).min(n));
-        let mut accs: Vec<R::Acc> = if par.parallel_for(n) {
-            (0..chunks)
-                .into_par_iter()
-                .map_init(|| None, |cur, c| chunk(x, flat, cur, dims, bounds(c).0, bounds(c).1, r))
-                .collect()
-        } else {
-            let mut cur = None;
-            (0..chunks).map(|c| chunk(x, flat, &mut cur, dims, bounds(c).0, bounds(c).1, r)).collect()
-        };
+        let mut accs = map_collect(
+            chunks,
+            par.parallel_for(n),
+            || None,
+            |cur, c| {
+                dispatch(Call(
+                    #[inline(always)]
+                    || chunk(x, flat, cur, dims, bounds(c).0, bounds(c).1, r),
+                ))
+            },
+        );
         tree(&r, &mut accs)
     };
     r.finish(acc, n)
@@ -143,60 +145,59 @@ pub(crate) unsafe fn reduce_axis<X: Expr, R: Reducer<X::Elem>>(
         return;
     }
     let out = SendPtr(out);
-    let work = move |o_lo: usize, o_hi: usize| {
-        let out = out;
-        let mut c = x.cursor(dims);
-        let mut oidx = vec![0usize; outer_dims.len()];
-        let mut idx = vec![0usize; rank];
-        let mut row = vec![r.init(); inner];
-        for o in o_lo..o_hi {
-            super::elementwise::unravel(o, &outer_dims, &mut oidx);
-            let mut it = oidx.iter();
-            for (k, slot) in idx.iter_mut().enumerate() {
-                *slot = if k == axis || k == last { 0 } else { *it.next().expect("outer axis") };
-            }
-            if axis == last {
-                c.seek(&idx);
-                // Independent lanes, as in whole reductions: no single dependency chain.
-                // Lanes indexed only by constants (kept in vector registers), reading the
-                // run through locals (`run()`), one loop per stride case.
-                let mut fl = [r.init(); LANES];
-                let mut t = 0;
-                if c.unit_inner() {
-                    let k = c.run();
-                    while t + LANES <= r_len {
-                        for (l, acc) in fl.iter_mut().enumerate() {
-                            // SAFETY: `t + l < r_len`, inside the last axis.
-                            *acc = r.fold(*acc, unsafe { k.at(t + l) }, t + l);
-                        }
-                        t += LANES;
-                    }
-                } else {
-                    while t + LANES <= r_len {
-                        for (l, acc) in fl.iter_mut().enumerate() {
-                            // SAFETY: as above.
-                            *acc = r.fold(*acc, unsafe { c.at(t + l) }, t + l);
-                        }
-                        t += LANES;
-                    }
+    let cost = total_out.saturating_mul(r_len.max(1));
+    if axis == last {
+        // One output per outer position: the fold runs along a row.
+        for_each_block(
+            outer_n,
+            par.parallel_for(cost),
+            #[inline(always)]
+            move |o_lo, o_hi| {
+                let out = out;
+                let mut c = x.cursor(dims);
+                let mut idx = vec![0usize; rank];
+                let mut oidx = vec![0usize; outer_dims.len()];
+                for o in o_lo..o_hi {
+                    outer_index(o, &outer_dims, &mut oidx, axis, last, &mut idx);
+                    c.seek(&idx);
+                    let acc = fold_run(&c, r_len, r);
+                    // SAFETY: output `o` is inside the buffer (caller's contract).
+                    unsafe { out.0.add(o).write(r.finish(acc, r_len)) };
                 }
-                let mut lanes = fl;
-                for (l, p) in (t..r_len).enumerate() {
-                    // SAFETY: `p < r_len`.
-                    lanes[l] = r.fold(lanes[l], unsafe { c.at(p) }, p);
-                }
-                let acc = tree(&r, &mut lanes);
-                // SAFETY: output `o` is inside the buffer (caller's contract).
-                unsafe { out.0.add(o).write(r.finish(acc, r_len)) };
-            } else {
+            },
+        );
+        return;
+    }
+    // Outputs along the last axis: each task owns a block of columns of one outer position
+    // and adds whole rows of it into a row of accumulators, so the reads stream along
+    // memory and even a single outer position (a matrix's `sum_axis(0)`) splits into tasks.
+    let col_blocks = inner.div_ceil(COL_BLOCK);
+    for_each_block(
+        outer_n * col_blocks,
+        par.parallel_for(cost),
+        #[inline(always)]
+        move |u_lo, u_hi| {
+            let out = out;
+            let mut c = x.cursor(dims);
+            let mut idx = vec![0usize; rank];
+            let mut oidx = vec![0usize; outer_dims.len()];
+            let mut row = [r.init(); COL_BLOCK];
+            for u in u_lo..u_hi {
+                let (o, b) = (u / col_blocks, u % col_blocks);
+                let j0 = b * COL_BLOCK;
+                let len = COL_BLOCK.min(inner - j0);
+                let row = &mut row[..len];
                 row.iter_mut().for_each(|a| *a = r.init());
+                outer_index(o, &outer_dims, &mut oidx, axis, last, &mut idx);
+                idx[last] = j0;
                 for i in 0..r_len {
                     idx[axis] = i;
                     c.seek(&idx);
                     if c.unit_inner() {
+                        let k = c.run();
                         for (t, a) in row.iter_mut().enumerate() {
-                            // SAFETY: `t < inner`, the extent of the last axis.
-                            *a = r.fold(*a, unsafe { c.at_unit(t) }, i);
+                            // SAFETY: `j0 + t < inner`, the extent of the last axis.
+                            *a = r.fold(*a, unsafe { k.at(t) }, i);
                         }
                     } else {
                         for (t, a) in row.iter_mut().enumerate() {
@@ -206,18 +207,59 @@ pub(crate) unsafe fn reduce_axis<X: Expr, R: Reducer<X::Elem>>(
                     }
                 }
                 for (t, a) in row.iter().enumerate() {
-                    // SAFETY: outputs `o * inner + t` are inside the buffer.
-                    unsafe { out.0.add(o * inner + t).write(r.finish(*a, r_len)) };
+                    // SAFETY: outputs `o * inner + j0 + t` are inside the buffer.
+                    unsafe { out.0.add(o * inner + j0 + t).write(r.finish(*a, r_len)) };
                 }
             }
-        }
-    };
-    let cost = total_out.saturating_mul(r_len.max(1));
-    if par.parallel_for(cost) && outer_n > 1 {
-        let per = (outer_n / (4 * rayon::current_num_threads())).max(1);
-        let tasks = outer_n.div_ceil(per);
-        (0..tasks).into_par_iter().for_each(|t| work(t * per, ((t + 1) * per).min(outer_n)));
-    } else {
-        work(0, outer_n);
+        },
+    );
+}
+
+/// Columns per task of an axis reduction that keeps the last axis (a row of accumulators
+/// that stays in L1).
+const COL_BLOCK: usize = if cfg!(miri) { 8 } else { 512 };
+
+/// The full index of outer position `o` (`oidx` is scratch for the outer axes): zero on
+/// `axis` and `last`.
+#[inline(always)]
+fn outer_index(o: usize, outer_dims: &[usize], oidx: &mut [usize], axis: usize, last: usize, idx: &mut [usize]) {
+    super::elementwise::unravel(o, outer_dims, oidx);
+    let mut it = oidx.iter();
+    for (k, slot) in idx.iter_mut().enumerate() {
+        *slot = if k == axis || k == last { 0 } else { *it.next().expect("outer axis") };
     }
+}
+
+/// Folds the `len` elements of the run at the cursor's position in independent lanes (no
+/// single dependency chain), as whole reductions do.
+#[inline(always)]
+fn fold_run<C: Cursor, R: Reducer<C::Elem>>(c: &C, len: usize, r: R) -> R::Acc {
+    // Lanes indexed only by constants stay in (vector) registers; the run is read through
+    // locals (`run()`), one loop per stride case.
+    let mut fl = [r.init(); LANES];
+    let mut t = 0;
+    if c.unit_inner() {
+        let k = c.run();
+        while t + LANES <= len {
+            for (l, acc) in fl.iter_mut().enumerate() {
+                // SAFETY: `t + l < len`, inside the run.
+                *acc = r.fold(*acc, unsafe { k.at(t + l) }, t + l);
+            }
+            t += LANES;
+        }
+    } else {
+        while t + LANES <= len {
+            for (l, acc) in fl.iter_mut().enumerate() {
+                // SAFETY: as above.
+                *acc = r.fold(*acc, unsafe { c.at(t + l) }, t + l);
+            }
+            t += LANES;
+        }
+    }
+    let mut lanes = fl;
+    for (l, p) in (t..len).enumerate() {
+        // SAFETY: `p < len`.
+        lanes[l] = r.fold(lanes[l], unsafe { c.at(p) }, p);
+    }
+    tree(&r, &mut lanes)
 }

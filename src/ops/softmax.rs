@@ -4,12 +4,11 @@
 
 use crate::extents::{AxisAt, Extents};
 use crate::kernels::elementwise::{unravel, SendPtr};
-use crate::kernels::par::Par;
+use crate::kernels::par::{for_each_block, Par};
 use crate::layout::{Layout, RowMajor};
 use crate::storage::DenseStorage;
 use crate::tensor::Tensor;
 use num_traits::Float;
-use rayon::prelude::*;
 
 /// Runs `f(pointer to the fiber's first element, length, stride)` on every fiber of a
 /// row-major tensor along `axis`, in parallel when large.
@@ -40,12 +39,7 @@ fn for_each_fiber<T: Send + Sync>(
             f(unsafe { base.get().offset(off) }, len, stride);
         }
     };
-    if Par::Auto.parallel_for(fibers * len) && fibers > 1 {
-        let per = fibers.div_ceil(4 * rayon::current_num_threads()).max(1);
-        (0..fibers.div_ceil(per)).into_par_iter().for_each(|c| run(c * per, ((c + 1) * per).min(fibers)));
-    } else {
-        run(0, fibers);
-    }
+    for_each_block(fibers, Par::Auto.parallel_for(fibers * len), run);
 }
 
 /// Shifts a fiber by its maximum, exponentiates it and returns the sum of the exponentials.

@@ -1,0 +1,57 @@
+//! Run-time CPU feature dispatch for the hot loops.
+//!
+//! The crate builds for the default target (x86-64 baseline: SSE2), where autovectorised
+//! loops use 128-bit vectors and `mul_add` is a library call. A hot loop is therefore
+//! written once as a [`Kernel`] whose `call` is `#[inline(always)]`, and [`dispatch`] runs
+//! it either through a copy compiled with AVX2 and FMA enabled (when the CPU has them,
+//! detected once per process) or through the baseline copy. Everything the loop inlines
+//! (expression kernels, reducers) is compiled with the same features.
+//!
+//! Dispatch costs one relaxed atomic load, so it is used per chunk of work (thousands of
+//! elements), never per element.
+
+/// A unit of work to compile per CPU feature level: `call` must be `#[inline(always)]` so
+/// that its body is compiled inside each feature-specific entry point.
+pub(crate) trait Kernel {
+    /// What the work returns.
+    type Out;
+    /// Does the work.
+    fn call(self) -> Self::Out;
+}
+
+/// Runs `k` with the widest instruction set this CPU supports among the compiled ones.
+#[inline(always)]
+pub(crate) fn dispatch<K: Kernel>(k: K) -> K::Out {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    {
+        if has_avx2_fma() {
+            // SAFETY: the CPU supports AVX2 and FMA (checked at run time just above).
+            return unsafe { with_avx2_fma(k) };
+        }
+    }
+    k.call()
+}
+
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn with_avx2_fma<K: Kernel>(k: K) -> K::Out {
+    k.call()
+}
+
+/// Whether the CPU has AVX2 and FMA (cached by the standard library's detection).
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[inline(always)]
+fn has_avx2_fma() -> bool {
+    std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+}
+
+/// A closure as a [`Kernel`], for bodies that are themselves small calls into
+/// `#[inline(always)]` code.
+pub(crate) struct Call<F>(pub(crate) F);
+impl<R, F: FnOnce() -> R> Kernel for Call<F> {
+    type Out = R;
+    #[inline(always)]
+    fn call(self) -> R {
+        (self.0)()
+    }
+}
