@@ -227,6 +227,8 @@ fn small_static(c: &mut Criterion) {
     let sum: Stack4 = (a + b).eval_stack();
     assert!(same(&sum.to_vec(), na + nb));
     assert_eq!(v.dot(&w), nv.dot(&nw));
+    let cr: Stack3 = v.cross(&w);
+    assert_eq!(cr.to_vec(), nv.cross(&nw).as_slice());
 
     let mut g = c.benchmark_group("small_static");
     g.measurement_time(Duration::from_secs(3));
@@ -237,6 +239,8 @@ fn small_static(c: &mut Criterion) {
     g.bench_function("nalgebra_add_4x4", |bch| bch.iter(|| black_box(&na) + black_box(&nb)));
     g.bench_function("mdtensor_dot_3", |bch| bch.iter(|| black_box(&v).dot(black_box(&w))));
     g.bench_function("nalgebra_dot_3", |bch| bch.iter(|| black_box(&nv).dot(black_box(&nw))));
+    g.bench_function("mdtensor_cross_3", |bch| bch.iter(|| black_box(&v).cross(black_box(&w))));
+    g.bench_function("nalgebra_cross_3", |bch| bch.iter(|| black_box(&nv).cross(black_box(&nw))));
     g.finish();
 }
 

@@ -646,3 +646,20 @@ fn eval_in_capacity_error_reports_the_storage_length() {
     let err = (&a + 1.0f32).try_eval_in::<Inline<f32, typenum::U8>>().unwrap_err();
     assert!(err.to_string().contains("but 8 were given"), "{err}");
 }
+
+#[test]
+fn cross_products_static_dynamic_and_errors() {
+    use mdtensor::StackTensor;
+    let a = StackTensor::<i64, ext![3]>::from_slice(ext![3], &[2, 3, 4]);
+    let b = StackTensor::<i64, ext![3]>::from_slice(ext![3], &[5, 6, 7]);
+    let c: StackTensor<i64, ext![3]> = a.cross(&b); // stack operands give a stack result
+    assert_eq!(c.to_vec(), [3 * 7 - 4 * 6, 4 * 5 - 2 * 7, 2 * 6 - 3 * 5]);
+    // Anti-commutative, and orthogonal to both operands.
+    assert_eq!(b.cross(&a).to_vec(), c.to_vec().iter().map(|x| -x).collect::<Vec<_>>());
+    assert_eq!((c.dot(&a), c.dot(&b)), (0, 0));
+    let d = Tensor::<i64, ext![_]>::from_vec([3], vec![2, 3, 4]);
+    assert_eq!(d.cross(&b).to_vec(), c.to_vec());
+    let e = Tensor::<i64, ext![_]>::from_vec([4], vec![1, 2, 3, 4]);
+    let err = e.try_cross(&b).unwrap_err().to_string();
+    assert!(err.contains("length 3") && err.contains("4"), "{err}");
+}

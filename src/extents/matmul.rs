@@ -35,6 +35,16 @@ impl SameDim<Dyn> for Dyn {}
 pub trait DotShape<Rhs: Extents>: Extents {}
 impl<K: Dim, K2: Dim> DotShape<(K2,)> for (K,) where K: SameDim<K2> {}
 
+/// The length of an operand of a 3-D cross product: `Const<3>`, or `Dyn` (checked at run
+/// time).
+#[diagnostic::on_unimplemented(
+    message = "cross: a vector of length `{Self}` has no cross product",
+    label = "the cross product takes two vectors of length 3"
+)]
+pub trait CrossDim: Dim {}
+impl CrossDim for Const<3> {}
+impl CrossDim for Dyn {}
+
 /// Extents `Self` (left operand) and `Rhs` (right operand) can be multiplied.
 #[diagnostic::on_unimplemented(
     message = "matmul: extents `{Self}` and `{Rhs}` cannot be multiplied",

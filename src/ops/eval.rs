@@ -74,7 +74,13 @@ pub(super) fn try_eval_in<X: Expr, St: OwnedStorage<X::Elem>>(
     let ext = result_extents(&x)?;
     let dims = ext.dims();
     let n = ext.numel();
-    let filled = if x.is_flat(dims.as_ref()) {
+    let filled = if x.is_flat(dims.as_ref()) && St::fixed_len().is_some() {
+        // A fixed-size (stack) result from contiguous operands: generating the array by
+        // value lets LLVM keep it in vector registers.
+        let k = x.flat();
+        // SAFETY: `i < n` on a flat expression.
+        St::from_fn_linear(n, |i| unsafe { k.at(i) })
+    } else if x.is_flat(dims.as_ref()) {
         // Contiguous operands: element i of the result is element i of every leaf.
         let k = x.flat();
         // SAFETY: the loop writes all n elements; `i < n` on a flat expression.

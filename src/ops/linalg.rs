@@ -1,12 +1,12 @@
 //! Linear-algebra products: `matmul` (matrix, matrix-vector, vector-matrix, batched with
-//! broadcast batch axes), `dot` and `outer`.
+//! broadcast batch axes), `dot`, `outer` and the 3-D `cross` product.
 //!
 //! Shapes follow [`MatMulShape`]: static inner dimensions that differ do not compile;
 //! dynamic ones are `Err` from the `try_` forms. Operands may have any stride policy
 //! (row-major, column-major, transposed or sliced views) and are read in place.
 
 use crate::error::ShapeError;
-use crate::extents::{DotShape, Extents, MatMulShape};
+use crate::extents::{CrossDim, DotShape, Extents, MatMulShape};
 use crate::kernels::gemm::{gemm, GemmElem, MatRef};
 use crate::kernels::par::Par;
 use crate::layout::{Layout, RowMajor};
@@ -215,5 +215,54 @@ impl<
         let (a, b) = (self, rhs);
         // Both indices come from the extents just built, so they are in bounds.
         Tensor::from_fn(ext, |[i, j]| a[[i]] * b[[j]])
+    }
+}
+
+impl<T, D: crate::extents::Dim, S: Layout<(D,)>, St: DenseStorage<T> + ResultStorage<T, (D,)>> Tensor<T, (D,), S, St>
+where
+    T: Copy + core::ops::Mul<Output = T> + core::ops::Sub<Output = T>,
+{
+    /// Cross product of two 3-vectors, `a × b`; `Err` when a dynamic length is not 3.
+    #[inline]
+    pub fn try_cross<D2: CrossDim, S2: Layout<(D2,)>, St2: DenseStorage<T>>(
+        &self,
+        rhs: &Tensor<T, (D2,), S2, St2>,
+    ) -> Result<Tensor<T, (D,), RowMajor, St::Out>, ShapeError>
+    where
+        D: CrossDim,
+    {
+        let (n, n2) = (self.numel(), rhs.numel());
+        if n != 3 || n2 != 3 {
+            return Err(ShapeError::Incompatible {
+                op: "cross",
+                lhs: self.shape(),
+                rhs: rhs.shape(),
+                reason: format!("the cross product needs two vectors of length 3, not {n} and {n2}"),
+            });
+        }
+        let (a, b) = (|i: usize| self[[i]], |i: usize| rhs[[i]]);
+        let c = [a(1) * b(2) - a(2) * b(1), a(2) * b(0) - a(0) * b(2), a(0) * b(1) - a(1) * b(0)];
+        let storage = St::Out::from_fn_linear(3, |i| c[i]).expect("a result storage of a 3-vector holds 3 elements");
+        // SAFETY: a fresh row-major storage of exactly 3 elements for extents of length 3.
+        Ok(unsafe { Tensor::from_parts_unchecked(storage, self.extents().clone(), ()) })
+    }
+
+    /// Cross product of two 3-vectors (a static length other than 3 does not compile).
+    ///
+    /// ```
+    /// use mdtensor::tensor;
+    /// let z = tensor![1.0, 0.0, 0.0].cross(&tensor![0.0, 1.0, 0.0]);
+    /// assert_eq!(z.to_vec(), [0.0, 0.0, 1.0]);
+    /// ```
+    #[track_caller]
+    #[inline]
+    pub fn cross<D2: CrossDim, S2: Layout<(D2,)>, St2: DenseStorage<T>>(
+        &self,
+        rhs: &Tensor<T, (D2,), S2, St2>,
+    ) -> Tensor<T, (D,), RowMajor, St::Out>
+    where
+        D: CrossDim,
+    {
+        or_panic(self.try_cross(rhs))
     }
 }
