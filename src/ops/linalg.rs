@@ -244,7 +244,7 @@ where
         let c = [a(1) * b(2) - a(2) * b(1), a(2) * b(0) - a(0) * b(2), a(0) * b(1) - a(1) * b(0)];
         let storage = St::Out::from_fn_linear(3, |i| c[i]).expect("a result storage of a 3-vector holds 3 elements");
         // SAFETY: a fresh row-major storage of exactly 3 elements for extents of length 3.
-        Ok(unsafe { Tensor::from_parts_unchecked(storage, self.extents().clone(), ()) })
+        Ok(unsafe { Tensor::from_parts_unchecked(storage, *self.extents(), ()) })
     }
 
     /// Cross product of two 3-vectors (a static length other than 3 does not compile).
