@@ -29,6 +29,7 @@
 pub mod error;
 pub mod extents;
 mod fmt;
+pub mod io;
 pub mod iter;
 pub mod kernels;
 pub mod layout;
@@ -50,6 +51,8 @@ pub use storage::{
     BorrowedStorage, DenseStorage, DenseStorageMut, Heap, Inline, OwnedStorage, ReadStorage, Shared, Storage, View,
     ViewMut,
 };
+#[cfg(feature = "mmap")]
+pub use storage::{Mmap, MmapMut};
 pub use tensor::{ShapeArg, SharedTensor, StackTensor, Tensor, TensorIndex, TensorView, TensorViewMut};
 pub use view::*;
 
