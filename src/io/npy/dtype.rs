@@ -36,7 +36,8 @@ impl Dtype {
     pub(crate) fn parse(descr: &str) -> Result<Dtype, NpyError> {
         let unknown = || NpyError::UnknownDescr { descr: descr.to_owned() };
         let b = descr.as_bytes();
-        if b.len() < 3 {
+        // Byte-level checks first: the descr comes from the file and need not be ASCII.
+        if b.len() < 3 || !b[2..].iter().all(u8::is_ascii_digit) {
             return Err(unknown());
         }
         let order = match b[0] {
@@ -160,7 +161,7 @@ mod tests {
         assert_eq!(Dtype::parse("<f8").unwrap(), Dtype { order: ByteOrder::Little, kind: b'f', size: 8 });
         assert_eq!(Dtype::parse(">i4").unwrap().order, ByteOrder::Big);
         assert_eq!(Dtype::parse("|b1").unwrap().kind, b'b');
-        for bad in ["<c16", "<f2", "|f4", "<i3", "O", "<U5", "f8", "<f", "<f8x", ""] {
+        for bad in ["<c16", "<f2", "|f4", "<i3", "O", "<U5", "f8", "<f", "<f8x", "", "<i+4", "<\u{e9}2", "\u{e9}i4"] {
             let e = Dtype::parse(bad).unwrap_err();
             assert!(matches!(&e, NpyError::UnknownDescr { descr } if descr == bad), "{bad}: {e}");
         }

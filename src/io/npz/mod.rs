@@ -39,6 +39,13 @@ pub struct NpzReader<R> {
     total: u64,
 }
 
+impl<R> core::fmt::Debug for NpzReader<R> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let names: Vec<&str> = self.entries.iter().map(|e| e.name.as_str()).collect();
+        f.debug_struct("NpzReader").field("members", &names).field("bytes", &self.total).finish()
+    }
+}
+
 impl NpzReader<File> {
     /// Opens an archive and reads its directory.
     pub fn open(path: impl AsRef<Path>) -> Result<Self, NpyError> {
