@@ -78,7 +78,10 @@ fn check_fixture<T: Parse>(e: &Expected) {
     let arr: NpyArray<T, DynRank> = match &e.member {
         None => {
             let header = io::read_npy_header(&mut std::fs::File::open(fixture(&e.file)).unwrap()).unwrap();
-            assert_eq!((header.descr(), header.shape(), header.fortran_order()), (&e.descr[..], &e.shape[..], e.fortran));
+            assert_eq!(
+                (header.descr(), header.shape(), header.fortran_order()),
+                (&e.descr[..], &e.shape[..], e.fortran)
+            );
             assert_eq!(io::load_npy::<T, DynRank>(fixture(&e.file)).unwrap().to_vec(), want, "{ctx}");
             io::load_npy_any(fixture(&e.file)).unwrap()
         }
@@ -155,9 +158,15 @@ fn a_fortran_file_loads_as_col_major_without_a_transpose() {
 fn static_shape_mismatch_is_an_error_naming_both_shapes() {
     let err = io::load_npy::<f32, ext![3, 5]>(fixture("f32_c.npy")).unwrap_err();
     assert!(matches!(err, NpyError::Shape(_)));
-    assert_eq!(err.to_string(), "npy shape: load_npy: extents [3, 4] do not match the static extents [3, 5] of the type");
+    assert_eq!(
+        err.to_string(),
+        "npy shape: load_npy: extents [3, 4] do not match the static extents [3, 5] of the type"
+    );
     let err = io::load_npy::<f32, ext![_, 2]>(fixture("f32_c.npy")).unwrap_err();
-    assert_eq!(err.to_string(), "npy shape: load_npy: extents [3, 4] do not match the static extents [_, 2] of the type");
+    assert_eq!(
+        err.to_string(),
+        "npy shape: load_npy: extents [3, 4] do not match the static extents [_, 2] of the type"
+    );
     let err = io::load_npy::<f32, ext![_]>(fixture("f32_c.npy")).unwrap_err();
     assert_eq!(err.to_string(), "npy shape: load_npy: expected 1 axes, found 2");
 }
@@ -264,7 +273,10 @@ fn bad_version() {
         let mut f = npy_v1(&dict("<i2", "(2,)"), &[0; 4]);
         (f[6], f[7]) = (major, minor);
         let e = err_of::<i16>(&f);
-        assert_eq!(e.to_string(), format!("npy header: version {major}.{minor} is not supported (1.0, 2.0 and 3.0 are)"));
+        assert_eq!(
+            e.to_string(),
+            format!("npy header: version {major}.{minor} is not supported (1.0, 2.0 and 3.0 are)")
+        );
     }
 }
 
@@ -300,7 +312,10 @@ fn header_length_over_the_cap_is_rejected_before_allocating() {
     f.extend_from_slice(&u32::MAX.to_le_bytes());
     let e = err_of::<u8>(&f);
     assert!(matches!(e, NpyError::HeaderTooLong { len: 4294967295 }));
-    assert_eq!(e.to_string(), format!("npy header: header length 4294967295 exceeds the limit of {} bytes", io::MAX_HEADER_LEN));
+    assert_eq!(
+        e.to_string(),
+        format!("npy header: header length 4294967295 exceeds the limit of {} bytes", io::MAX_HEADER_LEN)
+    );
 }
 
 #[test]
@@ -342,7 +357,10 @@ fn unknown_descr() {
 fn shape_overflow() {
     // Element count overflows usize; byte size overflows isize::MAX; one extent too large.
     let e = err_of::<f64>(&npy_v1(&dict("<f8", "(4294967296, 4294967296)"), &[]));
-    assert_eq!(e.to_string(), "npy header: shape (4294967296, 4294967296) of 8-byte elements overflows isize::MAX bytes");
+    assert_eq!(
+        e.to_string(),
+        "npy header: shape (4294967296, 4294967296) of 8-byte elements overflows isize::MAX bytes"
+    );
     let e = err_of::<f64>(&npy_v1(&dict("<f8", "(1152921504606846976,)"), &[]));
     assert!(matches!(e, NpyError::ShapeOverflow { elem_size: 8, .. }), "{e}");
     let e = err_of::<u8>(&npy_v1(&dict("|u1", "(99999999999999999999999,)"), &[]));
@@ -392,7 +410,10 @@ fn bool_bytes_other_than_0_or_1() {
     let e = err_of::<bool>(&npy_v1(&dict("|b1", "(4,)"), &[0, 1, 2, 1]));
     assert!(matches!(e, NpyError::InvalidBool { index: 2, value: 2 }));
     assert_eq!(e.to_string(), "npy payload: bool element 2 is stored as byte 2, not 0 or 1");
-    assert!(matches!(err_of::<bool>(&npy_v1(&dict("|b1", "(1,)"), &[255])), NpyError::InvalidBool { index: 0, value: 255 }));
+    assert!(matches!(
+        err_of::<bool>(&npy_v1(&dict("|b1", "(1,)"), &[255])),
+        NpyError::InvalidBool { index: 0, value: 255 }
+    ));
 }
 
 #[test]
