@@ -10,7 +10,9 @@
 //!   (`ext![_, _]`) or dynamic rank ([`DynRank`]). Static axes are zero-sized.
 //! * **Stride policy** ([`layout`]) — [`RowMajor`], [`ColMajor`] or [`Strided`].
 //! * **Storage** ([`storage`]) — [`Heap`], [`Inline`] (stack), [`Shared`] (copy-on-write),
-//!   [`View`], [`ViewMut`].
+//!   [`View`], [`ViewMut`], and `Mmap`/`MmapMut` for memory-mapped `.npy` files.
+//!
+//! numpy's `.npy` and `.npz` files are read and written by [`io`].
 //!
 //! Where extents are static, shape mistakes are compile errors; where they are dynamic,
 //! the same mistakes are `Err(ShapeError)` from the `try_` form of the operation.

@@ -5,7 +5,7 @@
 
 mod common;
 
-use mdtensor::io::{self, NpyArray, NpyElement, NpyError, NpzReader, NpzWriter};
+use mdtensor::io::{self, NpyArray, NpyElement, NpyError, NpzReader};
 use mdtensor::{ext, s, tensor, ColMajor, DynRank, Tensor};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
@@ -109,6 +109,11 @@ fn check_fixture<T: Parse>(e: &Expected) {
 #[test]
 fn every_numpy_fixture_loads_with_numpys_values_and_round_trips() {
     for e in expected() {
+        if cfg!(not(feature = "npz-deflate")) && e.file == "savez_compressed.npz" {
+            let err = NpzReader::open(fixture(&e.file)).unwrap().read::<f32, DynRank>("x").unwrap_err();
+            assert!(err.to_string().contains("enable the `npz-deflate` feature"), "{err}");
+            continue;
+        }
         match &e.descr[1..] {
             "f4" => check_fixture::<f32>(&e),
             "f8" => check_fixture::<f64>(&e),
@@ -439,13 +444,14 @@ fn npz_names_and_missing_members() {
     assert_eq!(e.to_string(), "npz: no member named 'c' (members: [\"a\", \"b\"])");
 }
 
+#[cfg(feature = "npz-deflate")]
 #[test]
 fn npz_round_trip_stored_and_compressed() {
     for compressed in [false, true] {
         let path = temp(&format!("rt{compressed}.npz"));
         let a = Tensor::<f64, ext![_, _]>::from_fn([20, 30], |[i, j]| (i * 30 + j) as f64 * 0.5);
         let mask = tensor![[true, false], [false, true]];
-        let mut w = NpzWriter::create(&path).unwrap().compressed(compressed);
+        let mut w = io::NpzWriter::create(&path).unwrap().compressed(compressed);
         w.add("a", &a).unwrap().add("mask_t", &mask.t()).unwrap();
         assert!(w.add("a", &a).is_err(), "a duplicate name is refused");
         w.finish().unwrap();
@@ -535,7 +541,8 @@ proptest! {
         bad[at] = byte;
         if let Ok(a) = io::from_npy_bytes::<i16, DynRank>(&bad) {
             // Only a change that leaves a valid file parses; it parses to what it says.
-            prop_assert_eq!(a.into_row_major().numel(), common::numel(&io::read_npy_header(&mut &bad[..]).unwrap().shape().to_vec()));
+            let declared = io::read_npy_header(&mut &bad[..]).unwrap();
+            prop_assert_eq!(a.into_row_major().numel(), common::numel(declared.shape()));
         }
     }
 
@@ -543,7 +550,8 @@ proptest! {
     fn prop_sliced_and_permuted_views_are_written_in_logical_order(
         shape in prop::collection::vec(1usize..5, 3), step in 1isize..3,
     ) {
-        let t = Tensor::<u32, ext![_, _, _]>::from_fn([shape[0], shape[1], shape[2]], |[i, j, k]| (i * 100 + j * 10 + k) as u32);
+        let dims = [shape[0], shape[1], shape[2]];
+        let t = Tensor::<u32, ext![_, _, _]>::from_fn(dims, |[i, j, k]| (i * 100 + j * 10 + k) as u32);
         let v = t.slice(s![.., ..;step, ..;-1]);
         let back = io::from_npy_bytes::<u32, ext![_, _, _]>(&io::to_npy_bytes(&v).unwrap()).unwrap();
         prop_assert!(!back.is_fortran_order());
