@@ -57,9 +57,12 @@ fn read_at<R: Read + Seek>(r: &mut R, offset: u64, len: u64, total: u64, what: &
 pub(crate) fn read_directory<R: Read + Seek>(r: &mut R) -> Result<(Vec<Entry>, u64), NpyError> {
     let total = r.seek(SeekFrom::End(0))?;
     let tail_len = total.min((EOCD_LEN + u16::MAX as usize) as u64);
+    if total < EOCD_LEN as u64 {
+        return Err(NpyError::npz(format!("not a ZIP archive: {total} bytes is too short for one")));
+    }
     let tail = read_at(r, total - tail_len, tail_len, total, "the end record")?;
     // The end record is the last signature whose comment runs exactly to the end.
-    let eocd = (0..=tail.len().saturating_sub(EOCD_LEN))
+    let eocd = (0..=tail.len() - EOCD_LEN)
         .rev()
         .find(|&p| u32_at(&tail, p) == EOCD_SIG && p + EOCD_LEN + u16_at(&tail, p + 20) as usize == tail.len())
         .ok_or_else(|| NpyError::npz("no end-of-central-directory record: not a ZIP archive"))?;
