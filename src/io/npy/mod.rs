@@ -1,5 +1,7 @@
-//! The `.npy` format: header ([`header`]), element types ([`dtype`]), reading and writing.
+//! The `.npy` format: preamble and header ([`header`], [`dict`]), element types ([`dtype`]),
+//! reading, writing and memory mapping.
 
+pub(crate) mod dict;
 pub(crate) mod dtype;
 pub(crate) mod header;
 #[cfg(feature = "mmap")]

@@ -7,6 +7,7 @@
 
 mod crc32;
 mod zip;
+mod zip_write;
 
 use crate::extents::Extents;
 use crate::io::{from_npy_bytes, to_npy_bytes, NpyArray, NpyElement, NpyError};
@@ -85,7 +86,7 @@ impl<R: Read + Seek> NpzReader<R> {
 /// Writes arrays into a `.npz` archive. Call [`NpzWriter::finish`] at the end: the
 /// archive's directory is written there, and an archive without it is unreadable.
 pub struct NpzWriter<W: Write> {
-    zip: zip::ZipWriter<W>,
+    zip: zip_write::ZipWriter<W>,
     deflate: bool,
 }
 
@@ -100,7 +101,7 @@ impl NpzWriter<BufWriter<File>> {
 impl<W: Write> NpzWriter<W> {
     /// An archive written to any writer.
     pub fn new(w: W) -> Self {
-        NpzWriter { zip: zip::ZipWriter::new(w), deflate: false }
+        NpzWriter { zip: zip_write::ZipWriter::new(w), deflate: false }
     }
     /// Compresses the members added from now on with deflate, as `np.savez_compressed` does.
     #[cfg(feature = "npz-deflate")]
