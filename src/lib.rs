@@ -10,7 +10,9 @@
 //!   (`ext![_, _]`) or dynamic rank ([`DynRank`]). Static axes are zero-sized.
 //! * **Stride policy** ([`layout`]) — [`RowMajor`], [`ColMajor`] or [`Strided`].
 //! * **Storage** ([`storage`]) — [`Heap`], [`Inline`] (stack), [`Shared`] (copy-on-write),
-//!   [`View`], [`ViewMut`].
+//!   [`View`], [`ViewMut`], and `Mmap`/`MmapMut` for memory-mapped `.npy` files.
+//!
+//! numpy's `.npy` and `.npz` files are read and written by [`io`].
 //!
 //! Where extents are static, shape mistakes are compile errors; where they are dynamic,
 //! the same mistakes are `Err(ShapeError)` from the `try_` form of the operation.
@@ -29,6 +31,7 @@
 pub mod error;
 pub mod extents;
 mod fmt;
+pub mod io;
 pub mod iter;
 pub mod kernels;
 pub mod layout;
@@ -50,6 +53,8 @@ pub use storage::{
     BorrowedStorage, DenseStorage, DenseStorageMut, Heap, Inline, OwnedStorage, ReadStorage, Shared, Storage, View,
     ViewMut,
 };
+#[cfg(feature = "mmap")]
+pub use storage::{Mmap, MmapMut};
 pub use tensor::{ShapeArg, SharedTensor, StackTensor, Tensor, TensorIndex, TensorView, TensorViewMut};
 pub use view::*;
 

@@ -118,6 +118,8 @@ macro_rules! dense_read_storage {
         }
     )*};
 }
+#[cfg_attr(not(feature = "mmap"), allow(unused_imports))] // used by storage::mmap
+pub(crate) use dense_read_storage;
 dense_read_storage! {
     Heap<T> => [T],
     Shared<T> => [T],

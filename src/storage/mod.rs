@@ -10,6 +10,8 @@
 //! | [`Shared`] | shared (`Arc`) | heap | yes, copy-on-write |
 //! | [`View`] | borrows | none | no |
 //! | [`ViewMut`] | borrows mutably | none | yes |
+//! | `Mmap` (feature `mmap`) | maps a `.npy` file | none (pages load on touch) | no |
+//! | `MmapMut` (feature `mmap`) | maps a `.npy` file | none | yes, into the file |
 //!
 //! # The dense invariant
 //! For a tensor with dense storage, extents `E`, strides `s` and offset `o` (from its stride
@@ -21,12 +23,16 @@
 pub(crate) mod entries;
 mod heap;
 mod inline;
+#[cfg(feature = "mmap")]
+mod mmap;
 mod shared;
 mod view;
 
 pub use entries::ReadStorage;
 pub use heap::Heap;
 pub use inline::Inline;
+#[cfg(feature = "mmap")]
+pub use mmap::{Mmap, MmapMut};
 pub use shared::Shared;
 pub use view::{BorrowedStorage, View, ViewMut};
 
