@@ -10,7 +10,8 @@
 //!   (`ext![_, _]`) or dynamic rank ([`DynRank`]). Static axes are zero-sized.
 //! * **Stride policy** ([`layout`]) — [`RowMajor`], [`ColMajor`] or [`Strided`].
 //! * **Storage** ([`storage`]) — [`Heap`], [`Inline`] (stack), [`Shared`] (copy-on-write),
-//!   [`View`], [`ViewMut`].
+//!   [`View`], [`ViewMut`]; [`Band`] (LAPACK band layout, [`BandMatrix`]); or a storage of
+//!   your own ([`NonDenseStorage`], [`ReadStorage`]).
 //!
 //! Where extents are static, shape mistakes are compile errors; where they are dynamic,
 //! the same mistakes are `Err(ShapeError)` from the `try_` form of the operation.
@@ -47,8 +48,8 @@ pub use kernels::par::Par;
 pub use layout::{ColMajor, Layout, RowMajor, StridePolicy, Strided};
 pub use ops::Expr;
 pub use storage::{
-    BorrowedStorage, DenseStorage, DenseStorageMut, Heap, Inline, OwnedStorage, ReadStorage, Shared, Storage, View,
-    ViewMut,
+    Band, BandError, BandMatrix, BorrowedStorage, DenseStorage, DenseStorageMut, Heap, Inline, NonDenseStorage,
+    OwnedStorage, ReadStorage, Shared, Storage, View, ViewMut,
 };
 pub use tensor::{ShapeArg, SharedTensor, StackTensor, Tensor, TensorIndex, TensorView, TensorViewMut};
 pub use view::*;
