@@ -59,17 +59,20 @@ fn writes_outside_the_band_are_errors_and_reads_are_zero() {
     let mut a = BandMatrix::<i32>::with_bandwidths([4, 5], 1, 0);
     a.set([1, 0], 7);
     a.set([3, 3], 9);
-    let err = a.try_set([0, 1], 1).err().expect("an error");
+    let err = a.try_set([0, 1], 1).unwrap_err();
     assert_eq!(err, BandError::OutsideBand { op: "set", row: 0, col: 1, kl: 1, ku: 0 });
     assert!(err.to_string().contains("(0, 1) lies outside the band kl = 1, ku = 0"), "{err}");
-    let err = a.try_set([4, 0], 1).err().expect("an error");
+    let err = a.try_set([4, 0], 1).unwrap_err();
     assert!(err.to_string().contains("index (4, 0) is out of bounds for a 4×5 matrix"), "{err}");
     assert_eq!(a.stored_mut([2, 0]), None);
     *a.stored_mut([2, 1]).unwrap() = 5;
     assert_eq!(a.value([1, 0]), Some(7));
     assert_eq!(a.value([0, 3]), Some(0));
     assert_eq!(a.value([4, 0]), None);
-    assert_eq!(a.try_value([0, 5]).err().expect("an error").to_string(), "index: index 5 is out of bounds for axis 1 with extent 5");
+    assert_eq!(
+        a.try_value([0, 5]).unwrap_err().to_string(),
+        "index: index 5 is out of bounds for axis 1 with extent 5"
+    );
     assert_eq!(a.to_dense().to_vec(), [0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 9, 0]);
 }
 
@@ -109,16 +112,16 @@ fn rectangular_products() {
 #[test]
 fn length_mismatches_are_errors() {
     let a = BandMatrix::<f64>::with_bandwidths([3, 4], 1, 1);
-    let err = a.try_matvec(&Vector::<f64>::zeros([3])).err().expect("an error");
+    let err = a.try_matvec(&Vector::<f64>::zeros([3])).unwrap_err();
     assert_eq!(err, BandError::DimensionMismatch { op: "matvec", rows: 3, cols: 4, expected: 4, found: 3 });
     assert!(err.to_string().contains("the 3×4 band matrix needs a vector of length 4, but its length is 3"));
     let mut y = Vector::<f64>::zeros([4]);
-    let err = a.try_matvec_into(&Vector::<f64>::zeros([4]), &mut y).err().expect("an error");
+    let err = a.try_matvec_into(&Vector::<f64>::zeros([4]), &mut y).unwrap_err();
     assert!(matches!(err, BandError::DimensionMismatch { expected: 3, found: 4, .. }), "{err}");
     // A non-contiguous output.
     let mut m = Tensor::<f64, ext![_, _]>::zeros([3, 2]);
     let mut col = m.slice_mut(mdtensor::s![.., 0]);
-    let err = a.try_matvec_into(&Vector::<f64>::zeros([4]), &mut col).err().expect("an error");
+    let err = a.try_matvec_into(&Vector::<f64>::zeros([4]), &mut col).unwrap_err();
     assert!(matches!(err, BandError::Shape(ShapeError::NotContiguous { .. })), "{err}");
 }
 
@@ -132,11 +135,11 @@ fn matvec_panics_with_the_lengths() {
 #[test]
 fn solve_checks_shapes() {
     let a = BandMatrix::<f64>::with_bandwidths([3, 4], 1, 1);
-    assert_eq!(a.factorize().err().expect("an error"), BandError::NotSquare { rows: 3, cols: 4 });
+    assert_eq!(a.factorize().unwrap_err(), BandError::NotSquare { rows: 3, cols: 4 });
     let a = BandMatrix::<f64>::from_triplets([2, 2], 0, 0, &[(0, 0, 1.0), (1, 1, 2.0)]);
-    let err = a.try_solve(&Vector::<f64>::zeros([3])).err().expect("an error");
+    let err = a.try_solve(&Vector::<f64>::zeros([3])).unwrap_err();
     assert!(matches!(err, BandError::DimensionMismatch { op: "solve", expected: 2, found: 3, .. }), "{err}");
-    let err = a.factorize().unwrap().solve_in_place(&mut [1.0]).err().expect("an error");
+    let err = a.factorize().unwrap().solve_in_place(&mut [1.0]).unwrap_err();
     assert!(err.to_string().contains("length 2, but its length is 1"), "{err}");
 }
 

@@ -43,13 +43,20 @@ fn case<T: Clone + Default + std::fmt::Debug>(
 ) -> impl Strategy<Value = Case<T>> {
     (band_shape(max), any::<bool>()).prop_flat_map(move |((m, n, kl, ku), zero_band)| {
         vec(elem.clone(), m * n).prop_map(move |vals| {
-            let dense = (0..m)
-                .map(|i| {
-                    (0..n)
-                        .map(|j| if in_band(i, j, kl, ku) && !zero_band { vals[i * n + j].clone() } else { T::default() })
-                        .collect()
-                })
-                .collect();
+            let dense =
+                (0..m)
+                    .map(|i| {
+                        (0..n)
+                            .map(|j| {
+                                if in_band(i, j, kl, ku) && !zero_band {
+                                    vals[i * n + j].clone()
+                                } else {
+                                    T::default()
+                                }
+                            })
+                            .collect()
+                    })
+                    .collect();
             Case { m, n, kl, ku, dense }
         })
     })
@@ -73,6 +80,7 @@ fn ref_matvec(d: &Dense<i64>, x: &[i64]) -> Vec<i64> {
 
 /// Dense Gaussian elimination with partial pivoting (first largest `|a|` below the
 /// diagonal), then column-oriented substitutions; `Err(column)` for a zero pivot.
+#[allow(clippy::needless_range_loop)] // textbook indices are the point of a reference
 fn ref_solve(a: &Dense<f64>, b: &[f64]) -> Result<Vec<f64>, usize> {
     let n = a.len();
     let (mut a, mut b) = (a.clone(), b.to_vec());
@@ -108,7 +116,8 @@ fn ref_solve(a: &Dense<f64>, b: &[f64]) -> Result<Vec<f64>, usize> {
 fn residual_ok(a: &Dense<f64>, x: &[f64], b: &[f64]) -> bool {
     let norm_a = a.iter().map(|r| r.iter().map(|v| v.abs()).sum::<f64>()).fold(0.0, f64::max);
     let norm = |v: &[f64]| v.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-    let r: Vec<f64> = a.iter().zip(b).map(|(row, bi)| row.iter().zip(x).map(|(p, q)| p * q).sum::<f64>() - bi).collect();
+    let r: Vec<f64> =
+        a.iter().zip(b).map(|(row, bi)| row.iter().zip(x).map(|(p, q)| p * q).sum::<f64>() - bi).collect();
     norm(&r) <= 1e-10 * (norm_a * norm(x) + norm(b)).max(1.0)
 }
 

@@ -93,8 +93,11 @@ impl<T: BandElem, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     /// `y = A x` into an existing vector; panics with the message of
     /// [`Tensor::try_matvec_into_with`].
     #[track_caller]
-    pub fn matvec_into<N2, S2, St2, M2, S3, St3>(&self, x: &Tensor<T, (N2,), S2, St2>, y: &mut Tensor<T, (M2,), S3, St3>)
-    where
+    pub fn matvec_into<N2, S2, St2, M2, S3, St3>(
+        &self,
+        x: &Tensor<T, (N2,), S2, St2>,
+        y: &mut Tensor<T, (M2,), S3, St3>,
+    ) where
         N: SameDim<N2>,
         N2: Dim,
         S2: Layout<(N2,)>,

@@ -19,7 +19,7 @@ impl<T: Clone + Zero, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     /// ```
     /// use mdtensor::{tensor, BandMatrix, BandError};
     /// let d = tensor![[1, 2, 0], [0, 3, 4], [5, 0, 6]];
-    /// let err = BandMatrix::<i32, mdtensor::ext![3, 3]>::try_from_dense(&d, 0, 1).unwrap_err();
+    /// let err = BandMatrix::<i32, mdtensor::ext![3, 3]>::try_from_dense(&d, 0, 1).err().unwrap();
     /// assert!(matches!(err, BandError::OutsideBand { row: 2, col: 0, .. }));
     /// ```
     pub fn try_from_dense<M2: Dim, N2: Dim, S2: Layout<(M2, N2)>, St2: DenseStorage<T>>(
@@ -71,8 +71,13 @@ impl<T: Clone + Zero, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
             if i >= rows || j >= cols {
                 return Err(BandError::IndexOutOfBounds { op: "from_triplets", row: i, col: j, rows, cols });
             }
-            let slot =
-                band.stored_mut([i, j]).ok_or(BandError::OutsideBand { op: "from_triplets", row: i, col: j, kl, ku })?;
+            let slot = band.stored_mut([i, j]).ok_or(BandError::OutsideBand {
+                op: "from_triplets",
+                row: i,
+                col: j,
+                kl,
+                ku,
+            })?;
             *slot = slot.clone() + v.clone();
         }
         Ok(band)

@@ -70,7 +70,10 @@ impl<T: Float, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     /// assert_eq!(a.solve(&tensor![3.0, 3.0]).to_vec(), [1.0, 1.0]);
     /// ```
     #[track_caller]
-    pub fn solve<D: Dim, S2: Layout<(D,)>, St2: DenseStorage<T>>(&self, b: &Tensor<T, (D,), S2, St2>) -> Tensor<T, (D,)> {
+    pub fn solve<D: Dim, S2: Layout<(D,)>, St2: DenseStorage<T>>(
+        &self,
+        b: &Tensor<T, (D,), S2, St2>,
+    ) -> Tensor<T, (D,)> {
         self.try_solve(b).unwrap_or_else(|e| panic!("{e}"))
     }
 }
@@ -167,16 +170,18 @@ impl<T: Float> BandLu<T> {
             b.swap(j, self.pivots[j]);
             let lm = kl.min(n - 1 - j);
             let (bj, diag) = (b[j], self.at(j, j));
-            for t in 1..=lm {
-                b[j + t] = b[j + t] - self.ab[diag + t] * bj;
+            for (bi, &l) in b[j + 1..=j + lm].iter_mut().zip(&self.ab[diag + 1..=diag + lm]) {
+                *bi = *bi - l * bj;
             }
         }
         let kv = self.kl + self.ku;
         for j in (0..n).rev() {
             b[j] = b[j] / self.ab[self.at(j, j)];
             let bj = b[j];
-            for i in j.saturating_sub(kv)..j {
-                b[i] = b[i] - self.ab[self.at(i, j)] * bj;
+            // Column j of U above the diagonal: rows j - kv .. j, consecutive in the buffer.
+            let lo = j.saturating_sub(kv);
+            for (bi, &u) in b[lo..j].iter_mut().zip(&self.ab[self.at(lo, j)..self.at(j, j)]) {
+                *bi = *bi - u * bj;
             }
         }
         Ok(())

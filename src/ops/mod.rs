@@ -17,8 +17,8 @@ mod softmax;
 
 pub use crate::kernels::gemm::GemmElem;
 pub use crate::kernels::reduce::Reducer;
-pub use band_solve::BandLu;
 pub use arith::{AddOp, DivOp, MulOp, NegOp, RemOp, SubOp};
+pub use band_solve::BandLu;
 pub use combine::Contraction;
 pub use expr::UnaryOp;
 pub use expr::{Binary, BinaryOp, Expr, FnOp, IntoExpr, Owned, ScalarLeaf, Unary};

@@ -149,9 +149,17 @@ impl<T: Zero> NonDenseStorage<T> for Band<T> {
         let &[rows, cols] = dims else {
             return Err(ShapeError::RankMismatch { op: "from_storage", expected: 2, found: dims.len() });
         };
-        let len = validate(rows, cols, self.kl, self.ku, core::mem::size_of::<T>()).map_err(|e| invalid(e.to_string()))?;
+        let len =
+            validate(rows, cols, self.kl, self.ku, core::mem::size_of::<T>()).map_err(|e| invalid(e.to_string()))?;
         if len != self.data.len() {
-            let e = BandError::LengthMismatch { rows, cols, kl: self.kl, ku: self.ku, expected: len, found: self.data.len() };
+            let e = BandError::LengthMismatch {
+                rows,
+                cols,
+                kl: self.kl,
+                ku: self.ku,
+                expected: len,
+                found: self.data.len(),
+            };
             return Err(invalid(e.to_string()));
         }
         // Padding cells must read as zero for the whole-buffer kernels.
@@ -194,7 +202,7 @@ impl<T, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     /// // 3×3, kl = 1, ku = 0: the diagonal then the subdiagonal of each column.
     /// let a = BandMatrix::<i32>::try_from_parts([3, 3], 1, 0, vec![1, 4, 2, 5, 3, 0]).unwrap();
     /// assert_eq!(a.to_dense().to_vec(), [1, 0, 0, 4, 2, 0, 0, 5, 3]);
-    /// let err = BandMatrix::<i32>::try_from_parts([3, 3], 1, 0, vec![1, 2]).unwrap_err().0;
+    /// let (err, _data) = BandMatrix::<i32>::try_from_parts([3, 3], 1, 0, vec![1, 2]).err().unwrap();
     /// assert!(err.to_string().contains("needs a buffer of (kl + ku + 1)·3 = 6 elements, but 2"));
     /// ```
     pub fn try_from_parts(
