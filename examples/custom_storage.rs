@@ -29,7 +29,7 @@ impl<T> Storage<T> for Diagonal<T> {
     const NAME: &'static str = "Diagonal";
 }
 
-impl<T> NonDenseStorage<T> for Diagonal<T> {
+impl<T> NonDenseStorage for Diagonal<T> {
     fn check_extents(&self, dims: &[usize]) -> Result<(), ShapeError> {
         let &[rows, cols] = dims else {
             return Err(ShapeError::RankMismatch { op: "diagonal", expected: 2, found: dims.len() });

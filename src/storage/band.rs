@@ -143,7 +143,7 @@ pub(crate) fn validate(rows: usize, cols: usize, kl: usize, ku: usize, elem: usi
     crate::error::checked_numel("band", &[ldab, cols], elem).map_err(|_| overflow)
 }
 
-impl<T: Zero> NonDenseStorage<T> for Band<T> {
+impl<T: Zero> NonDenseStorage for Band<T> {
     fn check_extents(&self, dims: &[usize]) -> Result<(), ShapeError> {
         let invalid = |reason: String| ShapeError::InvalidArgument { op: "from_storage", reason };
         let &[rows, cols] = dims else {

@@ -72,8 +72,11 @@ pub trait Storage<T> {
 /// It is safe to implement: nothing in the crate reads such a storage except through its
 /// own [`ReadStorage`] methods. A type must not implement both this trait and
 /// [`DenseStorage`] (whose `unsafe impl` promises so), because dense kernels trust the
-/// length of a dense region and `try_from_storage` does not establish it.
-pub trait NonDenseStorage<T>: Storage<T> {
+/// length of a dense region and `try_from_storage` does not establish it. The trait has
+/// no element-type parameter on purpose: the orphan rule then forbids other crates to
+/// implement it for the crate's dense storages (`Heap<TheirType>`), so that promise cannot
+/// be broken from outside.
+pub trait NonDenseStorage {
     /// `Ok` when this storage can represent a tensor with extents `dims` (every axis
     /// length, in order); otherwise the reason, as a [`ShapeError`](crate::ShapeError)
     /// (usually [`ShapeError::InvalidArgument`](crate::ShapeError::InvalidArgument) or

@@ -326,7 +326,7 @@ impl<T, D: Dim, S: Layout<(D,)>, St: OwnedStorage<T>> Tensor<T, (D,), S, St> {
     }
 }
 
-impl<T, E: Extents, S: Layout<E>, St: NonDenseStorage<T>> Tensor<T, E, S, St> {
+impl<T, E: Extents, S: Layout<E>, St: NonDenseStorage> Tensor<T, E, S, St> {
     /// Assembles a tensor around a non-dense storage — a [`Band`](crate::Band) or a
     /// storage of your own — after checking that the element count of the extents fits in
     /// `isize::MAX` and asking the storage ([`NonDenseStorage::check_extents`]) whether
