@@ -394,3 +394,24 @@ fn parallel_matvec_agrees_with_serial_and_dense() {
         assert_eq!(y.to_vec(), want, "{par:?}");
     }
 }
+
+#[test]
+fn edge_shapes_agree_with_dense() {
+    // Empty axes, a single element, and bandwidths at both extremes, deterministically
+    // (the random shapes above reach them only by chance).
+    for (m, n, kl, ku) in
+        [(0, 0, 0, 0), (0, 3, 0, 2), (3, 0, 2, 0), (1, 1, 0, 0), (1, 4, 0, 3), (4, 1, 3, 0), (5, 5, 4, 4)]
+    {
+        let dense: Dense<i64> = (0..m)
+            .map(|i| (0..n).map(|j| if in_band(i, j, kl, ku) { (i * n + j) as i64 + 1 } else { 0 }).collect())
+            .collect();
+        let c = Case { m, n, kl, ku, dense };
+        let band = band_of(&c);
+        assert_eq!(band.to_dense().to_vec(), to_tensor(&c).to_vec(), "{m}×{n}");
+        let xs: Vec<i64> = (0..n as i64).map(|j| 3 - j).collect();
+        assert_eq!(band.matvec(&Vector::from_vec([n], xs.clone())).to_vec(), ref_matvec(&c.dense, &xs), "{m}×{n}");
+        let row_sums: Vec<i64> = c.dense.iter().map(|r| r.iter().sum()).collect();
+        assert_eq!(band.sum_axis::<1>().to_vec(), row_sums);
+        assert_eq!(band.sum_axis::<0>().numel(), n);
+    }
+}
