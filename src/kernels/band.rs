@@ -77,11 +77,14 @@ fn rows_any<T: BandElem>(s: BandShape, ab: &[T], x: &[T], first: usize, y: &mut 
     for (i, yi) in (first..lo).chain(hi..last).zip(head.iter_mut().chain(tail)) {
         *yi = edge_row(s, ab, x, i, ldab);
     }
-    for (i, yi) in (lo..hi).zip(interior) {
-        // Columns i - kl ..= i + ku, i.e. buffer row r sits in column (i - kl) + (ldab - 1 - r).
-        let c0 = i - s.kl;
-        let window = &ab[c0 * ldab..(c0 + ldab) * ldab];
-        let xw = &x[c0..c0 + ldab];
+    if lo == hi {
+        return;
+    }
+    // Row i reads columns i - kl ..= i + ku: buffer row r of column (i - kl) + (ldab - 1 - r).
+    // Consecutive rows slide the window by one column (`ldab` buffer elements).
+    let c0 = lo - s.kl;
+    let windows = ab[c0 * ldab..].windows(ldab * ldab).step_by(ldab);
+    for ((yi, window), xw) in interior.iter_mut().zip(windows).zip(x[c0..].windows(ldab)) {
         let mut acc = T::zero();
         for r in 0..ldab {
             let c = ldab - 1 - r;
