@@ -10,7 +10,9 @@
 //!   (`ext![_, _]`) or dynamic rank ([`DynRank`]). Static axes are zero-sized.
 //! * **Stride policy** ([`layout`]) — [`RowMajor`], [`ColMajor`] or [`Strided`].
 //! * **Storage** ([`storage`]) — [`Heap`], [`Inline`] (stack), [`Shared`] (copy-on-write),
-//!   [`View`], [`ViewMut`], and `Mmap`/`MmapMut` for memory-mapped `.npy` files.
+//!   [`View`], [`ViewMut`], `Mmap`/`MmapMut` for memory-mapped `.npy` files; [`Band`]
+//!   (LAPACK band layout, [`BandMatrix`]); or a storage of your own ([`NonDenseStorage`],
+//!   [`ReadStorage`]).
 //!
 //! numpy's `.npy` and `.npz` files are read and written by [`io`].
 //!
@@ -50,8 +52,8 @@ pub use kernels::par::Par;
 pub use layout::{ColMajor, Layout, RowMajor, StridePolicy, Strided};
 pub use ops::Expr;
 pub use storage::{
-    BorrowedStorage, DenseStorage, DenseStorageMut, Heap, Inline, OwnedStorage, ReadStorage, Shared, Storage, View,
-    ViewMut,
+    Band, BandError, BandMatrix, BorrowedStorage, DenseStorage, DenseStorageMut, Heap, Inline, NonDenseStorage,
+    OwnedStorage, ReadStorage, Shared, Storage, View, ViewMut,
 };
 #[cfg(feature = "mmap")]
 pub use storage::{Mmap, MmapMut};

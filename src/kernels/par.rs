@@ -118,3 +118,27 @@ pub(crate) fn map_collect<S, R: Send>(
     let mut state = init();
     (0..n).map(|i| f(&mut state, i)).collect()
 }
+
+/// Runs `f(index of the chunk's first element, chunk)` over `chunk`-sized pieces of `out`,
+/// on rayon's pool when `parallel` (each piece compiled for the CPU's widest vector unit).
+#[inline]
+pub(crate) fn for_each_chunk_mut<T: Send>(
+    out: &mut [T],
+    chunk: usize,
+    parallel: bool,
+    f: impl Fn(usize, &mut [T]) + Send + Sync,
+) {
+    let chunk = chunk.max(1);
+    let piece = |(t, part): (usize, &mut [T])| {
+        dispatch(Call(
+            #[inline(always)]
+            || f(t * chunk, part),
+        ))
+    };
+    #[cfg(feature = "rayon")]
+    if parallel {
+        return out.par_chunks_mut(chunk).enumerate().for_each(piece);
+    }
+    let _ = parallel;
+    out.chunks_mut(chunk).enumerate().for_each(piece);
+}

@@ -4,6 +4,9 @@
 //! connects them to the API.
 
 mod arith;
+mod band;
+mod band_convert;
+mod band_solve;
 mod combine;
 mod eval;
 pub mod expr;
@@ -15,6 +18,7 @@ mod softmax;
 pub use crate::kernels::gemm::GemmElem;
 pub use crate::kernels::reduce::Reducer;
 pub use arith::{AddOp, DivOp, MulOp, NegOp, RemOp, SubOp};
+pub use band_solve::BandLu;
 pub use combine::Contraction;
 pub use expr::UnaryOp;
 pub use expr::{Binary, BinaryOp, Expr, FnOp, IntoExpr, Owned, ScalarLeaf, Unary};

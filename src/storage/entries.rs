@@ -16,16 +16,31 @@ use num_traits::Zero;
 /// A storage whose elements can be read one by one and whose stored entries can be listed.
 ///
 /// Dense storages store every element; sparse and band storages store some and read the
-/// rest as zero. To write a storage of your own, implement [`Storage`] and this trait (see
-/// `examples/custom_storage.rs`).
+/// rest as zero. To write a storage of your own, implement [`Storage`],
+/// [`NonDenseStorage`](super::NonDenseStorage) and this trait (see
+/// `examples/custom_storage.rs`); the tensor methods [`Tensor::value`], [`Tensor::nnz`],
+/// [`Tensor::for_each_stored`] and [`Tensor::to_dense`], and any function generic over
+/// `St: ReadStorage<T, E, S>`, then work on it.
+///
+/// The three methods must agree with each other. Call the *stored set* the indices
+/// [`ReadStorage::for_each_stored`] visits; then:
+/// * every index in the stored set is in bounds and visited exactly once;
+/// * [`ReadStorage::stored_len`] is the size of the stored set;
+/// * [`ReadStorage::value_at`] returns the visited value for an index in the stored set
+///   and zero for every other in-bounds index.
+///
+/// A stored entry may hold zero (an explicit zero inside a band). The methods take the
+/// whole tensor, so the storage can read the extents (`tensor.dims()`) and its own data
+/// (`tensor.storage()`). None of them may panic for a tensor whose storage passed
+/// [`NonDenseStorage::check_extents`](super::NonDenseStorage::check_extents).
 pub trait ReadStorage<T: Clone + Zero, E: Extents, S: Layout<E>>: Storage<T> + Sized {
-    /// The value at `index`, which the caller has checked against the extents: the stored
-    /// value, or zero where nothing is stored.
+    /// The value at `index` (one entry per axis), which the caller has checked against
+    /// the extents: the stored value, or zero where nothing is stored.
     fn value_at(tensor: &Tensor<T, E, S, Self>, index: &[usize]) -> T;
     /// How many entries are stored (every element for dense storage).
     fn stored_len(tensor: &Tensor<T, E, S, Self>) -> usize;
-    /// Calls `f` with the multi-index and value of every stored entry, in the storage's
-    /// own order.
+    /// Calls `f` with the multi-index and value of every stored entry, once each, in the
+    /// storage's own order.
     fn for_each_stored(tensor: &Tensor<T, E, S, Self>, f: &mut dyn FnMut(&[usize], &T));
 }
 

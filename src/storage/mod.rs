@@ -1,7 +1,11 @@
 //! Storage policies: where and how a tensor's elements live.
 //!
-//! Every storage implements [`Storage`]. Dense storages also implement [`DenseStorage`]
-//! (elements reachable through a pointer) and, when writable, [`DenseStorageMut`].
+//! Every storage implements [`Storage`] and [`ReadStorage`] (the generic read contract).
+//! Dense storages also implement [`DenseStorage`] (elements reachable through a pointer)
+//! and, when writable, [`DenseStorageMut`]. Storages that keep only some elements — the
+//! [`Band`] matrix here, or a storage of your own — implement [`NonDenseStorage`] instead,
+//! which lets [`Tensor::try_from_storage`](crate::Tensor::try_from_storage) assemble a
+//! tensor around them.
 //!
 //! | storage | owns | allocation | writable |
 //! |---|---|---|---|
@@ -12,6 +16,23 @@
 //! | [`ViewMut`] | borrows mutably | none | yes |
 //! | `Mmap` (feature `mmap`) | maps a `.npy` file | none (pages load on touch) | no |
 //! | `MmapMut` (feature `mmap`) | maps a `.npy` file | none | yes, into the file |
+//! | [`Band`] | yes | heap, LAPACK band layout | inside the band |
+//!
+//! # Writing a storage of your own
+//! Implement three traits (`examples/custom_storage.rs` does it for a diagonal matrix):
+//! 1. [`Storage`] — a name for `Debug` output.
+//! 2. [`NonDenseStorage`] — [`NonDenseStorage::check_extents`] says whether the storage
+//!    can stand for a tensor of the given extents; it is called once, when the tensor is
+//!    assembled with [`Tensor::try_from_storage`](crate::Tensor::try_from_storage).
+//! 3. [`ReadStorage`] — the value at an index (zero where nothing is stored), the number
+//!    of stored entries, and a walk over them. That is all the generic API needs:
+//!    [`value`](crate::Tensor::value), [`nnz`](crate::Tensor::nnz),
+//!    [`for_each_stored`](crate::Tensor::for_each_stored) and
+//!    [`to_dense`](crate::Tensor::to_dense) then work on your tensors, and so does any
+//!    function written over `St: ReadStorage<T, E, S>`.
+//!
+//! A user storage never implements [`DenseStorage`]: that trait is `unsafe` because the
+//! crate's dense kernels read through its pointer without bounds checks.
 //!
 //! # The dense invariant
 //! For a tensor with dense storage, extents `E`, strides `s` and offset `o` (from its stride
@@ -20,6 +41,7 @@
 //! Constructors establish it; every `unsafe` block in the crate cites it as
 //! "the dense invariant".
 
+pub mod band;
 pub(crate) mod entries;
 mod heap;
 mod inline;
@@ -28,6 +50,7 @@ mod mmap;
 mod shared;
 mod view;
 
+pub use band::{Band, BandError, BandMatrix};
 pub use entries::ReadStorage;
 pub use heap::Heap;
 pub use inline::Inline;
@@ -36,10 +59,37 @@ pub use mmap::{Mmap, MmapMut};
 pub use shared::Shared;
 pub use view::{BorrowedStorage, View, ViewMut};
 
-/// Any storage policy for elements of type `T`.
+/// Any storage policy for elements of type `T`: the one trait every storage implements.
+///
+/// It carries no behaviour; what a storage can do is stated by the traits built on it:
+/// [`ReadStorage`] (read any element, list the stored ones), [`DenseStorage`] and
+/// [`DenseStorageMut`] (a pointer to every element, for the crate's dense storages) or
+/// [`NonDenseStorage`] (everything else, including storages defined outside this crate).
 pub trait Storage<T> {
-    /// Short name, for `Debug`.
+    /// Short name, for `Debug` output and messages (`"Heap"`, `"Band"`).
     const NAME: &'static str;
+}
+
+/// A storage that does not hold every element behind one pointer: band, sparse, or a
+/// user's own (a diagonal, a constant). Implementing it lets
+/// [`Tensor::try_from_storage`](crate::Tensor::try_from_storage) assemble a tensor around
+/// the storage, after asking it whether it fits the extents.
+///
+/// It is safe to implement: nothing in the crate reads such a storage except through its
+/// own [`ReadStorage`] methods. A type must not implement both this trait and
+/// [`DenseStorage`] (whose `unsafe impl` promises so), because dense kernels trust the
+/// length of a dense region and `try_from_storage` does not establish it. The trait has
+/// no element-type parameter on purpose: the orphan rule then forbids other crates to
+/// implement it for the crate's dense storages (`Heap<TheirType>`), so that promise cannot
+/// be broken from outside.
+pub trait NonDenseStorage {
+    /// `Ok` when this storage can represent a tensor with extents `dims` (every axis
+    /// length, in order); otherwise the reason, as a [`ShapeError`](crate::ShapeError)
+    /// (usually [`ShapeError::InvalidArgument`](crate::ShapeError::InvalidArgument) or
+    /// [`ShapeError::LengthMismatch`](crate::ShapeError::LengthMismatch)). After `Ok`,
+    /// [`ReadStorage::value_at`] must answer for every in-bounds index of `dims` without
+    /// panicking.
+    fn check_extents(&self, dims: &[usize]) -> Result<(), crate::ShapeError>;
 }
 
 /// Storage whose elements are reachable through a pointer to a region of
@@ -47,7 +97,9 @@ pub trait Storage<T> {
 ///
 /// # Safety
 /// `as_ptr()` must be valid for reads of `region_len()` elements for as long as `&self`
-/// lives, and the elements must be initialised.
+/// lives, and the elements must be initialised. The type must not implement
+/// [`NonDenseStorage`] (tensors over it could then be assembled without the dense
+/// invariant).
 pub unsafe trait DenseStorage<T>: Storage<T> {
     /// Start of the region.
     fn as_ptr(&self) -> *const T;

@@ -1,5 +1,7 @@
 //! Constructors of owned tensors: `zeros`, `ones`, `full`, `from_vec`, `from_slice`,
-//! `from_fn`, `arange`, `linspace`, `eye`, and nested arrays (`tensor!`).
+//! `from_fn`, `arange`, `linspace`, `eye`, and nested arrays (`tensor!`); and
+//! `try_from_storage`, which assembles a tensor around a non-dense storage (band, or a
+//! user's own).
 //!
 //! Every constructor that takes a run-time shape has a `try_` form; the plain form panics
 //! with the same message. Elements given as a flat buffer are in the **memory order of the
@@ -10,7 +12,7 @@ use super::Tensor;
 use crate::error::ShapeError;
 use crate::extents::{extents_from, Const, Dim, Extents};
 use crate::layout::{Layout, RowMajor};
-use crate::storage::{Heap, OwnedStorage};
+use crate::storage::{Heap, NonDenseStorage, OwnedStorage};
 use num_traits::{Float, FromPrimitive, One, Zero};
 
 /// Anything that names the extents of a new tensor: the extents value itself
@@ -321,6 +323,40 @@ impl<T, D: Dim, S: Layout<(D,)>, St: OwnedStorage<T>> Tensor<T, (D,), S, St> {
         T: Float + FromPrimitive,
     {
         or_panic(Self::try_linspace(start, end, n))
+    }
+}
+
+impl<T, E: Extents, S: Layout<E>, St: NonDenseStorage> Tensor<T, E, S, St> {
+    /// Assembles a tensor around a non-dense storage — a [`Band`](crate::Band) or a
+    /// storage of your own — after checking that the element count of the extents fits in
+    /// `isize::MAX` and asking the storage ([`NonDenseStorage::check_extents`]) whether
+    /// it fits them. The storage is returned inside the error.
+    ///
+    /// The stride policy `S` only names the order in which the storage linearises the
+    /// index space; the storage decides what that means for it.
+    pub fn try_from_storage(storage: St, shape: impl ShapeArg<E>) -> Result<Self, (ShapeError, St)> {
+        let ext = match shape.into_extents("from_storage") {
+            Ok(e) => e,
+            Err(e) => return Err((e, storage)),
+        };
+        let checked = crate::error::checked_numel("from_storage", ext.dims().as_ref(), 1)
+            .and_then(|_| storage.check_extents(ext.dims().as_ref()));
+        match checked {
+            Ok(()) => Ok(Self::assemble_non_dense(storage, ext)),
+            Err(e) => Err((e, storage)),
+        }
+    }
+    /// See [`Tensor::try_from_storage`]; panics with its message.
+    #[track_caller]
+    pub fn from_storage(storage: St, shape: impl ShapeArg<E>) -> Self {
+        Self::try_from_storage(storage, shape).unwrap_or_else(|(e, _)| panic!("{e}"))
+    }
+    /// Assembles the parts of a tensor whose storage and extents the caller has checked
+    /// (including that the element count does not overflow). Safe: no dense invariant is
+    /// involved, since `St` is not dense.
+    pub(crate) fn assemble_non_dense(storage: St, extents: E) -> Self {
+        let mapping = S::dense_mapping(&extents);
+        Tensor { storage, extents, mapping, _elem: core::marker::PhantomData }
     }
 }
 

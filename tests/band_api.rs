@@ -1,0 +1,195 @@
+//! Band matrices: validation (every error names its numbers), access rules, static and
+//! dynamic extents, rectangular shapes, and the generic storage API on a band.
+
+use mdtensor::{ext, tensor, Band, BandError, BandMatrix, ShapeError, Tensor};
+
+type Vector<T> = Tensor<T, ext![_]>;
+
+// Band tensors do not implement `Debug` (the dense `Debug` impl is generic over every
+// storage, so coherence rejects a second one), hence `.err().expect(..)` below instead of
+// `.unwrap_err()`.
+
+#[test]
+fn bandwidth_larger_than_the_matrix_is_an_error() {
+    let err = BandMatrix::<f64>::try_with_bandwidths([3, 4], 3, 1).err().expect("an error");
+    assert_eq!(err, BandError::BandwidthTooLarge { rows: 3, cols: 4, kl: 3, ku: 1 });
+    let msg = err.to_string();
+    assert!(msg.contains("kl = 3") && msg.contains("3×4") && msg.contains("kl must be at most 2"), "{msg}");
+    assert!(BandMatrix::<f64>::try_with_bandwidths([3, 4], 0, 4).is_err());
+    assert!(BandMatrix::<f64>::try_with_bandwidths([3, 4], 2, 3).is_ok());
+    // An empty axis allows only bandwidth 0.
+    assert!(BandMatrix::<f64>::try_with_bandwidths([0, 0], 0, 0).is_ok());
+    assert!(BandMatrix::<f64>::try_with_bandwidths([0, 3], 1, 0).is_err());
+}
+
+#[test]
+fn buffer_of_the_wrong_length_is_returned_with_the_error() {
+    let (err, data) = BandMatrix::<i32>::try_from_parts([4, 4], 1, 2, vec![0; 15]).err().expect("an error");
+    assert_eq!(data.len(), 15);
+    assert_eq!(err, BandError::LengthMismatch { rows: 4, cols: 4, kl: 1, ku: 2, expected: 16, found: 15 });
+    assert!(err.to_string().contains("(kl + ku + 1)·4 = 16 elements, but 15 were given"), "{err}");
+}
+
+#[test]
+fn overflowing_extents_are_an_error() {
+    let err = BandMatrix::<f64>::try_with_bandwidths([usize::MAX / 2, 3], 0, 0).err().expect("an error");
+    assert!(matches!(err, BandError::Overflow { rows, cols: 3, .. } if rows == usize::MAX / 2), "{err}");
+    assert!(err.to_string().contains("isize::MAX"), "{err}");
+    // The matrix fits but the band buffer (ldab·cols) does not.
+    let n = 1usize << 32;
+    let err = BandMatrix::<u8>::try_with_bandwidths([1, n], 0, n - 1).err().expect("an error");
+    assert!(matches!(err, BandError::Overflow { .. }), "{err}");
+    let (err, _) = BandMatrix::<f64>::try_from_parts([usize::MAX, 2], 0, 0, vec![]).err().expect("an error");
+    assert!(matches!(err, BandError::Overflow { .. }), "{err}");
+}
+
+#[test]
+fn static_extents_are_checked() {
+    let err = BandMatrix::<f64, ext![3, 3]>::try_with_bandwidths([3, 4], 1, 1).err().expect("an error");
+    assert!(matches!(err, BandError::Shape(ShapeError::StaticMismatch { .. })), "{err}");
+    assert!(std::error::Error::source(&err).is_some());
+    let a = BandMatrix::<i32, ext![3, 3]>::from_dense(&tensor![[1, 2, 0], [3, 4, 5], [0, 6, 7]], 1, 1);
+    let y = a.matvec(&tensor![1, 1, 1]);
+    let _: &ext![3] = y.extents();
+    assert_eq!(y.to_vec(), [3, 12, 13]);
+}
+
+#[test]
+fn writes_outside_the_band_are_errors_and_reads_are_zero() {
+    let mut a = BandMatrix::<i32>::with_bandwidths([4, 5], 1, 0);
+    a.set([1, 0], 7);
+    a.set([3, 3], 9);
+    let err = a.try_set([0, 1], 1).unwrap_err();
+    assert_eq!(err, BandError::OutsideBand { op: "set", row: 0, col: 1, kl: 1, ku: 0 });
+    assert!(err.to_string().contains("(0, 1) lies outside the band kl = 1, ku = 0"), "{err}");
+    let err = a.try_set([4, 0], 1).unwrap_err();
+    assert!(err.to_string().contains("index (4, 0) is out of bounds for a 4×5 matrix"), "{err}");
+    assert_eq!(a.stored_mut([2, 0]), None);
+    *a.stored_mut([2, 1]).unwrap() = 5;
+    assert_eq!(a.value([1, 0]), Some(7));
+    assert_eq!(a.value([0, 3]), Some(0));
+    assert_eq!(a.value([4, 0]), None);
+    assert_eq!(
+        a.try_value([0, 5]).unwrap_err().to_string(),
+        "index: index 5 is out of bounds for axis 1 with extent 5"
+    );
+    assert_eq!(a.to_dense().to_vec(), [0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 9, 0]);
+}
+
+#[test]
+#[should_panic(expected = "set: element (0, 2) lies outside the band kl = 0, ku = 1")]
+fn set_outside_the_band_panics_with_the_index() {
+    BandMatrix::<f64>::with_bandwidths([3, 3], 0, 1).set([0, 2], 1.0);
+}
+
+#[test]
+fn cells_outside_the_matrix_are_zeroed() {
+    // 3×3, kl = 1, ku = 1: AB(0, 0) and AB(2, 2) lie outside the matrix.
+    let a = BandMatrix::<i32>::from_parts([3, 3], 1, 1, vec![99, 1, 2, 3, 4, 5, 6, 7, 99]);
+    assert_eq!(a.as_lapack_slice(), [0, 1, 2, 3, 4, 5, 6, 7, 0]);
+    assert_eq!(a.ldab(), 3);
+    assert_eq!(a.to_dense().to_vec(), [1, 3, 0, 2, 4, 6, 0, 5, 7]);
+}
+
+#[test]
+fn rectangular_products() {
+    // 3×5 with ku = 2 (wide) and 5×3 with kl = 2 (tall): against the dense product.
+    for (rows, cols, kl, ku) in [(3, 5, 0, 2), (5, 3, 2, 0), (2, 6, 1, 4), (6, 2, 4, 1)] {
+        let d = Tensor::<i64, ext![_, _]>::from_fn([rows, cols], |[i, j]| {
+            if i + ku >= j && i <= j + kl {
+                (i * 10 + j) as i64
+            } else {
+                0
+            }
+        });
+        let a = BandMatrix::<i64>::from_dense(&d, kl, ku);
+        let x = Vector::<i64>::from_fn([cols], |[j]| j as i64 + 1);
+        assert_eq!(a.matvec(&x).to_vec(), d.matmul(&x).to_vec(), "{rows}×{cols}");
+        assert_eq!(a.to_dense().to_vec(), d.to_vec());
+    }
+}
+
+#[test]
+fn length_mismatches_are_errors() {
+    let a = BandMatrix::<f64>::with_bandwidths([3, 4], 1, 1);
+    let err = a.try_matvec(&Vector::<f64>::zeros([3])).unwrap_err();
+    assert_eq!(err, BandError::DimensionMismatch { op: "matvec", rows: 3, cols: 4, expected: 4, found: 3 });
+    assert!(err.to_string().contains("the 3×4 band matrix needs a vector of length 4, but its length is 3"));
+    let mut y = Vector::<f64>::zeros([4]);
+    let err = a.try_matvec_into(&Vector::<f64>::zeros([4]), &mut y).unwrap_err();
+    assert!(matches!(err, BandError::DimensionMismatch { expected: 3, found: 4, .. }), "{err}");
+    // A non-contiguous output.
+    let mut m = Tensor::<f64, ext![_, _]>::zeros([3, 2]);
+    let mut col = m.slice_mut(mdtensor::s![.., 0]);
+    let err = a.try_matvec_into(&Vector::<f64>::zeros([4]), &mut col).unwrap_err();
+    assert!(matches!(err, BandError::Shape(ShapeError::NotContiguous { .. })), "{err}");
+}
+
+#[test]
+#[should_panic(expected = "needs a vector of length 2, but its length is 5")]
+fn matvec_panics_with_the_lengths() {
+    let a = BandMatrix::<f64>::with_bandwidths([2, 2], 1, 1);
+    let _ = a.matvec(&Vector::<f64>::zeros([5]));
+}
+
+#[test]
+fn solve_checks_shapes() {
+    let a = BandMatrix::<f64>::with_bandwidths([3, 4], 1, 1);
+    assert_eq!(a.factorize().unwrap_err(), BandError::NotSquare { rows: 3, cols: 4 });
+    let a = BandMatrix::<f64>::from_triplets([2, 2], 0, 0, &[(0, 0, 1.0), (1, 1, 2.0)]);
+    let err = a.try_solve(&Vector::<f64>::zeros([3])).unwrap_err();
+    assert!(matches!(err, BandError::DimensionMismatch { op: "solve", expected: 2, found: 3, .. }), "{err}");
+    let err = a.factorize().unwrap().solve_in_place(&mut [1.0]).unwrap_err();
+    assert!(err.to_string().contains("length 2, but its length is 1"), "{err}");
+}
+
+#[test]
+fn triplets_outside_are_errors() {
+    let err = BandMatrix::<i32>::try_from_triplets([3, 3], 1, 0, &[(0, 0, 1), (0, 2, 0)]).err().expect("an error");
+    assert_eq!(err, BandError::OutsideBand { op: "from_triplets", row: 0, col: 2, kl: 1, ku: 0 });
+    let err = BandMatrix::<i32>::try_from_triplets([3, 3], 1, 0, &[(3, 0, 1)]).err().expect("an error");
+    assert!(matches!(err, BandError::IndexOutOfBounds { row: 3, col: 0, .. }), "{err}");
+}
+
+#[test]
+#[should_panic(expected = "map: f(0) is not zero")]
+fn map_that_fills_the_matrix_panics() {
+    let a = BandMatrix::<f64>::with_bandwidths([2, 2], 0, 0);
+    let _ = a.map_stored(|v| v + 1.0);
+}
+
+#[test]
+fn map_stored_changes_the_element_type() {
+    let a = BandMatrix::<i32>::from_dense(&tensor![[1, 2], [0, 3]], 0, 1);
+    let b: BandMatrix<f64> = a.map_stored(|&v| f64::from(v) / 2.0);
+    assert_eq!(b.to_dense().to_vec(), [0.5, 1.0, 0.0, 1.5]);
+    assert_eq!((b.kl(), b.ku()), (0, 1));
+}
+
+#[test]
+fn generic_storage_api_on_a_band() {
+    let a = BandMatrix::<i32>::from_dense(&tensor![[1, 2, 0], [3, 4, 5], [0, 6, 7]], 1, 1);
+    assert_eq!(a.nnz(), 7);
+    assert!((a.density() - 7.0 / 9.0).abs() < 1e-12);
+    let entries: Vec<_> = a.entries().map(|(idx, &v)| (idx, v)).collect();
+    assert_eq!(entries[..3], [([0, 0], 1), ([1, 0], 3), ([0, 1], 2)]);
+    assert_eq!(a.to_triplets().len(), 7);
+    let (kl, ku, data) = a.clone().into_parts();
+    assert_eq!((kl, ku, data.len()), (1, 1, 9));
+    assert_eq!(a.storage().ldab(), 3);
+}
+
+#[test]
+fn from_storage_asks_the_band_whether_it_fits() {
+    let a = BandMatrix::<i32>::from_dense(&tensor![[1, 2], [3, 4]], 1, 1);
+    let band: Band<i32> = a.storage().clone();
+    let again = BandMatrix::<i32>::try_from_storage(band.clone(), [2, 2]).map_err(|(e, _)| e).unwrap();
+    assert_eq!(again.to_dense().to_vec(), [1, 2, 3, 4]);
+    // Same buffer length, one more row: the padding cell AB(2, 1) becomes element (2, 1).
+    let taller = BandMatrix::<i32>::try_from_storage(band.clone(), [3, 2]).map_err(|(e, _)| e).unwrap();
+    assert_eq!(taller.to_dense().to_vec(), [1, 2, 3, 4, 0, 0]);
+    let (err, _) = BandMatrix::<i32>::try_from_storage(band.clone(), [2, 3]).err().expect("an error");
+    assert!(err.to_string().contains("needs a buffer of (kl + ku + 1)·3 = 9 elements, but 6"), "{err}");
+    let (err, _) = BandMatrix::<i32>::try_from_storage(band, [1, 3]).err().expect("an error");
+    assert!(err.to_string().contains("bandwidths kl = 1, ku = 1 do not fit a 1×3 matrix"), "{err}");
+}
