@@ -26,14 +26,19 @@
 //! ```
 #![warn(missing_docs)]
 
+#[cfg(feature = "approx")]
+pub mod approx;
 pub mod error;
 pub mod extents;
+pub mod interop;
 mod fmt;
 pub mod iter;
 pub mod kernels;
 pub mod layout;
 mod macros;
 pub mod ops;
+#[cfg(feature = "serde")]
+pub mod serde;
 pub mod storage;
 pub mod tensor;
 pub mod view;

@@ -5,6 +5,7 @@
 
 mod construct;
 mod convert;
+mod eq;
 mod index;
 
 pub(crate) use construct::or_panic;

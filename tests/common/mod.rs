@@ -2,6 +2,8 @@
 //! row-major reference model they compare the crate against.
 #![allow(dead_code)] // each test binary uses its own subset
 
+pub mod strided;
+
 use proptest::prelude::{ProptestConfig, TestCaseError};
 
 pub type TestResult = Result<(), TestCaseError>;
