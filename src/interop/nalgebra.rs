@@ -9,13 +9,25 @@
 //!
 //! | from | to | method | copies? |
 //! |---|---|---|---|
-//! | rank-2 dense tensor | `MatrixView` | [`Tensor::as_nalgebra`], [`Tensor::as_nalgebra_mut`] | never; strides static for `RowMajor`/`ColMajor` with static extents; `Err` for negative strides (nalgebra has none) |
+//! | rank-2 dense tensor | `MatrixView` | [`Tensor::as_nalgebra`], [`Tensor::as_nalgebra_mut`], [`Tensor::into_nalgebra_view`] | never; strides static for `RowMajor`/`ColMajor` with static extents; `Err` for negative or zero strides (flipped or broadcast axes: nalgebra has neither) |
 //! | any `Matrix` (owned or view) | tensor view | [`Tensor::from_nalgebra_view`], [`Tensor::from_nalgebra_view_mut`] | never |
 //! | `DMatrix<T>` | `Tensor<T, ext![_, _], ColMajor>` | `From` | never: the `Vec` moves |
 //! | `Tensor<T, ext![_, _], ColMajor>` | `DMatrix<T>` | `From`, [`Tensor::into_nalgebra`] | no copy when the buffer is a `Vec` it was given (`from_vec`, `From<DMatrix>`); one copy otherwise |
 //! | `SMatrix<T, R, C>` ↔ `StackTensor<T, ext![R, C], ColMajor>` | | `From` | both are inline arrays: the elements move with the value, no heap |
 //! | any rank-2 tensor | `OMatrix` | [`Tensor::to_nalgebra`] | always (any policy) |
 //! | any `Matrix` | owned tensor | [`Tensor::from_nalgebra`] | always (any policy, any owned storage) |
+//!
+//! # Known nalgebra 0.35 bug: products of views whose row stride is not 1
+//! nalgebra 0.35's matrix product (`*`, `gemm`, `gemv`, `axpy`) computes its loop count
+//! from the bounding box of a strided column, so a left operand whose **row stride is not
+//! 1** is read and written out of bounds (nalgebra issue #1616, fix proposed in PR #1613;
+//! reproduced here with a view built by nalgebra's own safe
+//! `from_slice_with_strides_generic`). The view of a `RowMajor` tensor has row stride =
+//! column count, so **do not multiply `as_nalgebra()` views of `RowMajor` or `Strided`
+//! tensors with nalgebra**: multiply `ColMajor` views (row stride 1; `t.t()` of a row-major
+//! tensor is one), copy with [`Tensor::to_nalgebra`], or use mdtensor's own `matmul`.
+//! Element access, iteration, `fill`, `transpose` and the other element-wise methods are
+//! unaffected.
 //!
 //! ```
 //! use mdtensor::{ext, tensor, ColMajor, StackTensor, Tensor, TensorView};
@@ -32,7 +44,9 @@
 //!
 //! let a = tensor![[1.0, 2.0], [3.0, 4.0]];              // RowMajor
 //! let mv = a.as_nalgebra();                             // MatrixView with static strides
-//! assert_eq!(mv * mv, nalgebra::Matrix2::new(7.0, 10.0, 15.0, 22.0));
+//! assert_eq!(mv.row_sum(), nalgebra::RowVector2::new(4.0, 6.0));
+//! let cm = a.t().into_nalgebra_view();                  // ColMajor view: row stride 1
+//! assert_eq!(cm * cm, nalgebra::Matrix2::new(7.0, 15.0, 10.0, 22.0));
 //!
 //! let d = DMatrix::<f64>::from_element(2, 3, 1.5);
 //! let p = d.as_ptr();
@@ -124,24 +138,38 @@ fn na_layout<R: NalgebraDim, C: NalgebraDim, S: NalgebraStrides<R, C>>(
     ext: &(R, C),
     strides: [isize; 2],
 ) -> Result<((R::Na, C::Na), (S::RStride, S::CStride)), ShapeError> {
-    // A stride along an axis of extent 0 or 1 is never used: a negative one (a flipped
-    // axis of length 1) may become 0. The dense orders' strides are never negative, so
-    // their static stride types always match.
-    let unused_negative = |s: isize, d: usize| if s < 0 && d <= 1 { 0 } else { s };
-    let (rs, cs) = (unused_negative(strides[0], ext.0.size()), unused_negative(strides[1], ext.1.size()));
-    if rs < 0 || cs < 0 {
-        return Err(ShapeError::InvalidArgument {
-            op,
-            reason: format!("nalgebra views cannot have negative strides (strides {strides:?}); copy with to_nalgebra"),
-        });
-    }
-    let (rs, cs) = (rs as usize, cs as usize);
+    let dims = [ext.0.size(), ext.1.size()];
+    let (rs, cs) = if S::CONTIGUOUS {
+        // The dense orders: never negative, and exactly what their static stride types say.
+        (strides[0] as usize, strides[1] as usize)
+    } else {
+        // nalgebra reaches elements by non-negative strides and ends its iterators by
+        // pointer comparison, so a zero stride (a broadcast axis) cannot be expressed. A
+        // stride along an axis of extent 0 or 1 reaches no second element: any positive
+        // value will do there.
+        let mut out = [0usize; 2];
+        for (k, (&s, &d)) in strides.iter().zip(&dims).enumerate() {
+            out[k] = match s {
+                _ if d <= 1 => s.unsigned_abs().max(1),
+                s if s > 0 => s as usize,
+                _ => {
+                    return Err(ShapeError::InvalidArgument {
+                        op,
+                        reason: format!(
+                            "nalgebra views need positive strides, not {strides:?} (a flipped or broadcast axis); copy with to_nalgebra"
+                        ),
+                    })
+                }
+            };
+        }
+        (out[0], out[1])
+    };
     Ok(((ext.0.to_na(), ext.1.to_na()), S::na_strides(rs, cs)))
 }
 
 impl<T, R: NalgebraDim, C: NalgebraDim, S: NalgebraStrides<R, C>, St: DenseStorage<T>> Tensor<T, (R, C), S, St> {
     /// A nalgebra view of the same elements (no copy), or `Err` when a stride is negative
-    /// (a flipped view), which nalgebra cannot express.
+    /// or zero (a flipped or broadcast axis), which nalgebra cannot express.
     #[allow(clippy::type_complexity)]
     pub fn try_as_nalgebra(&self) -> Result<MatrixView<'_, T, R::Na, C::Na, S::RStride, S::CStride>, ShapeError> {
         let (shape, strides) = na_layout::<R, C, S>("as_nalgebra", &self.extents, self.strides())?;
@@ -152,6 +180,10 @@ impl<T, R: NalgebraDim, C: NalgebraDim, S: NalgebraStrides<R, C>, St: DenseStora
         Ok(Matrix::from_data(storage))
     }
     /// See [`Tensor::try_as_nalgebra`]; never fails for `RowMajor` and `ColMajor`.
+    ///
+    /// Do not multiply the view of a `RowMajor` or `Strided` tensor with nalgebra 0.35
+    /// (its products mishandle row strides other than 1: see the
+    /// [module docs](crate::interop::nalgebra#known-nalgebra-035-bug-products-of-views-whose-row-stride-is-not-1)).
     ///
     /// ```
     /// use mdtensor::tensor;
@@ -194,6 +226,32 @@ impl<T, R: NalgebraDim, C: NalgebraDim, S: NalgebraStrides<R, C>, St: DenseStora
         St: DenseStorageMut<T>,
     {
         or_panic(self.try_as_nalgebra_mut())
+    }
+}
+
+impl<'a, T, R: NalgebraDim, C: NalgebraDim, S: NalgebraStrides<R, C>> Tensor<T, (R, C), S, View<'a, T>> {
+    /// The nalgebra view of a tensor view, with the borrow's own lifetime `'a` (so
+    /// `a.t().try_into_nalgebra_view()` outlives the temporary `a.t()`); errors as
+    /// [`Tensor::try_as_nalgebra`].
+    #[allow(clippy::type_complexity)]
+    pub fn try_into_nalgebra_view(self) -> Result<MatrixView<'a, T, R::Na, C::Na, S::RStride, S::CStride>, ShapeError> {
+        let (shape, strides) = na_layout::<R, C, S>("into_nalgebra_view", &self.extents, self.strides())?;
+        // SAFETY: as in `try_as_nalgebra`; a `View<'a>` keeps its region readable and
+        // unwritten for 'a.
+        let storage = unsafe { ViewStorage::from_raw_parts(self.as_ptr(), shape, strides) };
+        Ok(Matrix::from_data(storage))
+    }
+    /// See [`Tensor::try_into_nalgebra_view`].
+    ///
+    /// ```
+    /// use mdtensor::tensor;
+    /// let a = tensor![[1, 2], [3, 4]];
+    /// let t = a.t().into_nalgebra_view();       // ColMajor: U1 and Const<2> strides
+    /// assert_eq!(t, nalgebra::Matrix2::new(1, 3, 2, 4));
+    /// ```
+    #[track_caller]
+    pub fn into_nalgebra_view(self) -> MatrixView<'a, T, R::Na, C::Na, S::RStride, S::CStride> {
+        or_panic(self.try_into_nalgebra_view())
     }
 }
 

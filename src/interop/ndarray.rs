@@ -104,28 +104,53 @@ fn nd_layout<D: Dimension>(dims: &[usize], strides: &[isize]) -> NdLayout<D> {
     NdLayout { shape: nd_dim(dims), abs_strides: nd_dim(&abs), low, negative_axes }
 }
 
+/// An ndarray view of the elements `first + Σ iₖ·stridesₖ`.
+///
+/// # Safety
+/// Those positions must be elements readable and unwritten for `'a` (the dense invariant
+/// of a tensor borrowed for `'a`), and the element count must fit `isize::MAX` bytes.
+unsafe fn nd_view<'a, T, D: Dimension>(first: *const T, dims: &[usize], strides: &[isize]) -> ArrayView<'a, T, D> {
+    let l = nd_layout::<D>(dims, strides);
+    // SAFETY: the lowest-addressed element `first + low` is one of the tensor's, and the
+    // absolute strides from it reach exactly the tensor's elements (the caller's
+    // guarantee); an empty tensor reads nothing.
+    let mut v = unsafe { ArrayView::from_shape_ptr(l.shape.strides(l.abs_strides), first.offset(l.low)) };
+    l.negative_axes.iter().for_each(|&k| v.invert_axis(Axis(k)));
+    v
+}
+
+/// A mutable ndarray view of the elements `first + Σ iₖ·stridesₖ`.
+///
+/// # Safety
+/// As [`nd_view`], with the positions exclusively borrowed (readable and writable, no
+/// other access) for `'a`, and distinct for distinct indices.
+unsafe fn nd_view_mut<'a, T, D: Dimension>(first: *mut T, dims: &[usize], strides: &[isize]) -> ArrayViewMut<'a, T, D> {
+    let l = nd_layout::<D>(dims, strides);
+    // SAFETY: as in `nd_view`, with the exclusive borrow and distinct positions an
+    // `ArrayViewMut` needs.
+    let mut v = unsafe { ArrayViewMut::from_shape_ptr(l.shape.strides(l.abs_strides), first.offset(l.low)) };
+    l.negative_axes.iter().for_each(|&k| v.invert_axis(Axis(k)));
+    v
+}
+
 impl<T, E: NdarrayDim, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// An ndarray view of the same elements, for any stride policy (negative and zero
-    /// strides included); never copies.
+    /// strides included); never copies. (From a tensor view, [`Tensor::into_ndarray_view`]
+    /// keeps the view's own lifetime.)
     ///
     /// ```
     /// use mdtensor::tensor;
     /// let t = tensor![[1, 2, 3], [4, 5, 6]];
-    /// let a = t.t().as_ndarray();                  // ArrayView2, Fortran-ordered
+    /// let tt = t.t();
+    /// let a = tt.as_ndarray();                     // ArrayView2, Fortran-ordered
     /// assert_eq!(a.shape(), [3, 2]);
     /// assert_eq!(a[[2, 1]], 6);
     /// assert_eq!(a.as_ptr(), t.as_ptr());
     /// ```
     pub fn as_ndarray(&self) -> ArrayView<'_, T, E::Dim> {
-        let l = nd_layout::<E::Dim>(self.dims().as_ref(), self.strides().as_ref());
-        // SAFETY: by the dense invariant every element position `Σ iₖ·sₖ` lies inside the
-        // storage region, which `&self` keeps alive and unwritten for the borrow; so does
-        // the lowest one, `low`, and every position reached from it with the absolute
-        // strides (the same set of elements). Extents were checked at construction
-        // (element count within isize::MAX bytes). An empty tensor reads nothing.
-        let mut v = unsafe { ArrayView::from_shape_ptr(l.shape.strides(l.abs_strides), self.as_ptr().offset(l.low)) };
-        l.negative_axes.iter().for_each(|&k| v.invert_axis(Axis(k)));
-        v
+        // SAFETY: the dense invariant puts every element inside the storage region, which
+        // `&self` keeps alive and unwritten; constructors checked the element count.
+        unsafe { nd_view(self.as_ptr(), self.dims().as_ref(), self.strides().as_ref()) }
     }
 
     /// A mutable ndarray view of the same elements; never copies.
@@ -140,17 +165,46 @@ impl<T, E: NdarrayDim, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     where
         St: DenseStorageMut<T>,
     {
-        let l = nd_layout::<E::Dim>(self.dims().as_ref(), self.strides().as_ref());
-        let off = S::offset(&self.mapping);
-        let base = self.storage.as_mut_ptr();
-        // SAFETY: as in `as_ndarray`, with exclusive access through `&mut self`; writable
-        // storage never maps two indices to one element (the dense invariant), which is
-        // the uniqueness an `ArrayViewMut` needs.
-        let mut v = unsafe {
-            ArrayViewMut::from_shape_ptr(l.shape.strides(l.abs_strides), base.add(off).offset(l.low))
-        };
-        l.negative_axes.iter().for_each(|&k| v.invert_axis(Axis(k)));
-        v
+        let (dims, strides, off) = (self.dims(), self.strides(), S::offset(&self.mapping));
+        // SAFETY: as in `as_ndarray`, with exclusive access through `&mut self` (a shared
+        // storage is made unique by `as_mut_ptr`); writable storage never maps two indices
+        // to one element (the dense invariant).
+        unsafe { nd_view_mut(self.storage.as_mut_ptr().add(off), dims.as_ref(), strides.as_ref()) }
+    }
+}
+
+impl<'a, T, E: NdarrayDim, S: Layout<E>> Tensor<T, E, S, View<'a, T>> {
+    /// The ndarray view of a tensor view, with the borrow's own lifetime `'a` (so
+    /// `a.t().into_ndarray_view()` outlives the temporary `a.t()`); never copies.
+    ///
+    /// ```
+    /// use mdtensor::tensor;
+    /// let a = tensor![[1, 2], [3, 4]];
+    /// let t = a.t().into_ndarray_view();
+    /// assert_eq!(t, ndarray::array![[1, 3], [2, 4]]);
+    /// ```
+    pub fn into_ndarray_view(self) -> ArrayView<'a, T, E::Dim> {
+        // SAFETY: a `View<'a>` keeps its region readable and unwritten for 'a; the rest as
+        // in `as_ndarray`.
+        unsafe { nd_view(self.as_ptr(), self.dims().as_ref(), self.strides().as_ref()) }
+    }
+}
+
+impl<'a, T, E: NdarrayDim, S: Layout<E>> Tensor<T, E, S, ViewMut<'a, T>> {
+    /// The mutable ndarray view of a mutable tensor view, with the borrow's lifetime `'a`;
+    /// never copies.
+    ///
+    /// ```
+    /// use mdtensor::tensor;
+    /// let mut a = tensor![[1, 2], [3, 4]];
+    /// a.t_mut().into_ndarray_view_mut().row_mut(0).fill(0);
+    /// assert_eq!(a.to_vec(), [0, 2, 0, 4]);
+    /// ```
+    pub fn into_ndarray_view_mut(mut self) -> ArrayViewMut<'a, T, E::Dim> {
+        let (dims, strides, off) = (self.dims(), self.strides(), S::offset(&self.mapping));
+        // SAFETY: a `ViewMut<'a>` holds the exclusive borrow of its region for 'a and is
+        // consumed here; the rest as in `as_ndarray_mut`.
+        unsafe { nd_view_mut(self.storage.as_mut_ptr().add(off), dims.as_ref(), strides.as_ref()) }
     }
 }
 

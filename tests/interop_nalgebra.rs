@@ -1,0 +1,202 @@
+//! nalgebra 0.35 interop (feature `nalgebra-0_35`): static dimensions stay static, views
+//! share memory (checked by pointer) with static strides for the dense orders, owned
+//! dynamic matrices move their `Vec`, and what nalgebra cannot express is an error.
+#![cfg(feature = "nalgebra-0_35")]
+
+mod common;
+
+use mdtensor::{ext, s, tensor, ColMajor, RowMajor, StackTensor, Strided, Tensor, TensorView, TensorViewMut};
+use nalgebra::{Const, DMatrix, Dyn, Matrix2x3, Matrix3x4, MatrixView, SMatrix, U1};
+use proptest::prelude::*;
+
+fn m34() -> Matrix3x4<f32> {
+    Matrix3x4::from_fn(|i, j| (10 * i + j) as f32)
+}
+
+#[test]
+fn smatrix_and_stack_tensor_convert_with_static_extents() {
+    let m = m34();
+    let t: StackTensor<f32, ext![3, 4], ColMajor> = m.into();
+    assert_eq!(t.as_slice_memory_order(), Some(m.as_slice()), "same column-major order");
+    assert_eq!(t[[2, 3]], 23.0);
+    let back: SMatrix<f32, 3, 4> = t.into();
+    assert_eq!(back, m);
+}
+
+#[test]
+fn dmatrix_moves_its_vec_both_ways() {
+    let d = DMatrix::from_fn(3, 2, |i, j| (i * 2 + j) as i64);
+    let p = d.as_ptr();
+    let t: Tensor<i64, ext![_, _], ColMajor> = d.clone().into();
+    assert_eq!((t.dims(), t[[2, 1]]), ([3, 2], 5));
+    assert_ne!(t.as_ptr(), p, "the clone's Vec, not the original's");
+    let d2 = d.clone();
+    let p2 = d2.as_ptr();
+    let t2: Tensor<i64, ext![_, _], ColMajor> = d2.into();
+    assert_eq!(t2.as_ptr(), p2, "no copy");
+    let back: DMatrix<i64> = t2.into();
+    assert_eq!(back.as_ptr(), p2, "no copy back either");
+    assert_eq!(back, d);
+
+    // A crate-allocated buffer cannot become a Vec: one copy, same elements.
+    let z = Tensor::<i64, ext![_, _], ColMajor>::from_fn([2, 2], |[i, j]| (i * 2 + j) as i64);
+    let zp = z.as_ptr();
+    let zm = z.into_nalgebra();
+    assert_ne!(zm.as_ptr(), zp);
+    assert_eq!(zm, DMatrix::from_row_slice(2, 2, &[0, 1, 2, 3]));
+    // A row-major tensor converts with one copy into column-major order.
+    let r = Tensor::<i64, ext![_, _]>::from_vec([2, 2], vec![0, 1, 2, 3]);
+    assert_eq!(r.into_nalgebra(), DMatrix::from_row_slice(2, 2, &[0, 1, 2, 3]));
+}
+
+#[test]
+fn as_nalgebra_has_static_strides_for_dense_orders() {
+    let a = tensor![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
+    let v: MatrixView<'_, f64, Const<2>, Const<3>, Const<3>, U1> = a.as_nalgebra();
+    assert_eq!(v.as_ptr(), a.as_ptr());
+    assert_eq!(v, Matrix2x3::new(1.0, 2.0, 3.0, 4.0, 5.0, 6.0));
+
+    let t: MatrixView<'_, f64, Const<3>, Const<2>, U1, Const<3>> = a.t().into_nalgebra_view();
+    assert_eq!(t, Matrix2x3::new(1.0, 2.0, 3.0, 4.0, 5.0, 6.0).transpose());
+    assert_eq!(t.as_ptr(), a.as_ptr());
+
+    let d = Tensor::<f64, ext![_, _]>::from_vec([2, 3], vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+    let dv: MatrixView<'_, f64, Dyn, Dyn, Dyn, U1> = d.as_nalgebra();
+    assert_eq!(dv.transpose(), nalgebra::Matrix3x2::new(1.0, 4.0, 2.0, 5.0, 3.0, 6.0));
+    // Products only with row stride 1 (nalgebra 0.35 bug #1616, see the module docs).
+    let cv = d.t().into_nalgebra_view();
+    assert_eq!(cv.transpose() * cv, nalgebra::Matrix2::new(14.0, 32.0, 32.0, 77.0));
+
+    let sl = a.slice(s![.., ..;2]); // Strided, positive strides
+    let sv: MatrixView<'_, f64, Dyn, Dyn, Dyn, Dyn> = sl.as_nalgebra();
+    assert_eq!(sv.strides(), (3, 2));
+    assert_eq!(sv, nalgebra::Matrix2::new(1.0, 3.0, 4.0, 6.0));
+}
+
+#[test]
+fn negative_strides_are_an_error_not_a_view() {
+    let a = tensor![[1, 2, 3], [4, 5, 6]];
+    let err = a.slice(s![.., ..;-1]).try_as_nalgebra().unwrap_err();
+    assert!(err.to_string().contains("nalgebra views need positive strides, not [3, -1]"), "{err}");
+    // A flipped axis of length 1 has a stride that is never used.
+    let row = tensor![[1, 2, 3]];
+    let one = row.slice(s![..;-1, ..]);
+    assert_eq!(one.strides(), [-3, 1]);
+    assert_eq!(one.as_nalgebra(), nalgebra::RowVector3::new(1, 2, 3));
+}
+
+#[test]
+fn broadcast_views_are_an_error_and_unit_axes_are_fine() {
+    let row = tensor![[1, 2, 3]];
+    let b = row.broadcast_to::<ext![3, 3]>(ext![3, 3]); // row stride 0
+    let err = b.try_as_nalgebra().unwrap_err();
+    assert!(err.to_string().contains("need positive strides, not [0, 1]"), "{err}");
+    assert_eq!(b.to_nalgebra(), nalgebra::Matrix3::new(1, 2, 3, 1, 2, 3, 1, 2, 3), "copying works");
+    // A broadcast to extent 1 keeps a zero stride that nalgebra never needs to follow.
+    let one = row.broadcast_to::<ext![1, 3]>(ext![1, 3]);
+    let v = one.as_nalgebra();
+    assert_eq!(v, nalgebra::RowVector3::new(1, 2, 3));
+    assert_eq!(v.iter().copied().collect::<Vec<_>>(), [1, 2, 3]);
+}
+
+#[test]
+fn as_nalgebra_mut_writes_through() {
+    let mut a = tensor![[1, 2, 3], [4, 5, 6]];
+    a.as_nalgebra_mut().row_mut(1).fill(0);
+    assert_eq!(a.to_vec(), [1, 2, 3, 0, 0, 0]);
+    let mut c = Tensor::<i32, ext![_, _], ColMajor>::zeros([2, 2]);
+    c.as_nalgebra_mut().fill_diagonal(1);
+    assert_eq!(c.to_vec(), [1, 0, 0, 1]);
+    let mut b = tensor![[1, 2, 3], [4, 5, 6]];
+    b.slice_mut(s![.., 1..]).as_nalgebra_mut().fill(9);
+    assert_eq!(b.to_vec(), [1, 9, 9, 4, 9, 9]);
+}
+
+#[test]
+fn nalgebra_views_become_tensor_views_without_copy() {
+    let m = m34();
+    let v = TensorView::<f32, ext![3, 4], ColMajor>::from_nalgebra_view(&m);
+    assert_eq!(v.as_ptr(), m.as_ptr());
+    assert_eq!(v.to_vec(), (0..3).flat_map(|i| (0..4).map(move |j| (10 * i + j) as f32)).collect::<Vec<_>>());
+
+    let block = m.view((1, 1), (2, 3));
+    let tb = TensorView::<f32, ext![_, _], Strided>::from_nalgebra_view(&block);
+    assert_eq!(tb.as_ptr(), block.as_ptr());
+    assert_eq!(tb.to_vec(), [11.0, 12.0, 13.0, 21.0, 22.0, 23.0]);
+
+    let err = TensorView::<f32, ext![3, 4], RowMajor>::try_from_nalgebra_view(&m).unwrap_err();
+    assert!(err.to_string().contains("not those of the RowMajor policy"), "{err}");
+    let err = TensorView::<f32, ext![4, 3], ColMajor>::try_from_nalgebra_view(&m).unwrap_err();
+    assert!(err.to_string().contains("extents [3, 4] do not match the static extents [4, 3]"), "{err}");
+
+    let mut mm = m34();
+    TensorViewMut::<f32, ext![_, _], Strided>::from_nalgebra_view_mut(&mut mm.view_mut((0, 2), (3, 2))).fill(-1.0);
+    assert_eq!(mm.column(3).sum(), -3.0);
+    assert_eq!(mm.column(1), m.column(1));
+}
+
+#[test]
+fn overlapping_mutable_nalgebra_views_are_rejected() {
+    let mut data = [0i32; 4];
+    // SAFETY (test): nalgebra's unchecked constructor builds a view whose row and column
+    // strides are both 1, so (0, 1) and (1, 0) are the same element.
+    let mut v = unsafe {
+        nalgebra::MatrixViewMut::<i32, Dyn, Dyn, Dyn, Dyn>::from_slice_with_strides_generic_unchecked(
+            &mut data, 0, Dyn(2), Dyn(2), Dyn(1), Dyn(1),
+        )
+    };
+    let err = TensorViewMut::<i32, ext![_, _], Strided>::try_from_nalgebra_view_mut(&mut v).unwrap_err();
+    assert!(err.to_string().contains("reach some element twice"), "{err}");
+    // Read-only, the same layout is fine.
+    let t = TensorView::<i32, ext![_, _], Strided>::from_nalgebra_view(&v);
+    assert_eq!(t.numel(), 4);
+}
+
+#[test]
+fn copies_between_any_layouts() {
+    let m = Matrix2x3::new(1, 2, 3, 4, 5, 6);
+    let rows = Tensor::<i32, ext![2, 3]>::from_nalgebra(&m);
+    assert_eq!(rows.to_vec(), [1, 2, 3, 4, 5, 6]);
+    let stack = StackTensor::<i32, ext![3, 2]>::from_nalgebra(&m.transpose());
+    assert_eq!(stack, rows.t());
+    assert!(Tensor::<i32, ext![3, _]>::try_from_nalgebra(&m).is_err());
+    let back: SMatrix<i32, 3, 2> = rows.t().to_nalgebra();
+    assert_eq!(back, m.transpose());
+    let flipped: DMatrix<i32> = Tensor::<i32, ext![_, _]>::from_vec([2, 3], vec![1, 2, 3, 4, 5, 6])
+        .slice(s![..;-1, ..])
+        .to_nalgebra();
+    assert_eq!(flipped, DMatrix::from_row_slice(2, 3, &[4, 5, 6, 1, 2, 3]));
+}
+
+proptest! {
+    #![proptest_config(common::config())]
+
+    /// Any positive-stride slice of a matrix: the nalgebra view reads the reference's
+    /// elements at the tensor's memory; nalgebra's own block views come back the same.
+    #[test]
+    fn views_match_the_reference(r in 1usize..6, c in 1usize..6, r0 in 0usize..3, c0 in 0usize..3,
+                                 rstep in 1usize..3, cstep in 1usize..3) {
+        prop_assume!(r0 < r && c0 < c);
+        let data: Vec<i32> = (0..(r * c) as i32).collect();
+        let t = Tensor::<i32, ext![_, _]>::from_vec([r, c], data.clone());
+        let v = t.slice(s![r0..;rstep as isize, c0..;cstep as isize]);
+        let nv = v.as_nalgebra();
+        let rows: Vec<usize> = (r0..r).step_by(rstep).collect();
+        let cols: Vec<usize> = (c0..c).step_by(cstep).collect();
+        prop_assert_eq!(nv.shape(), (rows.len(), cols.len()));
+        for (i, &ri) in rows.iter().enumerate() {
+            for (j, &cj) in cols.iter().enumerate() {
+                prop_assert_eq!(nv[(i, j)], data[ri * c + cj]);
+            }
+        }
+        prop_assert_eq!(nv.as_ptr(), v.as_ptr());
+
+        let m = DMatrix::from_row_slice(r, c, &data);
+        let (nr, nc) = (r - r0, c - c0);
+        let block = m.view((r0, c0), (nr, nc));
+        let tb = TensorView::<i32, ext![_, _], Strided>::from_nalgebra_view(&block);
+        let want: Vec<i32> = (r0..r).flat_map(|i| (c0..c).map(move |j| (i * c + j) as i32)).collect();
+        prop_assert_eq!(tb.to_vec(), want);
+        prop_assert_eq!(tb.as_ptr(), block.as_ptr());
+    }
+}
