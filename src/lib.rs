@@ -24,14 +24,15 @@
 //! let d: Tensor<i32, ext![_, _]> = Tensor::from_vec([2, 3], vec![1, 2, 3, 4, 5, 6]);
 //! assert!(d.try_reshape::<ext![_, _]>([4, 2]).is_err());
 //! ```
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 #[cfg(feature = "approx")]
 pub mod approx;
 pub mod error;
 pub mod extents;
-pub mod interop;
 mod fmt;
+pub mod guide;
+pub mod interop;
 pub mod iter;
 pub mod kernels;
 pub mod layout;

@@ -5,7 +5,9 @@
 
 mod common;
 
-use approx::{abs_diff_eq, assert_abs_diff_eq, assert_relative_eq, relative_eq, ulps_eq, AbsDiffEq, RelativeEq, UlpsEq};
+use approx::{
+    abs_diff_eq, assert_abs_diff_eq, assert_relative_eq, relative_eq, ulps_eq, AbsDiffEq, RelativeEq, UlpsEq,
+};
 use common::strided::strided_case;
 use mdtensor::{ext, s, tensor, ColMajor, DynRank, StackTensor, Tensor};
 use proptest::prelude::*;

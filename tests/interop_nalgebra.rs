@@ -142,7 +142,12 @@ fn overlapping_mutable_nalgebra_views_are_rejected() {
     // strides are both 1, so (0, 1) and (1, 0) are the same element.
     let mut v = unsafe {
         nalgebra::MatrixViewMut::<i32, Dyn, Dyn, Dyn, Dyn>::from_slice_with_strides_generic_unchecked(
-            &mut data, 0, Dyn(2), Dyn(2), Dyn(1), Dyn(1),
+            &mut data,
+            0,
+            Dyn(2),
+            Dyn(2),
+            Dyn(1),
+            Dyn(1),
         )
     };
     let err = TensorViewMut::<i32, ext![_, _], Strided>::try_from_nalgebra_view_mut(&mut v).unwrap_err();
@@ -162,9 +167,8 @@ fn copies_between_any_layouts() {
     assert!(Tensor::<i32, ext![3, _]>::try_from_nalgebra(&m).is_err());
     let back: SMatrix<i32, 3, 2> = rows.t().to_nalgebra();
     assert_eq!(back, m.transpose());
-    let flipped: DMatrix<i32> = Tensor::<i32, ext![_, _]>::from_vec([2, 3], vec![1, 2, 3, 4, 5, 6])
-        .slice(s![..;-1, ..])
-        .to_nalgebra();
+    let flipped: DMatrix<i32> =
+        Tensor::<i32, ext![_, _]>::from_vec([2, 3], vec![1, 2, 3, 4, 5, 6]).slice(s![..;-1, ..]).to_nalgebra();
     assert_eq!(flipped, DMatrix::from_row_slice(2, 3, &[4, 5, 6, 1, 2, 3]));
 }
 

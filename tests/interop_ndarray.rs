@@ -125,16 +125,16 @@ fn from_ndarray_view_checks_shape_and_policy() {
     let ok = TensorView::<f32, ext![3, 4]>::from_ndarray_view(a.view());
     assert_eq!(ok.as_ptr(), a.as_ptr());
     let err = TensorView::<f32, ext![4, 3]>::try_from_ndarray_view(a.view()).unwrap_err();
-    assert_eq!(
-        err.to_string(),
-        "from_ndarray_view: extents [3, 4] do not match the static extents [4, 3] of the type"
-    );
+    assert_eq!(err.to_string(), "from_ndarray_view: extents [3, 4] do not match the static extents [4, 3] of the type");
     assert!(matches!(
         TensorView::<f32, ext![_, _, _]>::try_from_ndarray_view(a.view()),
         Err(ShapeError::RankMismatch { expected: 3, found: 2, .. })
     ));
     let err = TensorView::<f32, ext![_, _], RowMajor>::try_from_ndarray_view(a.t()).unwrap_err();
-    assert!(err.to_string().contains("strides [1, 4] for extents [4, 3] are not those of the RowMajor policy"), "{err}");
+    assert!(
+        err.to_string().contains("strides [1, 4] for extents [4, 3] are not those of the RowMajor policy"),
+        "{err}"
+    );
     let col = TensorView::<f32, ext![4, 3], ColMajor>::from_ndarray_view(a.t());
     assert_eq!(col.as_ptr(), a.as_ptr());
     let f = Array2::<f32>::zeros((3, 4).f());
@@ -146,7 +146,8 @@ fn from_ndarray_view_checks_shape_and_policy() {
 fn from_ndarray_view_mut_writes_through() {
     let mut a = Array::from_shape_vec((2, 3), vec![1, 2, 3, 4, 5, 6]).unwrap();
     {
-        let mut t = TensorViewMut::<i32, ext![_, _], Strided>::from_ndarray_view_mut(a.slice_mut(ndarray::s![.., ..;-1]));
+        let mut t =
+            TensorViewMut::<i32, ext![_, _], Strided>::from_ndarray_view_mut(a.slice_mut(ndarray::s![.., ..;-1]));
         t[[0, 0]] = 30;
         t[[1, 2]] = 40;
     }

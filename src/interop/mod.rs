@@ -1,9 +1,9 @@
 //! Conversions to and from peer crates, each behind a feature named after the crate and
 //! its major version, so that a new major version can be added beside the old one:
 //!
-//! * `ndarray-0_17` — [`ndarray`](self::ndarray): views both ways without copying
+//! * `ndarray-0_17` — [`ndarray`]: views both ways without copying
 //!   (any strides), owned arrays moving their `Vec` where the layout allows.
-//! * `nalgebra-0_35` — [`nalgebra`](self::nalgebra): matrices ↔ rank-2 tensors, static
+//! * `nalgebra-0_35` — [`nalgebra`]: matrices ↔ rank-2 tensors, static
 //!   dimensions kept static, column-major views without copying.
 //!
 //! Every module documents which conversions copy.
@@ -50,7 +50,9 @@ pub(crate) fn view_parts<E: Extents, S: Layout<E>>(
     let offset = low.unsigned_abs();
     let mapping = S::mapping_for(&ext, &st, offset).ok_or_else(|| ShapeError::InvalidArgument {
         op,
-        reason: format!("strides {strides:?} for extents {dims:?} are not those of the {policy} policy; take a Strided view"),
+        reason: format!(
+            "strides {strides:?} for extents {dims:?} are not those of the {policy} policy; take a Strided view"
+        ),
     })?;
     if !fits_region(dims, strides, offset, len) {
         return Err(ShapeError::InvalidArgument { op, reason: format!("strides {strides:?} escape the region") });

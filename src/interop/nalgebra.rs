@@ -293,7 +293,7 @@ where
     /// ```
     pub fn into_nalgebra(self) -> OMatrix<T, R::Na, C::Na> {
         let owned = self.into_owned();
-        let ext = owned.extents.clone();
+        let ext = owned.extents;
         let col_major = <ColMajor as Layout<(R, C)>>::strides(&ext, &());
         let in_order = strides_match(&[ext.0.size(), ext.1.size()], owned.strides().as_ref(), &col_major);
         if in_order && owned.storage.is_vec_backed() && owned.storage.region_len() == owned.numel() {
@@ -450,7 +450,8 @@ impl<T: Scalar> From<Tensor<T, (Dyn, Dyn), ColMajor, Heap<T>>> for DMatrix<T> {
     }
 }
 
-impl<T: Scalar, const R: usize, const C: usize> From<SMatrix<T, R, C>> for StackTensor<T, (Const<R>, Const<C>), ColMajor>
+impl<T: Scalar, const R: usize, const C: usize> From<SMatrix<T, R, C>>
+    for StackTensor<T, (Const<R>, Const<C>), ColMajor>
 where
     (Const<R>, Const<C>): StaticExtents,
 {
@@ -461,7 +462,8 @@ where
     }
 }
 
-impl<T: Scalar, const R: usize, const C: usize> From<StackTensor<T, (Const<R>, Const<C>), ColMajor>> for SMatrix<T, R, C>
+impl<T: Scalar, const R: usize, const C: usize> From<StackTensor<T, (Const<R>, Const<C>), ColMajor>>
+    for SMatrix<T, R, C>
 where
     (Const<R>, Const<C>): StaticExtents,
 {

@@ -366,7 +366,9 @@ where
     }
 }
 
-impl<'a, T, E: NdarrayDim, S: Layout<E>, St: DenseStorage<T>> From<&'a Tensor<T, E, S, St>> for ArrayView<'a, T, E::Dim> {
+impl<'a, T, E: NdarrayDim, S: Layout<E>, St: DenseStorage<T>> From<&'a Tensor<T, E, S, St>>
+    for ArrayView<'a, T, E::Dim>
+{
     /// See [`Tensor::as_ndarray`].
     fn from(t: &'a Tensor<T, E, S, St>) -> Self {
         t.as_ndarray()

@@ -51,7 +51,10 @@ use ::serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// file of this module.
 pub trait SerializeStorage<T, E: Extents, S: Layout<E>>: Sized {
     /// Writes `tensor` in this storage family's serialized form.
-    fn serialize_tensor<Ser: Serializer>(tensor: &Tensor<T, E, S, Self>, serializer: Ser) -> Result<Ser::Ok, Ser::Error>;
+    fn serialize_tensor<Ser: Serializer>(
+        tensor: &Tensor<T, E, S, Self>,
+        serializer: Ser,
+    ) -> Result<Ser::Ok, Ser::Error>;
 }
 
 /// An owned storage whose tensors can be deserialized, with every check of the storage's

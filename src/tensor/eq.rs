@@ -19,7 +19,11 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// Whether `other` has the same shape and `eq` holds for every pair of elements at the
     /// same index; tensors of different shapes never match. The one comparison loop behind
     /// `==` and the `approx` traits.
-    pub(crate) fn all_pairs<U, E2, S2, St2>(&self, other: &Tensor<U, E2, S2, St2>, mut eq: impl FnMut(&T, &U) -> bool) -> bool
+    pub(crate) fn all_pairs<U, E2, S2, St2>(
+        &self,
+        other: &Tensor<U, E2, S2, St2>,
+        mut eq: impl FnMut(&T, &U) -> bool,
+    ) -> bool
     where
         E2: Extents,
         S2: Layout<E2>,
