@@ -50,66 +50,92 @@ fn dmatrix_moves_its_vec_both_ways() {
 }
 
 #[test]
-fn as_nalgebra_has_static_strides_for_dense_orders() {
+fn as_nalgebra_has_static_strides_for_col_major() {
     let a = tensor![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
-    let v: MatrixView<'_, f64, Const<2>, Const<3>, Const<3>, U1> = a.as_nalgebra();
-    assert_eq!(v.as_ptr(), a.as_ptr());
-    assert_eq!(v, Matrix2x3::new(1.0, 2.0, 3.0, 4.0, 5.0, 6.0));
-
+    // aᵀ is a ColMajor view of a's memory: nalgebra sees a 3×2 column-major matrix.
     let t: MatrixView<'_, f64, Const<3>, Const<2>, U1, Const<3>> = a.t().into_nalgebra_view();
-    assert_eq!(t, Matrix2x3::new(1.0, 2.0, 3.0, 4.0, 5.0, 6.0).transpose());
     assert_eq!(t.as_ptr(), a.as_ptr());
+    assert_eq!(t, Matrix2x3::new(1.0, 2.0, 3.0, 4.0, 5.0, 6.0).transpose());
+    assert_eq!(t.transpose() * t, nalgebra::Matrix2::new(14.0, 32.0, 32.0, 77.0)); // a·aᵀ
 
-    let d = Tensor::<f64, ext![_, _]>::from_vec([2, 3], vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
-    let dv: MatrixView<'_, f64, Dyn, Dyn, Dyn, U1> = d.as_nalgebra();
-    assert_eq!(dv.transpose(), nalgebra::Matrix3x2::new(1.0, 4.0, 2.0, 5.0, 3.0, 6.0));
-    // Products only with row stride 1 (nalgebra 0.35 bug #1616, see the module docs).
-    let cv = d.t().into_nalgebra_view();
-    assert_eq!(cv.transpose() * cv, nalgebra::Matrix2::new(14.0, 32.0, 32.0, 77.0));
-
-    let sl = a.slice(s![.., ..;2]); // Strided, positive strides
-    let sv: MatrixView<'_, f64, Dyn, Dyn, Dyn, Dyn> = sl.as_nalgebra();
-    assert_eq!(sv.strides(), (3, 2));
-    assert_eq!(sv, nalgebra::Matrix2::new(1.0, 3.0, 4.0, 6.0));
+    let c = Tensor::<f64, ext![_, _], ColMajor>::from_vec([2, 3], vec![1.0, 4.0, 2.0, 5.0, 3.0, 6.0]);
+    let cv: MatrixView<'_, f64, Dyn, Dyn, U1, Dyn> = c.as_nalgebra();
+    assert_eq!(cv.as_ptr(), c.as_ptr());
+    assert_eq!(cv * cv.transpose(), nalgebra::Matrix2::new(14.0, 32.0, 32.0, 77.0));
+    assert_eq!(cv.iter().copied().collect::<Vec<_>>(), [1.0, 4.0, 2.0, 5.0, 3.0, 6.0]);
 }
 
 #[test]
-fn negative_strides_are_an_error_not_a_view() {
+fn strided_views_with_unit_row_stride_are_viewed() {
+    let c = Tensor::<i32, ext![4, 3], ColMajor>::from_fn(ext![4, 3], |[i, j]| (10 * i + j) as i32);
+    let block = c.slice(s![1..3, 1..]); // Strided: row stride 1, column stride 4
+    let v = block.as_nalgebra();
+    assert_eq!(v.strides(), (1, 4));
+    assert_eq!(v.as_ptr(), block.as_ptr());
+    assert_eq!(v, nalgebra::Matrix2::new(11, 12, 21, 22));
+    assert_eq!(v.iter().copied().collect::<Vec<_>>(), [11, 21, 12, 22]);
+    // Every other column: still no interleaving.
+    let cols = c.slice(s![.., ..;2]);
+    assert_eq!(cols.as_nalgebra(), nalgebra::Matrix4x2::new(0, 2, 10, 12, 20, 22, 30, 32));
+    // A single row or column takes any stride along its unit axis.
+    let row = tensor![[1, 2, 3], [4, 5, 6]];
+    let last = row.slice(s![1.., ..]);
+    let r = last.flip_axis(0); // 1×3, strides [-3, 1]: the row stride is never used
+    assert_eq!(r.strides(), [-3, 1]);
+    assert_eq!(r.as_nalgebra(), nalgebra::RowVector3::new(4, 5, 6));
+    let col = row.slice(s![.., 2..]); // 2×1, strides [3, 1]: row stride 3
+    assert!(col.try_as_nalgebra().is_err(), "a column of a row-major matrix has row stride 3");
+    let one = row.slice(s![1.., ..]).try_into_permuted(&[1, 0]).unwrap(); // 3×1 of a row: row stride 1
+    assert_eq!(one.as_nalgebra(), nalgebra::Vector3::new(4, 5, 6));
+}
+
+#[test]
+fn layouts_nalgebra_mishandles_are_errors() {
     let a = tensor![[1, 2, 3], [4, 5, 6]];
-    let err = a.slice(s![.., ..;-1]).try_as_nalgebra().unwrap_err();
-    assert!(err.to_string().contains("nalgebra views need positive strides, not [3, -1]"), "{err}");
-    // A flipped axis of length 1 has a stride that is never used.
-    let row = tensor![[1, 2, 3]];
-    let one = row.slice(s![..;-1, ..]);
-    assert_eq!(one.strides(), [-3, 1]);
-    assert_eq!(one.as_nalgebra(), nalgebra::RowVector3::new(1, 2, 3));
-}
-
-#[test]
-fn broadcast_views_are_an_error_and_unit_axes_are_fine() {
-    let row = tensor![[1, 2, 3]];
-    let b = row.broadcast_to::<ext![3, 3]>(ext![3, 3]); // row stride 0
-    let err = b.try_as_nalgebra().unwrap_err();
-    assert!(err.to_string().contains("need positive strides, not [0, 1]"), "{err}");
+    // Row-major layouts reached through Strided (nalgebra 0.35 iterators and products
+    // mishandle row strides other than 1).
+    let err = a.slice(s![.., ..]).try_as_nalgebra().unwrap_err();
+    assert!(
+        err.to_string().contains("need row stride 1 and columns that do not interleave, not strides [3, 1]"),
+        "{err}"
+    );
+    let c = Tensor::<i32, ext![2, 3], ColMajor>::from_vec(ext![2, 3], vec![1, 4, 2, 5, 3, 6]);
+    assert!(c.slice(s![..;-1, ..]).try_as_nalgebra().is_err(), "negative row stride");
+    assert!(c.slice(s![.., ..;-1]).try_as_nalgebra().is_err(), "negative column stride");
+    let row = Tensor::<i32, ext![1, 3], ColMajor>::from_vec(ext![1, 3], vec![1, 2, 3]);
+    let b = row.broadcast_to::<ext![3, 3]>(ext![3, 3]); // zero row stride
+    assert!(b.try_as_nalgebra().is_err());
     assert_eq!(b.to_nalgebra(), nalgebra::Matrix3::new(1, 2, 3, 1, 2, 3, 1, 2, 3), "copying works");
-    // A broadcast to extent 1 keeps a zero stride that nalgebra never needs to follow.
-    let one = row.broadcast_to::<ext![1, 3]>(ext![1, 3]);
-    let v = one.as_nalgebra();
-    assert_eq!(v, nalgebra::RowVector3::new(1, 2, 3));
-    assert_eq!(v.iter().copied().collect::<Vec<_>>(), [1, 2, 3]);
+    // Interleaved columns: row stride 1, column stride below the row count (a strided view
+    // of nalgebra's own, brought over and handed back).
+    let m = nalgebra::Matrix3::new(1, 2, 3, 4, 5, 6, 7, 8, 9);
+    // SAFETY (test): a read-only 3×3 view over 5 elements with strides (1, 1).
+    let hankel = unsafe {
+        nalgebra::MatrixView::<i32, Dyn, Dyn, Dyn, Dyn>::from_slice_with_strides_generic_unchecked(
+            m.as_slice(),
+            0,
+            Dyn(3),
+            Dyn(3),
+            Dyn(1),
+            Dyn(1),
+        )
+    };
+    let t = TensorView::<i32, ext![_, _], Strided>::from_nalgebra_view(&hankel);
+    assert_eq!(t.strides(), [1, 1]);
+    assert!(t.try_as_nalgebra().is_err());
 }
 
 #[test]
 fn as_nalgebra_mut_writes_through() {
-    let mut a = tensor![[1, 2, 3], [4, 5, 6]];
-    a.as_nalgebra_mut().row_mut(1).fill(0);
-    assert_eq!(a.to_vec(), [1, 2, 3, 0, 0, 0]);
     let mut c = Tensor::<i32, ext![_, _], ColMajor>::zeros([2, 2]);
     c.as_nalgebra_mut().fill_diagonal(1);
     assert_eq!(c.to_vec(), [1, 0, 0, 1]);
-    let mut b = tensor![[1, 2, 3], [4, 5, 6]];
-    b.slice_mut(s![.., 1..]).as_nalgebra_mut().fill(9);
-    assert_eq!(b.to_vec(), [1, 9, 9, 4, 9, 9]);
+    let mut a = tensor![[1, 2, 3], [4, 5, 6]];
+    a.t_mut().as_nalgebra_mut().column_mut(1).fill(0); // column 1 of aᵀ = row 1 of a
+    assert_eq!(a.to_vec(), [1, 2, 3, 0, 0, 0]);
+    let mut b = Tensor::<i32, ext![3, 3], ColMajor>::zeros(ext![3, 3]);
+    b.slice_mut(s![1.., 1..]).as_nalgebra_mut().fill(9);
+    assert_eq!(b.to_vec(), [0, 0, 0, 0, 9, 9, 0, 9, 9]);
 }
 
 #[test]
@@ -182,18 +208,24 @@ proptest! {
                                  rstep in 1usize..3, cstep in 1usize..3) {
         prop_assume!(r0 < r && c0 < c);
         let data: Vec<i32> = (0..(r * c) as i32).collect();
-        let t = Tensor::<i32, ext![_, _]>::from_vec([r, c], data.clone());
+        // Column-major data: element (i, j) is i + j·r.
+        let t = Tensor::<i32, ext![_, _], ColMajor>::from_vec([r, c], data.clone());
         let v = t.slice(s![r0..;rstep as isize, c0..;cstep as isize]);
-        let nv = v.as_nalgebra();
         let rows: Vec<usize> = (r0..r).step_by(rstep).collect();
         let cols: Vec<usize> = (c0..c).step_by(cstep).collect();
-        prop_assert_eq!(nv.shape(), (rows.len(), cols.len()));
-        for (i, &ri) in rows.iter().enumerate() {
-            for (j, &cj) in cols.iter().enumerate() {
-                prop_assert_eq!(nv[(i, j)], data[ri * c + cj]);
+        // nalgebra 0.35 takes row stride 1 (or a single row) only.
+        match v.try_as_nalgebra() {
+            Ok(nv) => {
+                prop_assert!(rstep == 1 || rows.len() == 1);
+                prop_assert_eq!(nv.shape(), (rows.len(), cols.len()));
+                let got: Vec<i32> = nv.iter().copied().collect();
+                let d = &data;
+                let want: Vec<i32> = cols.iter().flat_map(|&cj| rows.iter().map(move |&ri| d[ri + cj * r])).collect();
+                prop_assert_eq!(got, want);
+                prop_assert_eq!(nv.as_ptr(), v.as_ptr());
             }
+            Err(_) => prop_assert!(rstep != 1 && rows.len() > 1),
         }
-        prop_assert_eq!(nv.as_ptr(), v.as_ptr());
 
         let m = DMatrix::from_row_slice(r, c, &data);
         let (nr, nc) = (r - r0, c - c0);

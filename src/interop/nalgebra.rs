@@ -9,7 +9,7 @@
 //!
 //! | from | to | method | copies? |
 //! |---|---|---|---|
-//! | rank-2 dense tensor | `MatrixView` | [`Tensor::as_nalgebra`], [`Tensor::as_nalgebra_mut`], [`Tensor::into_nalgebra_view`] | never; strides static for `RowMajor`/`ColMajor` with static extents; `Err` for negative or zero strides (flipped or broadcast axes: nalgebra has neither) |
+//! | `ColMajor` or `Strided` rank-2 tensor | `MatrixView` | [`Tensor::as_nalgebra`], [`Tensor::as_nalgebra_mut`], [`Tensor::into_nalgebra_view`] | never; static strides for `ColMajor`; for `Strided`, `Err` unless the layout is column-major-like (see below). `RowMajor`: not offered, see below |
 //! | any `Matrix` (owned or view) | tensor view | [`Tensor::from_nalgebra_view`], [`Tensor::from_nalgebra_view_mut`] | never |
 //! | `DMatrix<T>` | `Tensor<T, ext![_, _], ColMajor>` | `From` | never: the `Vec` moves |
 //! | `Tensor<T, ext![_, _], ColMajor>` | `DMatrix<T>` | `From`, [`Tensor::into_nalgebra`] | no copy when the buffer is a `Vec` it was given (`from_vec`, `From<DMatrix>`); one copy otherwise |
@@ -17,17 +17,28 @@
 //! | any rank-2 tensor | `OMatrix` | [`Tensor::to_nalgebra`] | always (any policy) |
 //! | any `Matrix` | owned tensor | [`Tensor::from_nalgebra`] | always (any policy, any owned storage) |
 //!
-//! # Known nalgebra 0.35 bug: products of views whose row stride is not 1
-//! nalgebra 0.35's matrix product (`*`, `gemm`, `gemv`, `axpy`) computes its loop count
-//! from the bounding box of a strided column, so a left operand whose **row stride is not
-//! 1** is read and written out of bounds (nalgebra issue #1616, fix proposed in PR #1613;
-//! reproduced here with a view built by nalgebra's own safe
-//! `from_slice_with_strides_generic`). The view of a `RowMajor` tensor has row stride =
-//! column count, so **do not multiply `as_nalgebra()` views of `RowMajor` or `Strided`
-//! tensors with nalgebra**: multiply `ColMajor` views (row stride 1; `t.t()` of a row-major
-//! tensor is one), copy with [`Tensor::to_nalgebra`], or use mdtensor's own `matmul`.
-//! Element access, iteration, `fill`, `transpose` and the other element-wise methods are
-//! unaffected.
+//! # Which layouts nalgebra 0.35 can view
+//! nalgebra 0.35 assumes in places that a view's columns are contiguous, or at least do
+//! not overshoot the allocation, and views that break this are unsound *inside nalgebra*,
+//! even when built with nalgebra's own safe constructors:
+//!
+//! * its element iterator (behind `iter`, `==`, `sum`, …) steps the pointer one row stride
+//!   past the end of each column with in-bounds pointer arithmetic, which is undefined
+//!   behaviour when that lands outside the allocation — e.g. any row-major view (Miri
+//!   reports it for a view built with `MatrixView::from_slice_with_strides_generic(&data,
+//!   Dyn(2), Dyn(3), Dyn(3), U1)` and iterated);
+//! * its matrix product (`*`, `gemm`, `gemv`, `axpy`) takes a strided column's bounding
+//!   box for its length, so a left operand whose row stride is not 1 is read and written
+//!   out of bounds (nalgebra issue #1616; fix proposed in PR #1613).
+//!
+//! So mdtensor only hands nalgebra views it handles soundly: **row stride 1** (or a single
+//! row) and **columns that do not interleave** (column stride ≥ row count, or a single
+//! column) — every [`ColMajor`] tensor, checked in the type, and the [`Strided`] views that
+//! satisfy it, checked at run time (`try_as_nalgebra`). A [`RowMajor`](crate::RowMajor) tensor has no
+//! nalgebra view (a compile error naming the alternatives): view its transpose, which
+//! *is* column-major (`a.t().into_nalgebra_view()` is `aᵀ`), or copy with
+//! [`Tensor::to_nalgebra`]. The other direction, nalgebra → mdtensor views, accepts every
+//! nalgebra layout: mdtensor reads it with its own code.
 //!
 //! ```
 //! use mdtensor::{ext, tensor, ColMajor, StackTensor, Tensor, TensorView};
@@ -43,10 +54,8 @@
 //! assert_eq!(v.as_ptr(), m.as_ptr());
 //!
 //! let a = tensor![[1.0, 2.0], [3.0, 4.0]];              // RowMajor
-//! let mv = a.as_nalgebra();                             // MatrixView with static strides
-//! assert_eq!(mv.row_sum(), nalgebra::RowVector2::new(4.0, 6.0));
-//! let cm = a.t().into_nalgebra_view();                  // ColMajor view: row stride 1
-//! assert_eq!(cm * cm, nalgebra::Matrix2::new(7.0, 15.0, 10.0, 22.0));
+//! let at = a.t().into_nalgebra_view();                  // aᵀ, a ColMajor view: static strides
+//! assert_eq!(at.transpose() * at, nalgebra::Matrix2::new(10.0, 14.0, 14.0, 20.0));
 //!
 //! let d = DMatrix::<f64>::from_element(2, 3, 1.5);
 //! let p = d.as_ptr();
@@ -57,7 +66,7 @@
 use super::{view_parts, ViewParts};
 use crate::error::ShapeError;
 use crate::extents::{extents_from, Const, Dim, Dyn, Extents, StaticExtents};
-use crate::layout::{strides_match, ColMajor, Layout, RowMajor, Strided};
+use crate::layout::{strides_match, ColMajor, Layout, Strided};
 use crate::storage::{DenseStorage, DenseStorageMut, Heap, OwnedStorage, View, ViewMut};
 use crate::tensor::{or_panic, StackTensor, Tensor};
 use nalgebra::allocator::Allocator;
@@ -98,23 +107,22 @@ impl FromNalgebraDim for nalgebra::Dyn {
     type Md = Dyn;
 }
 
-/// The stride types of a policy's nalgebra view: static for the dense orders (`RowMajor`:
-/// row stride = column count, column stride 1; `ColMajor`: 1 and the row count), dynamic
-/// for [`Strided`].
+/// The stride types of a policy's nalgebra view: static for [`ColMajor`] (1 and the row
+/// count), dynamic for [`Strided`]. Not implemented for [`RowMajor`](crate::RowMajor): nalgebra 0.35
+/// mishandles row-major views (see the [module docs](self#which-layouts-nalgebra-035-can-view)).
+#[diagnostic::on_unimplemented(
+    message = "nalgebra 0.35 cannot safely view a `{Self}` matrix: its iterators and products mishandle row strides other than 1",
+    label = "no nalgebra view for this stride policy",
+    note = "view the transpose instead (`a.t().into_nalgebra_view()` is a column-major view of aᵀ), or copy with `to_nalgebra()`"
+)]
 pub trait NalgebraStrides<R: NalgebraDim, C: NalgebraDim>: Layout<(R, C)> {
     /// Row stride type.
     type RStride: nalgebra::Dim;
     /// Column stride type.
     type CStride: nalgebra::Dim;
-    /// The stride values (non-negative, checked by the caller).
+    /// The stride values (row stride 1 or a single row, columns not interleaved: checked by
+    /// the caller).
     fn na_strides(rows: usize, cols: usize) -> (Self::RStride, Self::CStride);
-}
-impl<R: NalgebraDim, C: NalgebraDim> NalgebraStrides<R, C> for RowMajor {
-    type RStride = C::Na;
-    type CStride = U1;
-    fn na_strides(rows: usize, _: usize) -> (C::Na, U1) {
-        (nalgebra::Dim::from_usize(rows), U1)
-    }
 }
 impl<R: NalgebraDim, C: NalgebraDim> NalgebraStrides<R, C> for ColMajor {
     type RStride = U1;
@@ -138,38 +146,32 @@ fn na_layout<R: NalgebraDim, C: NalgebraDim, S: NalgebraStrides<R, C>>(
     ext: &(R, C),
     strides: [isize; 2],
 ) -> Result<((R::Na, C::Na), (S::RStride, S::CStride)), ShapeError> {
-    let dims = [ext.0.size(), ext.1.size()];
-    let (rs, cs) = if S::CONTIGUOUS {
-        // The dense orders: never negative, and exactly what their static stride types say.
-        (strides[0] as usize, strides[1] as usize)
-    } else {
-        // nalgebra reaches elements by non-negative strides and ends its iterators by
-        // pointer comparison, so a zero stride (a broadcast axis) cannot be expressed. A
-        // stride along an axis of extent 0 or 1 reaches no second element: any positive
-        // value will do there.
-        let mut out = [0usize; 2];
-        for (k, (&s, &d)) in strides.iter().zip(&dims).enumerate() {
-            out[k] = match s {
-                _ if d <= 1 => s.unsigned_abs().max(1),
-                s if s > 0 => s as usize,
-                _ => {
-                    return Err(ShapeError::InvalidArgument {
-                        op,
-                        reason: format!(
-                            "nalgebra views need positive strides, not {strides:?} (a flipped or broadcast axis); copy with to_nalgebra"
-                        ),
-                    })
-                }
-            };
-        }
-        (out[0], out[1])
-    };
+    let [nrows, ncols] = [ext.0.size(), ext.1.size()];
+    if S::CONTIGUOUS {
+        // ColMajor: exactly what its static stride types say.
+        return Ok(((ext.0.to_na(), ext.1.to_na()), S::na_strides(strides[0] as usize, strides[1] as usize)));
+    }
+    // A stride along an axis of extent 0 or 1 reaches no second element; nalgebra's
+    // iterator still steps by it once, so it takes the value of a column-major layout.
+    let rs = if nrows <= 1 { 1 } else { strides[0] };
+    let cs = if ncols <= 1 { nrows.max(1) as isize } else { strides[1] };
+    if rs != 1 || cs <= 0 || (cs as usize) < nrows {
+        return Err(ShapeError::InvalidArgument {
+            op,
+            reason: format!(
+                "nalgebra 0.35 views need row stride 1 and columns that do not interleave, not strides {strides:?} \
+                 for extents [{nrows}, {ncols}]; view the transpose or copy with to_nalgebra"
+            ),
+        });
+    }
+    let (rs, cs) = (rs as usize, cs as usize);
     Ok(((ext.0.to_na(), ext.1.to_na()), S::na_strides(rs, cs)))
 }
 
 impl<T, R: NalgebraDim, C: NalgebraDim, S: NalgebraStrides<R, C>, St: DenseStorage<T>> Tensor<T, (R, C), S, St> {
-    /// A nalgebra view of the same elements (no copy), or `Err` when a stride is negative
-    /// or zero (a flipped or broadcast axis), which nalgebra cannot express.
+    /// A nalgebra view of the same elements (no copy), or `Err` for a layout nalgebra 0.35
+    /// does not handle soundly: a row stride other than 1, interleaved, flipped or
+    /// broadcast columns (see the [module docs](self#which-layouts-nalgebra-035-can-view)).
     #[allow(clippy::type_complexity)]
     pub fn try_as_nalgebra(&self) -> Result<MatrixView<'_, T, R::Na, C::Na, S::RStride, S::CStride>, ShapeError> {
         let (shape, strides) = na_layout::<R, C, S>("as_nalgebra", &self.extents, self.strides())?;
@@ -179,18 +181,21 @@ impl<T, R: NalgebraDim, C: NalgebraDim, S: NalgebraStrides<R, C>, St: DenseStora
         let storage = unsafe { ViewStorage::from_raw_parts(self.as_ptr(), shape, strides) };
         Ok(Matrix::from_data(storage))
     }
-    /// See [`Tensor::try_as_nalgebra`]; never fails for `RowMajor` and `ColMajor`.
-    ///
-    /// Do not multiply the view of a `RowMajor` or `Strided` tensor with nalgebra 0.35
-    /// (its products mishandle row strides other than 1: see the
-    /// [module docs](crate::interop::nalgebra#known-nalgebra-035-bug-products-of-views-whose-row-stride-is-not-1)).
+    /// See [`Tensor::try_as_nalgebra`]; never fails for `ColMajor`.
     ///
     /// ```
-    /// use mdtensor::tensor;
-    /// let t = tensor![[1, 2, 3], [4, 5, 6]];
-    /// let m = t.as_nalgebra();        // MatrixView<i32, Const<2>, Const<3>, Const<3>, Const<1>>
+    /// use mdtensor::{ext, ColMajor, Tensor};
+    /// let t = Tensor::<i32, ext![2, 3], ColMajor>::from_vec(ext![2, 3], vec![1, 4, 2, 5, 3, 6]);
+    /// let m = t.as_nalgebra();        // MatrixView<i32, Const<2>, Const<3>, Const<1>, Const<2>>
     /// assert_eq!(m[(1, 2)], 6);
     /// assert_eq!(m.as_ptr(), t.as_ptr());
+    /// ```
+    ///
+    /// A `RowMajor` tensor has none (nalgebra 0.35 mishandles row-major views):
+    ///
+    /// ```compile_fail
+    /// let t = mdtensor::tensor![[1, 2, 3], [4, 5, 6]];
+    /// let m = t.as_nalgebra(); // error: nalgebra 0.35 cannot safely view a `RowMajor` matrix
     /// ```
     #[track_caller]
     pub fn as_nalgebra(&self) -> MatrixView<'_, T, R::Na, C::Na, S::RStride, S::CStride> {

@@ -10,7 +10,8 @@ pub type TestResult = Result<(), TestCaseError>;
 
 pub fn config() -> ProptestConfig {
     // No regression files: the properties are cheap to re-run and the seeds are printed.
-    ProptestConfig { failure_persistence: None, ..ProptestConfig::with_cases(64) }
+    // Under Miri every case is interpreted: a handful still walks each code path.
+    ProptestConfig { failure_persistence: None, ..ProptestConfig::with_cases(if cfg!(miri) { 4 } else { 64 }) }
 }
 
 pub fn numel(shape: &[usize]) -> usize {
