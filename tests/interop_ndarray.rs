@@ -210,6 +210,9 @@ fn owned_array_with_offset_gaps_or_negative_strides_is_copied() {
     let mut b = Array::from_shape_vec(5, (0..5).collect::<Vec<i32>>()).unwrap();
     b.invert_axis(Axis(0));
     assert_eq!(Tensor::<i32, ext![5], Strided>::from_ndarray(b).to_vec(), [4, 3, 2, 1, 0]);
+    type Sliced = mdtensor::layout::StaticSliced<RowMajor, ext![4, 4], (Span<0, 4, 2>, Span<0, 4, 2>)>;
+    let err = Tensor::<i32, ext![2, 2], Sliced>::try_from_ndarray(Array2::<i32>::zeros((2, 2))).unwrap_err();
+    assert!(err.to_string().contains("the StaticSliced stride policy cannot own a dense buffer"), "{err}");
     let err = Tensor::<i32, ext![4]>::try_from_ndarray(Array::from_elem(5, 0)).unwrap_err();
     assert!(err.to_string().contains("extents [5] do not match the static extents [4]"), "{err}");
 }

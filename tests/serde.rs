@@ -160,6 +160,15 @@ fn negative_and_overflowing_extents_are_rejected() {
 }
 
 #[test]
+fn a_policy_that_cannot_own_a_buffer_is_rejected() {
+    // A StaticSliced policy's strides are its parent's times the steps: [8, 2] here, which
+    // would reach past a 4-element buffer.
+    type Sliced = mdtensor::layout::StaticSliced<mdtensor::RowMajor, ext![4, 4], (Span<0, 4, 2>, Span<0, 4, 2>)>;
+    let e = de_err::<Tensor<i32, ext![2, 2], Sliced>>(r#"{"shape":[2,2],"data":[1,2,3,4]}"#);
+    assert!(e.contains("the StaticSliced stride policy cannot own a dense buffer"), "{e}");
+}
+
+#[test]
 fn malformed_structs_are_rejected() {
     let e = de_err::<Tensor<i32, ext![_]>>(r#"{"data":[1,2]}"#);
     assert!(e.contains("missing field `shape`"), "{e}");

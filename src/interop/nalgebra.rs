@@ -328,6 +328,7 @@ impl<T, E: Extents, S: Layout<E>, St: OwnedStorage<T>> Tensor<T, E, S, St> {
     {
         let (r, c) = m.shape();
         let ext: E = extents_from("from_nalgebra", &[r, c])?;
+        crate::tensor::owns_dense::<E, S>("from_nalgebra", &ext)?;
         // SAFETY: `(i, j)` comes from the checked extents `[r, c]`, inside the matrix.
         Tensor::try_from_fn(ext, |idx| unsafe { m.get_unchecked((idx.as_ref()[0], idx.as_ref()[1])) }.clone())
     }

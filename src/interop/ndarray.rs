@@ -287,6 +287,7 @@ impl<T, E: Extents, S: Layout<E>> Tensor<T, E, S, Heap<T>> {
         const OP: &str = "from_ndarray";
         let ext: E = extents_from(OP, array.shape())?;
         let n = ext.checked_numel(OP, core::mem::size_of::<T>())?;
+        crate::tensor::owns_dense::<E, S>(OP, &ext)?;
         let mut strides = ext.zero_strides();
         strides.as_mut().copy_from_slice(array.strides());
         // Contiguous by ndarray's own test: one position per element, no gaps.

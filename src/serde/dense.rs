@@ -7,7 +7,7 @@ use crate::error::ShapeError;
 use crate::extents::{extents_from, Extents};
 use crate::layout::{Layout, RowMajor};
 use crate::storage::{DenseStorage, Heap, Inline, OwnedStorage, Shared, View, ViewMut};
-use crate::tensor::Tensor;
+use crate::tensor::{owns_dense, Tensor};
 use ::serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use ::serde::ser::{Serialize, SerializeStruct, Serializer};
 use core::fmt;
@@ -120,6 +120,7 @@ impl<T> RawDense<T> {
         if data.len() != n {
             return Err(ShapeError::LengthMismatch { op: OP, dims: shape, expected: n, found: data.len() });
         }
+        owns_dense::<E, S>(OP, &ext)?;
         if S::is_row_major_contiguous(&ext, &S::dense_mapping(&ext)) {
             return Tensor::try_from_vec(ext, data).map_err(|(e, _)| e);
         }

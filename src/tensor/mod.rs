@@ -149,3 +149,25 @@ pub(crate) fn fits_region(dims: &[usize], strides: &[isize], offset: usize, len:
         }
     }
 }
+
+/// Whether a freshly allocated buffer of `numel` elements in `S`'s dense mapping satisfies
+/// the dense invariant. Not every policy can own a dense buffer: a `StaticSliced` policy's
+/// strides are its parent's times the slice steps, which reach past `numel` elements.
+/// Conversions that build owned tensors from outside data check this first.
+pub(crate) fn owns_dense<E: crate::extents::Extents, S: Layout<E>>(
+    op: &'static str,
+    ext: &E,
+) -> Result<(), crate::ShapeError> {
+    let m = S::dense_mapping(ext);
+    if fits_region(ext.dims().as_ref(), S::strides(ext, &m).as_ref(), S::offset(&m), ext.numel()) {
+        Ok(())
+    } else {
+        Err(crate::ShapeError::InvalidArgument {
+            op,
+            reason: format!(
+                "the {} stride policy cannot own a dense buffer; use RowMajor, ColMajor or Strided",
+                S::NAME
+            ),
+        })
+    }
+}
