@@ -191,7 +191,8 @@ fn copies_between_any_layouts() {
     let stack = StackTensor::<i32, ext![3, 2]>::from_nalgebra(&m.transpose());
     assert_eq!(stack, rows.t());
     assert!(Tensor::<i32, ext![3, _]>::try_from_nalgebra(&m).is_err());
-    type Sliced = mdtensor::layout::StaticSliced<RowMajor, ext![4, 6], (mdtensor::Span<0, 4, 2>, mdtensor::Span<0, 6, 2>)>;
+    type Sliced =
+        mdtensor::layout::StaticSliced<RowMajor, ext![4, 6], (mdtensor::Span<0, 4, 2>, mdtensor::Span<0, 6, 2>)>;
     let err = Tensor::<i32, ext![2, 3], Sliced>::try_from_nalgebra(&m).unwrap_err();
     assert!(err.to_string().contains("cannot own a dense buffer"), "{err}");
     let back: SMatrix<i32, 3, 2> = rows.t().to_nalgebra();

@@ -279,10 +279,9 @@ where
     }
 }
 
-impl<T: Scalar, R: NalgebraDim, C: NalgebraDim, S: Layout<(R, C)>, St: OwnedStorage<T>> Tensor<T, (R, C), S, St>
+impl<T: Scalar, R: NalgebraDim, C: NalgebraDim, S: Layout<(R, C)>, St: DenseStorage<T>> Tensor<T, (R, C), S, St>
 where
     DefaultAllocator: Allocator<R::Na, C::Na>,
-    S::Owned: Layout<(R, C)>,
 {
     /// An owned nalgebra matrix. For a dynamically sized matrix the `Vec` moves without a
     /// copy when the tensor is column-major and its buffer is a `Vec` it was given
@@ -297,14 +296,27 @@ where
     /// assert_eq!(m[(0, 1)], 3.0);
     /// ```
     pub fn into_nalgebra(self) -> OMatrix<T, R::Na, C::Na> {
-        let owned = self.into_owned();
-        let ext = owned.extents;
+        let ext = self.extents;
+        let (r, c) = (ext.0.to_na(), ext.1.to_na());
         let col_major = <ColMajor as Layout<(R, C)>>::strides(&ext, &());
-        let in_order = strides_match(&[ext.0.size(), ext.1.size()], owned.strides().as_ref(), &col_major);
-        if in_order && owned.storage.is_vec_backed() && owned.storage.region_len() == owned.numel() {
-            return Matrix::from_vec_generic(ext.0.to_na(), ext.1.to_na(), owned.into_raw_vec());
+        let in_order = strides_match(&[ext.0.size(), ext.1.size()], self.strides().as_ref(), &col_major);
+        if in_order && S::offset(&self.mapping) == 0 && self.storage.region_len() == self.numel() {
+            let Tensor { storage, extents, mapping, .. } = self;
+            match storage.try_into_heap() {
+                Ok(heap) => {
+                    return match heap.try_into_vec() {
+                        Ok(vec) => Matrix::from_vec_generic(r, c, vec),
+                        Err(heap) => Matrix::from_iterator_generic(r, c, heap.as_slice().iter().cloned()),
+                    };
+                }
+                Err(storage) => {
+                    // SAFETY: the parts were just taken from a valid tensor.
+                    let t: Self = unsafe { Tensor::from_parts_unchecked(storage, extents, mapping) };
+                    return t.to_nalgebra();
+                }
+            }
         }
-        owned.to_nalgebra()
+        self.to_nalgebra()
     }
 }
 

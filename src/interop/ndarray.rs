@@ -331,14 +331,11 @@ impl<T, E: Extents, S: Layout<E>> Tensor<T, E, S, Heap<T>> {
     }
 }
 
-impl<T: Clone, E: NdarrayDim, S: Layout<E>, St: OwnedStorage<T>> Tensor<T, E, S, St>
-where
-    S::Owned: Layout<E>,
-{
+impl<T: Clone, E: NdarrayDim, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// An owned ndarray array with the same elements. No copy when the storage is a `Vec`
     /// the tensor was given (by `from_vec` or `from_ndarray`) holding exactly its elements
     /// in row- or column-major order; one copy otherwise (a crate-allocated buffer, a
-    /// shared or inline storage, another order).
+    /// shared, inline or borrowed storage, another order).
     ///
     /// ```
     /// use mdtensor::{ext, Tensor};
@@ -349,21 +346,29 @@ where
     /// assert_eq!(a[[1, 0]], 3.0);
     /// ```
     pub fn into_ndarray(self) -> Array<T, E::Dim> {
-        let dims = self.dims();
-        let shape: E::Dim = nd_dim(dims.as_ref());
-        let owned = self.into_owned();
-        let strides = owned.strides();
-        let (row, col) = (
-            is_dense_order::<E, RowMajor>(owned.extents(), strides.as_ref()),
-            is_dense_order::<E, ColMajor>(owned.extents(), strides.as_ref()),
-        );
-        let in_vec = owned.storage.is_vec_backed() && owned.storage.region_len() == owned.numel();
-        if in_vec && (row || col) {
-            let vec = owned.into_raw_vec();
-            let array = if row { Array::from_shape_vec(shape, vec) } else { Array::from_shape_vec(shape.f(), vec) };
-            return array.expect("a Vec of numel elements in C or Fortran order fits its shape");
+        let shape: E::Dim = nd_dim(self.dims().as_ref());
+        let strides = self.strides();
+        let row = is_dense_order::<E, RowMajor>(&self.extents, strides.as_ref());
+        let col = is_dense_order::<E, ColMajor>(&self.extents, strides.as_ref());
+        let whole = S::offset(&self.mapping) == 0 && self.storage.region_len() == self.numel();
+        if whole && (row || col) {
+            let Tensor { storage, extents, mapping, .. } = self;
+            match storage.try_into_heap() {
+                Ok(heap) => {
+                    // Memory order is C or Fortran order: the Vec itself, or one copy of it.
+                    let vec = heap.try_into_vec().unwrap_or_else(|h| h.as_slice().to_vec());
+                    let array =
+                        if row { Array::from_shape_vec(shape, vec) } else { Array::from_shape_vec(shape.f(), vec) };
+                    return array.expect("numel elements in C or Fortran order fit the shape");
+                }
+                Err(storage) => {
+                    // SAFETY: the parts were just taken from a valid tensor.
+                    let t: Self = unsafe { Tensor::from_parts_unchecked(storage, extents, mapping) };
+                    return Array::from_shape_vec(shape, t.to_vec()).expect("numel elements fit the shape");
+                }
+            }
         }
-        Array::from_shape_vec(shape, owned.to_vec()).expect("numel elements in logical order fit the shape")
+        Array::from_shape_vec(shape, self.to_vec()).expect("numel elements in logical order fit the shape")
     }
 }
 
@@ -376,10 +381,7 @@ impl<'a, T, E: NdarrayDim, S: Layout<E>, St: DenseStorage<T>> From<&'a Tensor<T,
     }
 }
 
-impl<T: Clone, E: NdarrayDim, S: Layout<E>> From<Tensor<T, E, S, Heap<T>>> for Array<T, E::Dim>
-where
-    S::Owned: Layout<E>,
-{
+impl<T: Clone, E: NdarrayDim, S: Layout<E>> From<Tensor<T, E, S, Heap<T>>> for Array<T, E::Dim> {
     /// See [`Tensor::into_ndarray`].
     fn from(t: Tensor<T, E, S, Heap<T>>) -> Self {
         t.into_ndarray()
