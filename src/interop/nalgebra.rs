@@ -34,11 +34,12 @@
 //! So mdtensor only hands nalgebra views it handles soundly: **row stride 1** (or a single
 //! row) and **columns that do not interleave** (column stride ≥ row count, or a single
 //! column) — every [`ColMajor`] tensor, checked in the type, and the [`Strided`] views that
-//! satisfy it, checked at run time (`try_as_nalgebra`). A [`RowMajor`](crate::RowMajor) tensor has no
-//! nalgebra view (a compile error naming the alternatives): view its transpose, which
-//! *is* column-major (`a.t().into_nalgebra_view()` is `aᵀ`), or copy with
-//! [`Tensor::to_nalgebra`]. The other direction, nalgebra → mdtensor views, accepts every
-//! nalgebra layout: mdtensor reads it with its own code.
+//! satisfy it, checked at run time (`try_as_nalgebra`). A [`RowMajor`](crate::RowMajor)
+//! tensor has no nalgebra view (a compile error: `RowMajor: NalgebraStrides` is not
+//! satisfied): view its transpose, which *is* column-major
+//! (`a.t().into_nalgebra_view()` is `aᵀ`), or copy with [`Tensor::to_nalgebra`]. The
+//! other direction, nalgebra → mdtensor views, accepts every nalgebra layout: mdtensor
+//! reads it with its own code.
 //!
 //! ```
 //! use mdtensor::{ext, tensor, ColMajor, StackTensor, Tensor, TensorView};
@@ -168,12 +169,17 @@ fn na_layout<R: NalgebraDim, C: NalgebraDim, S: NalgebraStrides<R, C>>(
     Ok(((ext.0.to_na(), ext.1.to_na()), S::na_strides(rs, cs)))
 }
 
-impl<T, R: NalgebraDim, C: NalgebraDim, S: NalgebraStrides<R, C>, St: DenseStorage<T>> Tensor<T, (R, C), S, St> {
+// The policy bound sits on each method, not on the impl, so that a `RowMajor` tensor
+// finds the method and the compiler reports `NalgebraStrides`' message.
+impl<T, R: NalgebraDim, C: NalgebraDim, S: Layout<(R, C)>, St: DenseStorage<T>> Tensor<T, (R, C), S, St> {
     /// A nalgebra view of the same elements (no copy), or `Err` for a layout nalgebra 0.35
     /// does not handle soundly: a row stride other than 1, interleaved, flipped or
     /// broadcast columns (see the [module docs](self#which-layouts-nalgebra-035-can-view)).
     #[allow(clippy::type_complexity)]
-    pub fn try_as_nalgebra(&self) -> Result<MatrixView<'_, T, R::Na, C::Na, S::RStride, S::CStride>, ShapeError> {
+    pub fn try_as_nalgebra(&self) -> Result<MatrixView<'_, T, R::Na, C::Na, S::RStride, S::CStride>, ShapeError>
+    where
+        S: NalgebraStrides<R, C>,
+    {
         let (shape, strides) = na_layout::<R, C, S>("as_nalgebra", &self.extents, self.strides())?;
         // SAFETY: the strides are non-negative and, by the dense invariant, every element
         // position lies in the storage region, which `&self` keeps alive and unwritten for
@@ -195,10 +201,13 @@ impl<T, R: NalgebraDim, C: NalgebraDim, S: NalgebraStrides<R, C>, St: DenseStora
     ///
     /// ```compile_fail
     /// let t = mdtensor::tensor![[1, 2, 3], [4, 5, 6]];
-    /// let m = t.as_nalgebra(); // error: nalgebra 0.35 cannot safely view a `RowMajor` matrix
+    /// let m = t.as_nalgebra(); // error: `RowMajor: NalgebraStrides<Const<2>, Const<3>>` is not satisfied
     /// ```
     #[track_caller]
-    pub fn as_nalgebra(&self) -> MatrixView<'_, T, R::Na, C::Na, S::RStride, S::CStride> {
+    pub fn as_nalgebra(&self) -> MatrixView<'_, T, R::Na, C::Na, S::RStride, S::CStride>
+    where
+        S: NalgebraStrides<R, C>,
+    {
         or_panic(self.try_as_nalgebra())
     }
 
@@ -208,6 +217,7 @@ impl<T, R: NalgebraDim, C: NalgebraDim, S: NalgebraStrides<R, C>, St: DenseStora
         &mut self,
     ) -> Result<MatrixViewMut<'_, T, R::Na, C::Na, S::RStride, S::CStride>, ShapeError>
     where
+        S: NalgebraStrides<R, C>,
         St: DenseStorageMut<T>,
     {
         let (shape, strides) = na_layout::<R, C, S>("as_nalgebra_mut", &self.extents, self.strides())?;
@@ -228,18 +238,22 @@ impl<T, R: NalgebraDim, C: NalgebraDim, S: NalgebraStrides<R, C>, St: DenseStora
     #[track_caller]
     pub fn as_nalgebra_mut(&mut self) -> MatrixViewMut<'_, T, R::Na, C::Na, S::RStride, S::CStride>
     where
+        S: NalgebraStrides<R, C>,
         St: DenseStorageMut<T>,
     {
         or_panic(self.try_as_nalgebra_mut())
     }
 }
 
-impl<'a, T, R: NalgebraDim, C: NalgebraDim, S: NalgebraStrides<R, C>> Tensor<T, (R, C), S, View<'a, T>> {
+impl<'a, T, R: NalgebraDim, C: NalgebraDim, S: Layout<(R, C)>> Tensor<T, (R, C), S, View<'a, T>> {
     /// The nalgebra view of a tensor view, with the borrow's own lifetime `'a` (so
     /// `a.t().try_into_nalgebra_view()` outlives the temporary `a.t()`); errors as
     /// [`Tensor::try_as_nalgebra`].
     #[allow(clippy::type_complexity)]
-    pub fn try_into_nalgebra_view(self) -> Result<MatrixView<'a, T, R::Na, C::Na, S::RStride, S::CStride>, ShapeError> {
+    pub fn try_into_nalgebra_view(self) -> Result<MatrixView<'a, T, R::Na, C::Na, S::RStride, S::CStride>, ShapeError>
+    where
+        S: NalgebraStrides<R, C>,
+    {
         let (shape, strides) = na_layout::<R, C, S>("into_nalgebra_view", &self.extents, self.strides())?;
         // SAFETY: as in `try_as_nalgebra`; a `View<'a>` keeps its region readable and
         // unwritten for 'a.
@@ -255,7 +269,10 @@ impl<'a, T, R: NalgebraDim, C: NalgebraDim, S: NalgebraStrides<R, C>> Tensor<T, 
     /// assert_eq!(t, nalgebra::Matrix2::new(1, 3, 2, 4));
     /// ```
     #[track_caller]
-    pub fn into_nalgebra_view(self) -> MatrixView<'a, T, R::Na, C::Na, S::RStride, S::CStride> {
+    pub fn into_nalgebra_view(self) -> MatrixView<'a, T, R::Na, C::Na, S::RStride, S::CStride>
+    where
+        S: NalgebraStrides<R, C>,
+    {
         or_panic(self.try_into_nalgebra_view())
     }
 }
