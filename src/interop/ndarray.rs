@@ -294,13 +294,13 @@ impl<T, E: Extents, S: Layout<E>> Tensor<T, E, S, Heap<T>> {
         let contiguous = array.as_slice_memory_order().is_some();
         let (vec, offset) = array.into_raw_vec_and_offset();
         let offset = offset.unwrap_or(0);
-        if contiguous && offset == 0 && vec.len() == n {
+        let fits = crate::tensor::fits_region(ext.dims().as_ref(), strides.as_ref(), 0, vec.len());
+        if contiguous && offset == 0 && vec.len() == n && fits {
             if let Some(mapping) = S::mapping_for(&ext, &strides, 0) {
                 let storage = Heap::from_vec(vec).unwrap_or_else(|_| unreachable!("Heap takes any Vec"));
-                debug_assert!(crate::tensor::fits_region(ext.dims().as_ref(), strides.as_ref(), 0, n));
-                // SAFETY: `n` distinct positions (a contiguous array), all inside the `Vec`
-                // of length `n` at the positions these strides give from 0 — the dense
-                // invariant; `n` was checked for overflow.
+                // SAFETY: `n` distinct positions (a contiguous array), checked above to lie
+                // inside the `Vec` of length `n` at the positions these strides give from 0:
+                // the dense invariant; `n` was checked for overflow.
                 return Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, mapping) });
             }
         }
