@@ -56,7 +56,7 @@
 //!
 //! let a = tensor![[1.0, 2.0], [3.0, 4.0]];              // RowMajor
 //! let at = a.t().into_nalgebra_view();                  // aᵀ, a ColMajor view: static strides
-//! assert_eq!(at.transpose() * at, nalgebra::Matrix2::new(10.0, 14.0, 14.0, 20.0));
+//! assert_eq!(at.transpose() * at, nalgebra::Matrix2::new(5.0, 11.0, 11.0, 25.0)); // a·aᵀ
 //!
 //! let d = DMatrix::<f64>::from_element(2, 3, 1.5);
 //! let p = d.as_ptr();
