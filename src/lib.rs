@@ -28,17 +28,23 @@
 //! let d: Tensor<i32, ext![_, _]> = Tensor::from_vec([2, 3], vec![1, 2, 3, 4, 5, 6]);
 //! assert!(d.try_reshape::<ext![_, _]>([4, 2]).is_err());
 //! ```
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
+#[cfg(feature = "approx")]
+pub mod approx;
 pub mod error;
 pub mod extents;
 mod fmt;
 pub mod io;
+pub mod guide;
+pub mod interop;
 pub mod iter;
 pub mod kernels;
 pub mod layout;
 mod macros;
 pub mod ops;
+#[cfg(feature = "serde")]
+pub mod serde;
 pub mod storage;
 pub mod tensor;
 pub mod view;

@@ -1,7 +1,7 @@
 //! Reduction kernels: whole-tensor and along one axis.
 //!
 //! **Determinism and accuracy.** A whole reduction splits the row-major index space into
-//! fixed chunks of [`RCHUNK`] elements; each chunk folds its elements into [`LANES`]
+//! fixed chunks of `RCHUNK` elements; each chunk folds its elements into `LANES`
 //! independent accumulators (element `i` of a chunk goes to lane `i % LANES`), the lanes are
 //! combined pairwise, and the chunk results are combined pairwise in a fixed tree. The
 //! arithmetic therefore does not depend on the number of threads, and a float sum's error

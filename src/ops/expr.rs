@@ -3,7 +3,7 @@
 //! Arithmetic on tensors builds an [`Expr`] tree instead of computing: `&a * 2.0 + &b * &c`
 //! is a `Binary<Binary<&A, f64, Mul>, Binary<&B, &C, Mul>, Add>`. Nothing is computed until
 //! the tree is evaluated — collected with [`Expr::eval`], written with
-//! [`Tensor::assign`](crate::Tensor::assign) or `+=`, or reduced with [`Expr::sum`] — and
+//! [`Tensor::assign`](crate::Tensor::assign) or `+=`, or reduced with [`Reductions::sum`](crate::ops::Reductions::sum) — and
 //! then it runs in one pass over the elements, with no temporaries.
 //!
 //! Leaves are tensors (owned or borrowed, any stride policy and dense storage) and scalars.

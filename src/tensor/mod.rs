@@ -5,6 +5,7 @@
 
 mod construct;
 mod convert;
+mod eq;
 mod index;
 
 pub(crate) use construct::or_panic;
@@ -146,5 +147,28 @@ pub(crate) fn fits_region(dims: &[usize], strides: &[isize], offset: usize, len:
             let off = offset as isize;
             off + lo >= 0 && (off as i128 + hi as i128) < len as i128
         }
+    }
+}
+
+/// Whether a freshly allocated buffer of `numel` elements in `S`'s dense mapping satisfies
+/// the dense invariant. Not every policy can own a dense buffer: a `StaticSliced` policy's
+/// strides are its parent's times the slice steps, which reach past `numel` elements.
+/// Conversions that build owned tensors from outside data check this first.
+#[cfg_attr(not(any(feature = "serde", feature = "ndarray-0_17", feature = "nalgebra-0_35")), allow(dead_code))]
+pub(crate) fn owns_dense<E: crate::extents::Extents, S: Layout<E>>(
+    op: &'static str,
+    ext: &E,
+) -> Result<(), crate::ShapeError> {
+    let m = S::dense_mapping(ext);
+    if fits_region(ext.dims().as_ref(), S::strides(ext, &m).as_ref(), S::offset(&m), ext.numel()) {
+        Ok(())
+    } else {
+        Err(crate::ShapeError::InvalidArgument {
+            op,
+            reason: format!(
+                "the {} stride policy cannot own a dense buffer; use RowMajor, ColMajor or Strided",
+                S::NAME
+            ),
+        })
     }
 }

@@ -291,7 +291,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     {
         self.view().try_into_sliced_static::<Spec>()
     }
-    /// A view of a static slice; see the [module docs](self). Panics only when a span
+    /// A view of a static slice; see [`StaticSliceSpec`]. Panics only when a span
     /// overruns a dynamic axis.
     #[track_caller]
     pub fn slice_static<Spec: StaticSliceSpec<E>>(

@@ -2,13 +2,16 @@
 //! row-major reference model they compare the crate against.
 #![allow(dead_code)] // each test binary uses its own subset
 
+pub mod strided;
+
 use proptest::prelude::{ProptestConfig, TestCaseError};
 
 pub type TestResult = Result<(), TestCaseError>;
 
 pub fn config() -> ProptestConfig {
     // No regression files: the properties are cheap to re-run and the seeds are printed.
-    ProptestConfig { failure_persistence: None, ..ProptestConfig::with_cases(64) }
+    // Under Miri every case is interpreted: a handful still walks each code path.
+    ProptestConfig { failure_persistence: None, ..ProptestConfig::with_cases(if cfg!(miri) { 4 } else { 64 }) }
 }
 
 pub fn numel(shape: &[usize]) -> usize {

@@ -1,0 +1,139 @@
+//! # mdtensor for numpy users
+//!
+//! A numpy expression and its mdtensor counterpart, side by side. Documentation only: this
+//! module has no items. Three differences to keep in mind:
+//!
+//! * **Shapes can be types.** `ext![2, 3]` is a shape the compiler knows (mistakes are
+//!   compile errors); `ext![_, _]` is a rank-2 shape known at run time (mistakes are
+//!   `Err(ShapeError)` from the `try_` form, or a panic naming the shapes); [`DynRank`] is
+//!   numpy's fully dynamic `ndarray`.
+//! * **Arithmetic is lazy.** `&a + &b` builds an expression; `.eval()` (or `assign`, `+=`,
+//!   a reduction) runs one fused pass with no temporaries. numpy evaluates every operator
+//!   into a new array.
+//! * **Views are explicit and typed.** Slicing, transposing and broadcasting return views
+//!   that borrow (`TensorView`), never copies; their stride policy is part of the type
+//!   (`a.t()` is a `ColMajor` view of a `RowMajor` tensor).
+//!
+//! ## Creation
+//!
+//! | numpy | mdtensor |
+//! |---|---|
+//! | `np.array([[1, 2], [3, 4]])` | `tensor![[1, 2], [3, 4]]` (static extents `ext![2, 2]`) |
+//! | `np.zeros((2, 3))` | `Tensor::<f64, ext![2, 3]>::zeros(ext![2, 3])`, or `Tensor::<f64, ext![_, _]>::zeros([2, 3])` |
+//! | `np.ones(n)`, `np.full(s, v)` | `Tensor::<f64, ext![_]>::ones(n)`, `Tensor::full(shape, v)` |
+//! | `np.eye(3)` | `Tensor::<f64, ext![3, 3]>::eye(ext![3, 3])` |
+//! | `np.arange(0, 1, 0.25)` | `Tensor::<f64, ext![_]>::arange(0.0, 1.0, 0.25)` |
+//! | `np.linspace(0, 1, 5)` | `Tensor::<f64, ext![5]>::linspace(0.0, 1.0, 5)` |
+//! | `np.fromfunction(f, (2, 3))` | `Tensor::<_, ext![2, 3]>::from_fn(ext![2, 3], \|[i, j]\| …)` |
+//! | `np.array(v).reshape(3, 2)` | `Tensor::<_, ext![_, 2]>::from_vec([3, 2], v)` (takes the `Vec`, no copy) |
+//! | `np.asfortranarray(…)` | `Tensor::<_, _, ColMajor>::from_vec(…)` (data in column-major order) |
+//! | small fixed arrays | `StackTensor::<f32, ext![4, 4]>::eye(ext![4, 4])` (no heap) |
+//!
+//! ## Indexing and slicing
+//!
+//! | numpy | mdtensor |
+//! |---|---|
+//! | `a[1, 2]` | `a[[1, 2]]`; `a.get([1, 2])` → `Option`; `a.try_get([1, 2])` → `Result` |
+//! | `a[1, 2] = 5` | `a[[1, 2]] = 5` |
+//! | `a[1:, ::-2]` | `a.slice(s![1.., ..;-2])` (a view, negative steps allowed) |
+//! | `a[:, 0:3:2]` with constants | `a.slice_static::<(Full, Span<0, 3, 2>)>()` (extents computed at compile time) |
+//! | `a[None, :]`, `a[np.newaxis]` | `a.unsqueeze::<0>()`, or `NewAxis` in `s![…]` |
+//! | `a[0]` (drop an axis) | `a.index_axis::<0>(0)` |
+//! | `np.squeeze(a, 0)` | `a.squeeze::<0>()` (only an axis of extent 1: checked in the type) |
+//! | `np.flip(a, 1)` | `a.flip_axis(1)` / `a.flip::<1>()` |
+//! | `a.copy()` | `a.to_owned()`, `a.clone()` |
+//!
+//! ## Broadcasting and arithmetic
+//!
+//! | numpy | mdtensor |
+//! |---|---|
+//! | `a + b` (broadcasting) | `(&a + &b).eval()`; static shapes are checked at compile time |
+//! | `a * 2.0 + 1.0` | `(&a * 2.0 + 1.0).eval()` |
+//! | `a += b` | `a += &b` (fused, in place) |
+//! | `np.broadcast_to(a, (4, 3))` | `a.broadcast_to::<ext![4, 3]>(ext![4, 3])` (a zero-stride view) |
+//! | `np.exp(a)`, `np.sqrt(a)` | `a.exp().eval()`, `a.sqrt().eval()` (`use mdtensor::prelude::*`) |
+//! | `np.where(m, a, b)` | `select(m, &a, &b).eval()` ([`crate::ops::select`]) |
+//! | `a > 0.5` | `a.gt(0.5).eval()` |
+//!
+//! ## Reductions
+//!
+//! | numpy | mdtensor |
+//! |---|---|
+//! | `a.sum()`, `a.mean()`, `a.prod()` | `a.sum()`, `a.mean()`, `a.prod()` (pairwise: the same result on any thread count) |
+//! | `a.var(ddof=1)`, `a.std(ddof=1)` | `a.var(1)`, `a.std(1)` |
+//! | `a.max()`, `a.argmax()` | `a.max()` → `Option`, `a.argmax()` → `Option<usize>` (flat index) |
+//! | `a.sum(axis=0)` | `a.sum_axis::<0>()` (the axis is a constant: the result's extents are a type) |
+//! | `a.max(axis=1)` | `a.max_axis::<1>()` / `a.try_max_axis::<1>()` |
+//! | `scipy.special.softmax(a, axis=1)` | `a.softmax::<1>()`, `a.log_softmax::<1>()` |
+//!
+//! ## Products
+//!
+//! | numpy | mdtensor |
+//! |---|---|
+//! | `a @ b`, `np.matmul(a, b)` | `a.matmul(&b)` (inner dimensions checked at compile time when static) |
+//! | `np.dot(x, y)` (vectors) | `x.dot(&y)` |
+//! | `np.outer(x, y)` | `x.outer(&y)` |
+//! | `np.tensordot(a, b, axes)` | `a.tensordot::<C, _, _, _>(&b)` |
+//!
+//! ## Shape changes
+//!
+//! | numpy | mdtensor |
+//! |---|---|
+//! | `a.reshape(3, 2)` | `a.reshape(ext![3, 2])` (a view: `Err` when the layout needs a copy) |
+//! | `np.ascontiguousarray(a.T).reshape(-1)` | `a.t().to_standard_layout().reshape(ext![6])` |
+//! | `a.T` | `a.t()` (a `ColMajor` view: no copy) |
+//! | `np.transpose(a, (2, 0, 1))` | `a.permute(&[2, 0, 1])`, or `a.permute_axes::<(Ax<2>, Ax<0>, Ax<1>)>()` (static) |
+//! | `a.shape`, `a.ndim`, `a.size` | `a.shape()` / `a.dims()`, `a.rank()`, `a.numel()` |
+//!
+//! ## Types
+//!
+//! | numpy | mdtensor |
+//! |---|---|
+//! | `a.astype(np.int32)` | `a.cast::<i32>().eval()` (`as` conversion, lazy) |
+//! | `a.tolist()`, `a.ravel()` | `a.to_vec()` (logical order), `a.into_vec()` (no copy when possible) |
+//! | `np.allclose(a, b)` | `approx::relative_eq!(a, b, …)` (feature `approx`; different shapes are never equal) |
+//! | `a == b` (whole arrays) | `a == b` → `bool` (same shape and elements); elementwise: `a.eq_elem(b)` (lazy, `bool` elements) |
+//!
+//! ## Files, interop and sparse matrices
+//!
+//! | numpy / scipy | mdtensor |
+//! |---|---|
+//! | `np.load("a.npy")` | `mdtensor::io::load_npy` (the `io` module) |
+//! | `np.save("a.npy", a)` | `mdtensor::io::save_npy` |
+//! | `np.load(…, mmap_mode="r")` | a memory-mapped storage (the `io` module) |
+//! | `json.dumps(a.tolist())` | `serde_json::to_string(&a)` (feature `serde`: `{"shape": …, "data": …}`) |
+//! | `scipy.sparse.csr_matrix((data, indices, indptr))` | `CsrMatrix` (compressed storage, `RowMajor` policy) |
+//! | passing arrays to ndarray / nalgebra code | [`crate::interop`]: zero-copy views both ways |
+//!
+//! ## The same in code
+//!
+//! ```
+//! use mdtensor::prelude::*;
+//! use mdtensor::{ext, s, tensor, ColMajor, Tensor};
+//!
+//! // a = np.arange(6.).reshape(2, 3)
+//! let a = Tensor::<f64, ext![2, 3]>::from_fn(ext![2, 3], |[i, j]| (i * 3 + j) as f64);
+//! // b = a[:, ::-1] * 2 + 1
+//! let b = (&a.slice(s![.., ..;-1]) * 2.0 + 1.0).eval();
+//! assert_eq!(b.to_vec(), [5.0, 3.0, 1.0, 11.0, 9.0, 7.0]);
+//! // a.sum(axis=0), a.mean()
+//! assert_eq!(a.sum_axis::<0>().to_vec(), [3.0, 5.0, 7.0]);
+//! assert_eq!(a.mean(), 2.5);
+//! // a @ a.T
+//! assert_eq!(a.matmul(&a.t()).to_vec(), [5.0, 14.0, 14.0, 50.0]);
+//! // a.T.copy(order="F") is the same memory order as a: no copy needed for a ColMajor view
+//! let t: mdtensor::TensorView<'_, f64, ext![3, 2], ColMajor> = a.t();
+//! assert_eq!(t[[2, 1]], 5.0);
+//! // a.astype(np.int32)
+//! assert_eq!(a.cast::<i32>().eval().to_vec(), [0, 1, 2, 3, 4, 5]);
+//! // np.where(a > 2, a, 0)
+//! let w = mdtensor::ops::select(a.gt(2.0), &a, 0.0).eval();
+//! assert_eq!(w.to_vec(), [0.0, 0.0, 0.0, 3.0, 4.0, 5.0]);
+//! // a.reshape(3, 2)
+//! assert_eq!(a.reshape(ext![3, 2]).dims(), [3, 2]);
+//! // np.broadcast_to(row, (2, 3))
+//! let row = tensor![[1.0, 2.0, 3.0]];
+//! assert_eq!(row.broadcast_to::<ext![2, 3]>(ext![2, 3]).to_vec(), [1.0, 2.0, 3.0, 1.0, 2.0, 3.0]);
+//! ```
+//!
+//! [`DynRank`]: crate::DynRank
