@@ -50,6 +50,8 @@ pub use storage::{
     BorrowedStorage, DenseStorage, DenseStorageMut, Heap, Inline, OwnedStorage, ReadStorage, Shared, Storage, View,
     ViewMut,
 };
+pub use storage::sparse;
+pub use storage::sparse::{CooTensor, CscMatrix, CsrMatrix};
 pub use tensor::{ShapeArg, SharedTensor, StackTensor, Tensor, TensorIndex, TensorView, TensorViewMut};
 pub use view::*;
 

@@ -22,6 +22,7 @@ pub(crate) mod entries;
 mod heap;
 mod inline;
 mod shared;
+pub mod sparse;
 mod view;
 
 pub use entries::ReadStorage;
