@@ -137,7 +137,7 @@ impl<T, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex> Tensor<T, E, S, Co
     /// ```
     /// use mdtensor::{ext, sparse::CsrMatrix};
     /// let bad = CsrMatrix::<f64, ext![2, 3]>::try_new(ext![2, 3], vec![0, 2, 1], vec![0, 1], vec![1.0, 2.0]);
-    /// let err = bad.unwrap_err();
+    /// let Err(err) = bad else { unreachable!() };
     /// assert_eq!(err.to_string(), "indptr[2] = 1 is less than indptr[1] = 2");
     /// assert_eq!(err.parts.2, [1.0, 2.0]); // nothing lost
     /// ```

@@ -73,7 +73,9 @@ impl<T, E: Extents, S: SparseOrder + Layout<E>, I: SparseIndex> Tensor<T, E, S, 
     /// use mdtensor::{ext, sparse::CooTensor};
     /// let t = CooTensor::<i32, ext![2, 2, 2]>::new(ext![2, 2, 2], vec![0, 1, 1, 1, 0, 0], vec![5, 6]);
     /// assert_eq!(t.value([1, 0, 0]), Some(6));
-    /// let err = CooTensor::<i32, ext![2, 2, 2]>::try_new(ext![2, 2, 2], vec![0, 1, 2], vec![5]).unwrap_err();
+    /// let Err(err) = CooTensor::<i32, ext![2, 2, 2]>::try_new(ext![2, 2, 2], vec![0, 1, 2], vec![5]) else {
+    ///     unreachable!()
+    /// };
     /// assert_eq!(err.to_string(), "entry 0: index 2 on axis 2 is out of range for extent 2");
     /// ```
     pub fn try_new(shape: impl ShapeArg<E>, coords: Vec<I>, values: Vec<T>) -> Result<Self, Rejected<Parts<T, I>>> {

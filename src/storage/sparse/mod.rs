@@ -27,10 +27,10 @@
 mod compressed;
 mod convert;
 mod coo;
-mod error;
+pub(crate) mod error;
 mod lane;
 mod shape;
-mod validate;
+pub(crate) mod validate;
 
 pub use compressed::{Arrays, Borrowed, Compressed, CompressedBase, CompressedView, Owned, Rank2};
 pub use coo::Coo;
