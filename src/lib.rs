@@ -46,12 +46,12 @@ pub use extents::{
 pub use kernels::par::Par;
 pub use layout::{ColMajor, Layout, RowMajor, StridePolicy, Strided};
 pub use ops::Expr;
+pub use storage::sparse;
+pub use storage::sparse::{CooTensor, CscMatrix, CsrMatrix};
 pub use storage::{
     BorrowedStorage, DenseStorage, DenseStorageMut, Heap, Inline, OwnedStorage, ReadStorage, Shared, Storage, View,
     ViewMut,
 };
-pub use storage::sparse;
-pub use storage::sparse::{CooTensor, CscMatrix, CsrMatrix};
 pub use tensor::{ShapeArg, SharedTensor, StackTensor, Tensor, TensorIndex, TensorView, TensorViewMut};
 pub use view::*;
 

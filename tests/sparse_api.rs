@@ -63,7 +63,10 @@ fn column_index_out_of_range() {
 #[test]
 fn unsorted_or_duplicate_within_a_row() {
     let e = csr_err(vec![0, 0, 2, 2], vec![3, 1], vec![1.0, 2.0]);
-    assert_eq!(e.error, SparseError::Unsorted { lane: "row", lane_index: 1, inner: "column", pos: 1, index: 1, prev: 3 });
+    assert_eq!(
+        e.error,
+        SparseError::Unsorted { lane: "row", lane_index: 1, inner: "column", pos: 1, index: 1, prev: 3 }
+    );
     assert!(e.to_string().starts_with("row 1: column indices are not sorted: indices[1] = 1 follows 3"), "{e}");
     let e = csr_err(vec![0, 0, 0, 2], vec![2, 2], vec![1.0, 2.0]);
     assert!(e.to_string().starts_with("row 2: column index 2 appears twice"), "{e}");
@@ -97,7 +100,8 @@ fn extents_whose_product_overflows() {
 fn index_type_overflow_is_checked() {
     // 2^32 rows do not fit u32 indices.
     let rows = 1usize << 32;
-    let e = CsrMatrix::<f32, ext![_, _], u32>::try_from_triplets([rows, 1], &[0usize], &[0usize], &[1.0]).err().unwrap();
+    let e =
+        CsrMatrix::<f32, ext![_, _], u32>::try_from_triplets([rows, 1], &[0usize], &[0usize], &[1.0]).err().unwrap();
     assert_eq!(e.to_string(), "an extent = 4294967296 does not fit the index type u32");
     let e = tensor![[1.0f32]].try_to_compressed::<ColMajor, u32>();
     assert!(e.is_ok());
@@ -129,7 +133,8 @@ fn coo_validation() {
     assert_eq!(e.to_string(), "entry 0: index 5 on axis 2 is out of range for extent 2");
     assert_eq!(e.parts, (vec![0, 0, 5], vec![1]));
     // ColMajor order: sorted by the last axis first.
-    let ok = Tensor::<i32, ext![_, _], ColMajor, mdtensor::sparse::Coo<i32>>::try_new([2, 2], vec![1, 0, 0, 1], vec![1, 2]);
+    let ok =
+        Tensor::<i32, ext![_, _], ColMajor, mdtensor::sparse::Coo<i32>>::try_new([2, 2], vec![1, 0, 0, 1], vec![1, 2]);
     assert!(ok.is_ok());
     let e = CooTensor::<i32, ext![_, _]>::try_from_entries([2, 2], [([0, 2], 1)]).err().unwrap();
     assert_eq!(e.to_string(), "entry 0: index 2 on axis 1 is out of range for extent 2");
@@ -163,7 +168,10 @@ fn dynamic_shape_mismatches_are_errors() {
     let a = CsrMatrix::<f64>::from_triplets([2, 3], &[0usize], &[2usize], &[1.0]);
     let x = Tensor::<f64, ext![_]>::from_vec([2], vec![1.0, 2.0]);
     let e = a.try_matvec(&x).err().unwrap();
-    assert_eq!(e.to_string(), "matvec: shapes [2, 3] and [2] are incompatible: the matrix has 3 columns but the right operand has 2 rows");
+    assert_eq!(
+        e.to_string(),
+        "matvec: shapes [2, 3] and [2] are incompatible: the matrix has 3 columns but the right operand has 2 rows"
+    );
     let b = Tensor::<f64, ext![_, _]>::zeros([4, 2]);
     assert!(a.try_matmat(&b).is_err());
     let mut y = Tensor::<f64, ext![_]>::zeros([3]);
@@ -212,7 +220,10 @@ fn lanes_and_access() {
     let mut a = a;
     a.values_mut()[0] = 6;
     assert_eq!(a.value([0, 1]), Some(6));
-    assert_eq!(a.try_value([2, 0]).unwrap_err().to_string(), "index: index 2 is out of bounds for axis 0 with extent 2");
+    assert_eq!(
+        a.try_value([2, 0]).unwrap_err().to_string(),
+        "index: index 2 is out of bounds for axis 0 with extent 2"
+    );
     let (indptr, indices, values) = a.into_parts();
     assert_eq!((indptr, indices, values), (vec![0, 1, 3], vec![1, 0, 2], vec![6, 7, 9]));
     let e = a_view_entries();
@@ -240,6 +251,7 @@ fn empty_matrices() {
 #[test]
 fn unchecked_constructor_trusts_valid_input() {
     // SAFETY: a valid 2×2 CSR structure.
-    let a = unsafe { Csr::new_unchecked((mdtensor::Dyn(2), mdtensor::Dyn(2)), vec![0, 1, 2], vec![1, 0], vec![3.0, 4.0]) };
+    let a =
+        unsafe { Csr::new_unchecked((mdtensor::Dyn(2), mdtensor::Dyn(2)), vec![0, 1, 2], vec![1, 0], vec![3.0, 4.0]) };
     assert_eq!(a.to_dense().to_vec(), [0.0, 3.0, 4.0, 0.0]);
 }

@@ -27,7 +27,8 @@ impl Mat {
         Dense::from_vec([self.rows, self.cols], self.data.clone())
     }
     fn transposed(&self) -> Mat {
-        let data = (0..self.cols).flat_map(|j| (0..self.rows).map(move |i| (i, j))).map(|(i, j)| self.at(i, j)).collect();
+        let data =
+            (0..self.cols).flat_map(|j| (0..self.rows).map(move |i| (i, j))).map(|(i, j)| self.at(i, j)).collect();
         Mat { rows: self.cols, cols: self.rows, data }
     }
     fn nonzeros(&self) -> Vec<(usize, usize, i64)> {
@@ -351,7 +352,6 @@ fn parallel_paths_agree_with_serial() {
     let serial_m = csr.try_matmat_with(&b, Par::Seq).unwrap().to_vec();
     assert_eq!(csr.try_matmat_with(&b, Par::Rayon).unwrap().to_vec(), serial_m);
     assert_eq!(csc.try_matmat_with(&b, Par::Rayon).unwrap().to_vec(), serial_m);
-    let reference: Vec<i64> =
-        (0..rows).map(|i| csr.row(i).iter().map(|(j, &v)| v * x.to_vec()[j]).sum()).collect();
+    let reference: Vec<i64> = (0..rows).map(|i| csr.row(i).iter().map(|(j, &v)| v * x.to_vec()[j]).sum()).collect();
     assert_eq!(serial, reference);
 }

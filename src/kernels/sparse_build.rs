@@ -169,7 +169,11 @@ pub(crate) fn sort_and_sum_lanes<T: SparseElem, I: SparseIndex>(
     let bounds = balanced_blocks(indptr, blocks);
     let pieces = split_blocks(indptr, &bounds, indices, values);
     let dup = if pieces.len() > 1 {
-        pieces.into_par_iter().zip(bounds[1..].par_iter()).map(|(p, &last)| sort_block(p, last)).reduce(|| false, |a, b| a | b)
+        pieces
+            .into_par_iter()
+            .zip(bounds[1..].par_iter())
+            .map(|(p, &last)| sort_block(p, last))
+            .reduce(|| false, |a, b| a | b)
     } else {
         pieces.into_iter().zip(&bounds[1..]).any(|(p, &last)| sort_block(p, last))
     };

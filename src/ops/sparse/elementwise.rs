@@ -70,7 +70,10 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
     }
 
     /// `f` of every stored value; `Err` when `f(0) != 0` (see the [module docs](self)).
-    pub fn try_sparse_map<U: SparseElem>(&self, f: impl Fn(T) -> U) -> Result<Tensor<U, E, S, Compressed<U, I>>, SparseError> {
+    pub fn try_sparse_map<U: SparseElem>(
+        &self,
+        f: impl Fn(T) -> U,
+    ) -> Result<Tensor<U, E, S, Compressed<U, I>>, SparseError> {
         if !f(T::zero()).is_zero() {
             return Err(SparseError::NotZeroPreserving);
         }
@@ -116,21 +119,28 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
             let (ra, rb) = (ap[lane].index()..ap[lane + 1].index(), bp[lane].index()..bp[lane + 1].index());
             let (ia, ib) = (&ai[ra.clone()], &bi[rb.clone()]);
             let (va, vb) = (&av[ra], &bv[rb]);
-            merge(ia.len(), ib.len(), |i, j| ia[i].cmp(&ib[j]), |side| {
-                if let Some(y) = one_sided(&op, side, va, vb, union).filter(|y| !y.is_zero()) {
-                    indices.push(match side {
-                        Side::Left(i) | Side::Both(i, _) => ia[i],
-                        Side::Right(j) => ib[j],
-                    });
-                    values.push(y);
-                }
-            });
+            merge(
+                ia.len(),
+                ib.len(),
+                |i, j| ia[i].cmp(&ib[j]),
+                |side| {
+                    if let Some(y) = one_sided(&op, side, va, vb, union).filter(|y| !y.is_zero()) {
+                        indices.push(match side {
+                            Side::Left(i) | Side::Both(i, _) => ia[i],
+                            Side::Right(j) => ib[j],
+                        });
+                        values.push(y);
+                    }
+                },
+            );
             crate::storage::sparse::validate_fits::<I>("nnz", values.len())?;
             indptr.push(I::from_usize(values.len()).unwrap_or_default());
         }
         // SAFETY: merging two sorted lanes gives a sorted lane of indices from either one,
         // both valid for this shape; `nnz` was checked to fit `I`.
-        Ok(unsafe { Tensor::<T, E, S, Compressed<T, I>>::new_unchecked(self.extents().clone(), indptr, indices, values) })
+        Ok(unsafe {
+            Tensor::<T, E, S, Compressed<T, I>>::new_unchecked(self.extents().clone(), indptr, indices, values)
+        })
     }
 
     /// `self + rhs`; `Err` when dynamic extents differ.
@@ -275,7 +285,10 @@ impl<T: SparseElem, E: Extents, S: SparseOrder + Layout<E>, I: SparseIndex> Tens
     }
     /// Sum of two COO tensors (the result takes this one's order).
     #[track_caller]
-    pub fn sparse_add<E2: Extents, S2: SparseOrder + Layout<E2>>(&self, rhs: &Tensor<T, E2, S2, Coo<T, I>>) -> Tensor<T, E, S, Coo<T, I>>
+    pub fn sparse_add<E2: Extents, S2: SparseOrder + Layout<E2>>(
+        &self,
+        rhs: &Tensor<T, E2, S2, Coo<T, I>>,
+    ) -> Tensor<T, E, S, Coo<T, I>>
     where
         E: SameShape<E2>,
         S: Layout<E2>,
@@ -295,7 +308,10 @@ impl<T: SparseElem, E: Extents, S: SparseOrder + Layout<E>, I: SparseIndex> Tens
     }
     /// Elementwise (Hadamard) product of two COO tensors.
     #[track_caller]
-    pub fn sparse_mul<E2: Extents, S2: SparseOrder + Layout<E2>>(&self, rhs: &Tensor<T, E2, S2, Coo<T, I>>) -> Tensor<T, E, S, Coo<T, I>>
+    pub fn sparse_mul<E2: Extents, S2: SparseOrder + Layout<E2>>(
+        &self,
+        rhs: &Tensor<T, E2, S2, Coo<T, I>>,
+    ) -> Tensor<T, E, S, Coo<T, I>>
     where
         E: SameShape<E2>,
         S: Layout<E2>,

@@ -112,12 +112,17 @@ fn names<S: SparseOrder>() -> LaneNames {
 
 type Parts<T, I> = (Vec<I>, Vec<I>, Vec<T>);
 
-impl<T, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex> Tensor<T, E, S, Compressed<T, I>> {
+// `Rank2` sits on each constructor rather than on the impl, so that asking for compressed
+// storage of another rank reports the `Rank2` message instead of "method not found".
+impl<T, E: Extents, S: SparseOrder + Layout<E>, I: SparseIndex> Tensor<T, E, S, Compressed<T, I>> {
     fn checked(
         shape: impl ShapeArg<E>,
         parts: Parts<T, I>,
         order: LaneOrder,
-    ) -> Result<(E, Parts<T, I>), Rejected<Parts<T, I>>> {
+    ) -> Result<(E, Parts<T, I>), Rejected<Parts<T, I>>>
+    where
+        E: Rank2,
+    {
         let ext = match shape.into_extents("compressed sparse matrix") {
             Ok(e) => e,
             Err(e) => return Err(Rejected { error: e.into(), parts }),
@@ -146,7 +151,10 @@ impl<T, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex> Tensor<T, E, S, Co
         indptr: Vec<I>,
         indices: Vec<I>,
         values: Vec<T>,
-    ) -> Result<Self, Rejected<Parts<T, I>>> {
+    ) -> Result<Self, Rejected<Parts<T, I>>>
+    where
+        E: Rank2,
+    {
         let (ext, (indptr, indices, values)) = Self::checked(shape, (indptr, indices, values), LaneOrder::Sorted)?;
         // SAFETY: just checked.
         Ok(unsafe { Self::new_unchecked(ext, indptr, indices, values) })
@@ -154,7 +162,10 @@ impl<T, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex> Tensor<T, E, S, Co
 
     /// See [`Tensor::try_new`]; panics with the message naming the offending position.
     #[track_caller]
-    pub fn new(shape: impl ShapeArg<E>, indptr: Vec<I>, indices: Vec<I>, values: Vec<T>) -> Self {
+    pub fn new(shape: impl ShapeArg<E>, indptr: Vec<I>, indices: Vec<I>, values: Vec<T>) -> Self
+    where
+        E: Rank2,
+    {
         or_panic(Self::try_new(shape, indptr, indices, values))
     }
 
@@ -166,7 +177,10 @@ impl<T, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex> Tensor<T, E, S, Co
     /// `indptr[lanes] == indices.len() == values.len()`, indices strictly increasing and
     /// below the other extent inside each lane, and both extents and `nnz` fit `I`. The
     /// kernels index without bounds checks on that promise.
-    pub unsafe fn new_unchecked(shape: E, indptr: Vec<I>, indices: Vec<I>, values: Vec<T>) -> Self {
+    pub unsafe fn new_unchecked(shape: E, indptr: Vec<I>, indices: Vec<I>, values: Vec<T>) -> Self
+    where
+        E: Rank2,
+    {
         let mapping = S::dense_mapping(&shape);
         // SAFETY: the caller vouches for the compressed invariant.
         unsafe { Tensor::from_parts_unchecked(CompressedBase { indptr, indices, values }, shape, mapping) }
@@ -189,6 +203,7 @@ impl<T, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex> Tensor<T, E, S, Co
     ) -> Result<Self, Rejected<Parts<T, I>>>
     where
         T: SparseElem,
+        E: Rank2,
     {
         let (ext, (mut indptr, mut indices, mut values)) =
             Self::checked(shape, (indptr, indices, values), LaneOrder::Any)?;
@@ -203,6 +218,7 @@ impl<T, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex> Tensor<T, E, S, Co
     pub fn from_unsorted(shape: impl ShapeArg<E>, indptr: Vec<I>, indices: Vec<I>, values: Vec<T>) -> Self
     where
         T: SparseElem,
+        E: Rank2,
     {
         or_panic(Self::try_from_unsorted(shape, indptr, indices, values))
     }
@@ -224,6 +240,7 @@ impl<T, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex> Tensor<T, E, S, Co
     ) -> Result<Self, SparseError>
     where
         T: SparseElem,
+        E: Rank2,
     {
         let ext = shape.into_extents("compressed sparse matrix")?;
         let dims = ext.dims();
@@ -248,6 +265,7 @@ impl<T, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex> Tensor<T, E, S, Co
     pub fn from_triplets<J: SparseIndex>(shape: impl ShapeArg<E>, rows: &[J], cols: &[J], values: &[T]) -> Self
     where
         T: SparseElem,
+        E: Rank2,
     {
         or_panic(Self::try_from_triplets(shape, rows, cols, values))
     }
@@ -263,7 +281,9 @@ impl<T, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex> Tensor<T, E, S, Co
     }
 }
 
-impl<T, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arrays<T, I>> Tensor<T, E, S, CompressedBase<T, I, A>> {
+impl<T, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arrays<T, I>>
+    Tensor<T, E, S, CompressedBase<T, I, A>>
+{
     /// Start of each lane (row for CSR, column for CSC) in `indices`/`values`, plus the end.
     pub fn indptr(&self) -> &[I] {
         self.storage.indptr()
@@ -303,7 +323,11 @@ impl<T, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arrays<T, I>> T
         let (indptr, indices, values) = (self.indptr(), self.indices(), self.values());
         // SAFETY: the same arrays, extents and policy: the invariant carries over.
         unsafe {
-            Tensor::from_parts_unchecked(CompressedBase { indptr, indices, values }, self.extents.clone(), self.mapping.clone())
+            Tensor::from_parts_unchecked(
+                CompressedBase { indptr, indices, values },
+                self.extents.clone(),
+                self.mapping.clone(),
+            )
         }
     }
     /// The transpose over the same arrays: a CSR matrix becomes a CSC view and back; the
@@ -340,7 +364,10 @@ impl<T, E: Rank2, I: SparseIndex, A: Arrays<T, I>> Tensor<T, E, ColMajor, Compre
     }
 }
 
-fn value_at<T: Clone + Zero, S: SparseOrder, I: SparseIndex, A: Arrays<T, I>>(st: &CompressedBase<T, I, A>, index: &[usize]) -> T {
+fn value_at<T: Clone + Zero, S: SparseOrder, I: SparseIndex, A: Arrays<T, I>>(
+    st: &CompressedBase<T, I, A>,
+    index: &[usize],
+) -> T {
     let (outer, inner) = if S::REVERSED { (index[1], index[0]) } else { (index[0], index[1]) };
     let p = st.indptr();
     let (start, end) = (p[outer].index(), p[outer + 1].index());
@@ -352,7 +379,10 @@ fn value_at<T: Clone + Zero, S: SparseOrder, I: SparseIndex, A: Arrays<T, I>>(st
     }
 }
 
-fn for_each_stored<T, S: SparseOrder, I: SparseIndex, A: Arrays<T, I>>(st: &CompressedBase<T, I, A>, f: &mut dyn FnMut(&[usize], &T)) {
+fn for_each_stored<T, S: SparseOrder, I: SparseIndex, A: Arrays<T, I>>(
+    st: &CompressedBase<T, I, A>,
+    f: &mut dyn FnMut(&[usize], &T),
+) {
     let (p, ix, v) = (st.indptr(), st.indices(), st.values());
     for lane in 0..p.len().saturating_sub(1) {
         for k in p[lane].index()..p[lane + 1].index() {

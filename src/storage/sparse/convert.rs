@@ -3,7 +3,9 @@
 //! [`ReadStorage`]).
 
 use super::validate::fits;
-use super::{Compressed, Coo, CooTensor, CscMatrix, CsrMatrix, Rank2, SparseElem, SparseError, SparseIndex, SparseOrder};
+use super::{
+    Compressed, Coo, CooTensor, CscMatrix, CsrMatrix, Rank2, SparseElem, SparseError, SparseIndex, SparseOrder,
+};
 use crate::extents::Extents;
 use crate::layout::{ColMajor, Layout, RowMajor};
 use crate::storage::ReadStorage;
@@ -12,7 +14,9 @@ use crate::tensor::Tensor;
 impl<T: SparseElem, E: Extents, S: Layout<E>, St: ReadStorage<T, E, S>> Tensor<T, E, S, St> {
     /// The non-zero entries in COO storage ordered by policy `S2`, with index type `I`;
     /// `Err` when an extent or the number of entries does not fit `I`.
-    pub fn try_to_coo<S2: SparseOrder + Layout<E>, I: SparseIndex>(&self) -> Result<Tensor<T, E, S2, Coo<T, I>>, SparseError> {
+    pub fn try_to_coo<S2: SparseOrder + Layout<E>, I: SparseIndex>(
+        &self,
+    ) -> Result<Tensor<T, E, S2, Coo<T, I>>, SparseError> {
         for d in self.dims().as_ref() {
             fits::<I>("an extent", *d)?;
         }

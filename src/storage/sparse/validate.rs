@@ -54,7 +54,11 @@ pub(crate) fn check_compressed<I: SparseIndex>(
     }
     fits::<I>("nnz", nnz)?;
     if indptr.len() != lanes.saturating_add(1) {
-        return Err(SparseError::IndptrLength { lane: names.lane, expected: lanes.saturating_add(1), found: indptr.len() });
+        return Err(SparseError::IndptrLength {
+            lane: names.lane,
+            expected: lanes.saturating_add(1),
+            found: indptr.len(),
+        });
     }
     // A value that does not even fit `usize` is necessarily beyond `nnz`.
     let ptr = |p: usize| indptr[p].try_index().unwrap_or(usize::MAX);
