@@ -42,6 +42,9 @@ fn indptr_not_monotonic() {
     let e = csr_err(vec![0, 2, 1, 2], vec![0, 1], vec![1.0, 2.0]);
     assert_eq!(e.error, SparseError::IndptrDecreasing { pos: 2, value: 1, prev: 2 });
     assert_eq!(e.to_string(), "indptr[2] = 1 is less than indptr[1] = 2");
+    // A pointer beyond nnz followed by a smaller one is reported where it decreases.
+    let e = csr_err(vec![0, 5, 2, 2], vec![0, 1], vec![1.0, 2.0]);
+    assert_eq!(e.to_string(), "indptr[2] = 2 is less than indptr[1] = 5");
 }
 
 #[test]

@@ -323,7 +323,8 @@ proptest! {
 /// matrix large enough to be split.
 #[test]
 fn parallel_paths_agree_with_serial() {
-    let (rows, cols) = if cfg!(miri) { (300, 40) } else { (5000, 300) };
+    // Large enough (> 2^16 entries) for the parallel, multi-block build outside Miri.
+    let (rows, cols) = if cfg!(miri) { (300, 40) } else { (20_000, 300) };
     let mut state = 12345u64;
     let mut next = move || {
         state ^= state << 13;
@@ -342,6 +343,26 @@ fn parallel_paths_agree_with_serial() {
         }
     }
     let csr = CsrMatrix::<i64>::from_triplets([rows, cols], &trips.0, &trips.1, &trips.2);
+    // The build against a plain model: repeats summed (zero sums stay stored), in order.
+    let mut model = std::collections::BTreeMap::new();
+    for k in 0..trips.0.len() {
+        *model.entry((trips.0[k], trips.1[k])).or_insert(0i64) += trips.2[k];
+    }
+    let built: Vec<_> = csr.entries().map(|(i, j, &v)| ((i, j), v)).collect();
+    assert_eq!(built, model.into_iter().collect::<Vec<_>>());
+    let csc_direct = CscMatrix::<i64, ext![_, _], u32>::from_triplets([rows, cols], &trips.0, &trips.1, &trips.2);
+    let mut by_row: Vec<_> = csc_direct.entries().map(|(i, j, &v)| ((i, j), v)).collect();
+    by_row.sort_unstable();
+    assert_eq!(by_row, built);
+    // `from_unsorted` on reversed lanes sorts them back (in parallel blocks).
+    let (mut idx, mut vals) = (csr.indices().to_vec(), csr.values().to_vec());
+    for r in 0..rows {
+        let (s, e) = (csr.indptr()[r], csr.indptr()[r + 1]);
+        idx[s..e].reverse();
+        vals[s..e].reverse();
+    }
+    let resorted = CsrMatrix::<i64>::from_unsorted([rows, cols], csr.indptr().to_vec(), idx, vals);
+    assert_eq!((resorted.indices(), resorted.values()), (csr.indices(), csr.values()));
     let csc = csr.to_csc();
     let x = Tensor::<i64, ext![_]>::from_fn([cols], |[j]| (j % 5) as i64 - 2);
     let b = Tensor::<i64, ext![_, _]>::from_fn([cols, 3], |[j, k]| ((j + k) % 4) as i64);

@@ -45,28 +45,108 @@ pub(crate) fn balanced_blocks<I: SparseIndex>(indptr: &[I], blocks: usize) -> Ve
     out
 }
 
-/// Splits `indices`/`values` at the lane boundaries `bounds`, into one mutable piece per
-/// block: `(first lane, indices, values)`.
-pub(crate) fn split_blocks<'a, T, I: SparseIndex>(
-    indptr: &[I],
-    bounds: &[usize],
-    mut indices: &'a mut [I],
-    mut values: &'a mut [T],
-) -> Vec<(usize, &'a mut [I], &'a mut [T])> {
-    let mut out = Vec::with_capacity(bounds.len());
-    for w in bounds.windows(2) {
-        let len = indptr[w[1]].index() - indptr[w[0]].index();
-        let (i, irest) = indices.split_at_mut(len);
-        let (v, vrest) = values.split_at_mut(len);
-        out.push((w[0], i, v));
-        (indices, values) = (irest, vrest);
+/// Cuts `lens`, `idx` and `vals` into consecutive pieces: piece `b` has `lanes[b]` lane
+/// lengths and `sizes[b]` entries.
+#[allow(clippy::type_complexity)]
+fn split3<'a, T, I>(
+    lanes: &[usize],
+    sizes: &[usize],
+    mut lens: &'a mut [usize],
+    mut idx: &'a mut [I],
+    mut vals: &'a mut [T],
+) -> Vec<(&'a mut [usize], &'a mut [I], &'a mut [T])> {
+    let mut out = Vec::with_capacity(sizes.len());
+    for (&l, &s) in lanes.iter().zip(sizes) {
+        let (a, ra) = lens.split_at_mut(l);
+        let (b, rb) = idx.split_at_mut(s);
+        let (c, rc) = vals.split_at_mut(s);
+        out.push((a, b, c));
+        (lens, idx, vals) = (ra, rb, rc);
     }
     out
 }
 
+/// Runs `f` on every piece, in parallel when there are several; returns the results in
+/// order.
+fn each_piece<P: Send, R: Send>(pieces: Vec<P>, f: impl Fn(P) -> R + Sync + Send) -> Vec<R> {
+    if pieces.len() > 1 {
+        pieces.into_par_iter().map(f).collect()
+    } else {
+        pieces.into_iter().map(f).collect()
+    }
+}
+
+/// Sorts each lane of a block (lane lengths `lens`) and sums repeated indices in place,
+/// updating `lens`; returns how many entries the block keeps (at its front).
+fn sort_block<T: SparseElem, I: SparseIndex>(lens: &mut [usize], idx: &mut [I], vals: &mut [T]) -> usize {
+    let mut start = 0;
+    let mut dup = false;
+    for &len in lens.iter() {
+        dup |= sort_lane(&mut idx[start..start + len], &mut vals[start..start + len]);
+        start += len;
+    }
+    if !dup {
+        return start;
+    }
+    let (mut r, mut w) = (0, 0);
+    for len in lens.iter_mut() {
+        let first = w;
+        for k in r..r + *len {
+            if w > first && idx[w - 1] == idx[k] {
+                vals[w - 1] = vals[w - 1] + vals[k];
+            } else {
+                idx[w] = idx[k];
+                vals[w] = vals[k];
+                w += 1;
+            }
+        }
+        r += *len;
+        *len = w - first;
+    }
+    w
+}
+
+/// Moves each block's `kept[b]` entries (of the `sizes[b]` it spanned) next to the previous
+/// block's, then truncates.
+fn close_gaps<T: Copy, I: Copy>(sizes: &[usize], kept: &[usize], idx: &mut Vec<I>, vals: &mut Vec<T>) {
+    let (mut r, mut w) = (0, 0);
+    for (&s, &k) in sizes.iter().zip(kept) {
+        if r != w {
+            idx.copy_within(r..r + k, w);
+            vals.copy_within(r..r + k, w);
+        }
+        r += s;
+        w += k;
+    }
+    idx.truncate(w);
+    vals.truncate(w);
+}
+
+/// `indptr` from lane lengths whose total fits `I`.
+fn indptr_from_lens<I: SparseIndex>(lens: &[usize], out: &mut Vec<I>) {
+    out.clear();
+    out.reserve(lens.len() + 1);
+    let mut acc = 0;
+    out.push(I::default());
+    for &l in lens {
+        acc += l;
+        // At most the number of entries, which fits `I`.
+        out.push(I::from_usize(acc).unwrap_or_default());
+    }
+}
+
+/// Output entries per block that keep a block's slice of the output in cache while it is
+/// scattered (tiny under Miri, so that small inputs reach the multi-block path).
+const BLOCK_ENTRIES: usize = if cfg!(miri) { 64 } else { 1 << 16 };
+
 /// Compressed arrays from triplets: `outer[k]` is the lane (row for CSR), `inner[k]` the
-/// index inside it, repeated coordinates summed. `outer_axis` names the axis of `outer` in
-/// errors.
+/// index inside it, repeated coordinates summed (in input order). `outer_axis` names the
+/// axis of `outer` in errors.
+///
+/// Two counting-sort passes: triplets are first distributed to blocks of `2^shift`
+/// consecutive lanes (in parallel over chunks of the input), then each block is sorted by
+/// lane into its own slice of the output (in parallel over blocks). A block's slice is small
+/// enough to stay in cache, so the scattered writes of the second pass are cheap.
 pub(crate) fn from_triplets<T: SparseElem, J: SparseIndex, I: SparseIndex>(
     lanes: usize,
     inner_extent: usize,
@@ -83,38 +163,66 @@ pub(crate) fn from_triplets<T: SparseElem, J: SparseIndex, I: SparseIndex>(
         return Err(SparseError::LengthMismatch { what, indices, values: n });
     }
     crate::storage::sparse::validate_fits::<I>("nnz", n)?;
-    // Pass 1: count per lane, checking every coordinate.
-    let mut start = vec![0usize; lanes + 1];
-    for (e, (o, i)) in outer.iter().zip(inner).enumerate() {
-        let o = o.try_index().unwrap_or(usize::MAX);
-        if o >= lanes {
-            return Err(SparseError::CoordinateOutOfRange { entry: e, axis: outer_axis, index: o, extent: lanes });
+    let parallel = par.parallel_for(n);
+    let per_block = (lanes as u128 * BLOCK_ENTRIES as u128 / n.max(1) as u128).max(1) as usize;
+    let shift = usize::BITS - 1 - per_block.leading_zeros();
+    let nblocks = if lanes == 0 { 0 } else { ((lanes - 1) >> shift) + 1 };
+    // Pass 1: check every coordinate, and list each chunk's entries by block.
+    let chunks = if parallel { rayon::current_num_threads() * 2 } else { 1 };
+    let chunk_len = n.div_ceil(chunks).max(1);
+    let distribute = |c: usize| -> Result<Vec<Vec<usize>>, SparseError> {
+        let mut buckets = vec![Vec::new(); nblocks];
+        for e in c * chunk_len..((c + 1) * chunk_len).min(n) {
+            let o = outer[e].try_index().unwrap_or(usize::MAX);
+            if o >= lanes {
+                return Err(SparseError::CoordinateOutOfRange { entry: e, axis: outer_axis, index: o, extent: lanes });
+            }
+            let i = inner[e].try_index().unwrap_or(usize::MAX);
+            if i >= inner_extent {
+                let axis = 1 - outer_axis;
+                return Err(SparseError::CoordinateOutOfRange { entry: e, axis, index: i, extent: inner_extent });
+            }
+            buckets[o >> shift].push(e);
         }
-        let i = i.try_index().unwrap_or(usize::MAX);
-        if i >= inner_extent {
-            let axis = 1 - outer_axis;
-            return Err(SparseError::CoordinateOutOfRange { entry: e, axis, index: i, extent: inner_extent });
-        }
-        start[o + 1] += 1;
-    }
-    for l in 0..lanes {
-        start[l + 1] += start[l];
-    }
-    // Pass 2: scatter every triplet to the next free slot of its lane. Zero-initialised
-    // buffers come from the allocator's zeroed pages, so the fill costs nothing extra.
-    let mut next = start[..lanes].to_vec();
+        Ok(buckets)
+    };
+    // Each chunk reports its first bad entry, so the first error in chunk order is the
+    // first bad entry overall.
+    let buckets: Vec<Vec<Vec<usize>>> =
+        each_piece((0..chunks).collect(), distribute).into_iter().collect::<Result<_, _>>()?;
+    // Pass 2: each block counts its lanes, scatters its entries, sorts and sums its lanes.
+    let sizes: Vec<usize> = (0..nblocks).map(|b| buckets.iter().map(|bk| bk[b].len()).sum()).collect();
+    let block_lanes: Vec<usize> = (0..nblocks).map(|b| ((b + 1) << shift).min(lanes) - (b << shift)).collect();
+    let mut lens = vec![0usize; lanes];
     let mut indices = vec![I::default(); n];
     let mut vals = vec![T::zero(); n];
-    for ((o, i), &v) in outer.iter().zip(inner).zip(values) {
-        let slot = &mut next[o.index()];
-        // Checked in pass 1 to be below the inner extent, which fits `I`.
-        indices[*slot] = I::from_usize(i.index()).unwrap_or_default();
-        vals[*slot] = v;
-        *slot += 1;
-    }
-    // Every count is at most n, which fits `I`.
-    let mut indptr: Vec<I> = start.iter().map(|&s| I::from_usize(s).unwrap_or_default()).collect();
-    sort_and_sum_lanes(&mut indptr, &mut indices, &mut vals, par);
+    let pieces: Vec<_> =
+        split3(&block_lanes, &sizes, &mut lens, &mut indices, &mut vals).into_iter().enumerate().collect();
+    let kept = each_piece(pieces, |(b, (lens, idx, vs))| {
+        let lane0 = b << shift;
+        let entries = || buckets.iter().flat_map(|bk| bk[b].iter().copied());
+        for e in entries() {
+            lens[outer[e].index() - lane0] += 1;
+        }
+        let mut next = Vec::with_capacity(lens.len());
+        let mut acc = 0;
+        for &l in lens.iter() {
+            next.push(acc);
+            acc += l;
+        }
+        for e in entries() {
+            let slot = &mut next[outer[e].index() - lane0];
+            // Checked in pass 1 to be below the inner extent, which fits `I`.
+            idx[*slot] = I::from_usize(inner[e].index()).unwrap_or_default();
+            vs[*slot] = values[e];
+            *slot += 1;
+        }
+        sort_block(lens, idx, vs)
+    });
+    drop(buckets);
+    close_gaps(&sizes, &kept, &mut indices, &mut vals);
+    let mut indptr = Vec::new();
+    indptr_from_lens(&lens, &mut indptr);
     Ok(Built { indptr, indices, values: vals })
 }
 
@@ -148,57 +256,22 @@ fn sort_lane<T: Copy, I: SparseIndex>(idx: &mut [I], vals: &mut [T]) -> bool {
 }
 
 /// Sorts every lane by index and sums the values of repeated indices, shrinking the arrays
-/// and rewriting `indptr` when some index repeats. Lanes are sorted in parallel blocks.
+/// and rewriting `indptr` when some index repeats. Blocks of lanes are sorted in parallel.
 pub(crate) fn sort_and_sum_lanes<T: SparseElem, I: SparseIndex>(
-    indptr: &mut [I],
+    indptr: &mut Vec<I>,
     indices: &mut Vec<I>,
     values: &mut Vec<T>,
     par: Par,
 ) {
-    let lanes = indptr.len() - 1;
-    let sort_block = |(first, idx, vals): (usize, &mut [I], &mut [T]), last: usize| {
-        let base = indptr[first].index();
-        let mut dup = false;
-        for l in first..last {
-            let (s, e) = (indptr[l].index() - base, indptr[l + 1].index() - base);
-            dup |= sort_lane(&mut idx[s..e], &mut vals[s..e]);
-        }
-        dup
-    };
     let blocks = if par.parallel_for(indices.len()) { rayon::current_num_threads() * 4 } else { 1 };
     let bounds = balanced_blocks(indptr, blocks);
-    let pieces = split_blocks(indptr, &bounds, indices, values);
-    let dup = if pieces.len() > 1 {
-        pieces
-            .into_par_iter()
-            .zip(bounds[1..].par_iter())
-            .map(|(p, &last)| sort_block(p, last))
-            .reduce(|| false, |a, b| a | b)
-    } else {
-        pieces.into_iter().zip(&bounds[1..]).any(|(p, &last)| sort_block(p, last))
-    };
-    if !dup {
-        return;
+    let mut lens: Vec<usize> = indptr.windows(2).map(|w| w[1].index() - w[0].index()).collect();
+    let block_lanes: Vec<usize> = bounds.windows(2).map(|w| w[1] - w[0]).collect();
+    let sizes: Vec<usize> = bounds.windows(2).map(|w| indptr[w[1]].index() - indptr[w[0]].index()).collect();
+    let pieces = split3(&block_lanes, &sizes, &mut lens, indices, values);
+    let kept = each_piece(pieces, |(l, i, v)| sort_block(l, i, v));
+    if kept != sizes {
+        close_gaps(&sizes, &kept, indices, values);
+        indptr_from_lens(&lens, indptr);
     }
-    // Sum runs of equal indices, moving entries left.
-    let mut w = 0;
-    let mut lane_start = 0;
-    for l in 0..lanes {
-        let (s, e) = (lane_start, indptr[l + 1].index());
-        let first_out = w;
-        for k in s..e {
-            if w > first_out && indices[w - 1] == indices[k] {
-                values[w - 1] = values[w - 1] + values[k];
-            } else {
-                indices[w] = indices[k];
-                values[w] = values[k];
-                w += 1;
-            }
-        }
-        lane_start = e;
-        // `w` never exceeds the old end, which fits `I`.
-        indptr[l + 1] = I::from_usize(w).unwrap_or_default();
-    }
-    indices.truncate(w);
-    values.truncate(w);
 }

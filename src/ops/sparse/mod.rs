@@ -1,6 +1,6 @@
-//! Operations on sparse tensors: products with dense vectors and matrices
-//! ([`product`](self) — `matvec`, `matmat`), elementwise arithmetic between sparse tensors
-//! and with scalars (`sparse_add`, `sparse_mul`, `scale`, `sparse_map`), and sums.
+//! Operations on sparse tensors: products with dense vectors and matrices (`matvec`,
+//! `matmat`), elementwise arithmetic between sparse tensors and with scalars (`sparse_add`,
+//! `sparse_mul`, `scale`, `sparse_map`), and sums (`sum`, `sum_axis`).
 //!
 //! Names that dense tensors already use for something else get a `sparse_` prefix
 //! (`sparse_add`, `sparse_map`, `sparse_view`, `sparse_t`): the two families live on the

@@ -70,11 +70,8 @@ pub(crate) fn check_compressed<I: SparseIndex>(
         if value < prev {
             return Err(SparseError::IndptrDecreasing { pos: p, value, prev });
         }
-        if value > nnz {
-            // A later value may not decrease below it again, so the end cannot match.
-            return Err(SparseError::IndptrEnd { pos: lanes, value: ptr(lanes), nnz });
-        }
     }
+    // Non-decreasing and ending at `nnz`: every lane lies inside `0..nnz`.
     if ptr(lanes) != nnz {
         return Err(SparseError::IndptrEnd { pos: lanes, value: ptr(lanes), nnz });
     }
