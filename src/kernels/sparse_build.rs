@@ -167,12 +167,14 @@ pub(crate) fn from_triplets<T: SparseElem, J: SparseIndex, I: SparseIndex>(
     let per_block = (lanes as u128 * BLOCK_ENTRIES as u128 / n.max(1) as u128).max(1) as usize;
     let shift = usize::BITS - 1 - per_block.leading_zeros();
     let nblocks = if lanes == 0 { 0 } else { ((lanes - 1) >> shift) + 1 };
-    // Pass 1: check every coordinate, and list each chunk's entries by block.
+    // Pass 1: check every coordinate, then copy each chunk's triplets into one bucket per
+    // block (lane, index, value): sequential reads, and one write stream per block.
     let chunks = if parallel { rayon::current_num_threads() * 2 } else { 1 };
     let chunk_len = n.div_ceil(chunks).max(1);
-    let distribute = |c: usize| -> Result<Vec<Vec<usize>>, SparseError> {
-        let mut buckets = vec![Vec::new(); nblocks];
-        for e in c * chunk_len..((c + 1) * chunk_len).min(n) {
+    let distribute = |c: usize| -> Result<Vec<Vec<(usize, I, T)>>, SparseError> {
+        let range = c * chunk_len..((c + 1) * chunk_len).min(n);
+        let mut counts = vec![0usize; nblocks];
+        for e in range.clone() {
             let o = outer[e].try_index().unwrap_or(usize::MAX);
             if o >= lanes {
                 return Err(SparseError::CoordinateOutOfRange { entry: e, axis: outer_axis, index: o, extent: lanes });
@@ -182,15 +184,23 @@ pub(crate) fn from_triplets<T: SparseElem, J: SparseIndex, I: SparseIndex>(
                 let axis = 1 - outer_axis;
                 return Err(SparseError::CoordinateOutOfRange { entry: e, axis, index: i, extent: inner_extent });
             }
-            buckets[o >> shift].push(e);
+            counts[o >> shift] += 1;
+        }
+        let mut buckets: Vec<Vec<(usize, I, T)>> = counts.iter().map(|&k| Vec::with_capacity(k)).collect();
+        for e in range {
+            let o = outer[e].index();
+            // Checked above to be below the inner extent, which fits `I`.
+            let i = I::from_usize(inner[e].index()).unwrap_or_default();
+            buckets[o >> shift].push((o, i, values[e]));
         }
         Ok(buckets)
     };
     // Each chunk reports its first bad entry, so the first error in chunk order is the
     // first bad entry overall.
-    let buckets: Vec<Vec<Vec<usize>>> =
+    let buckets: Vec<Vec<Vec<(usize, I, T)>>> =
         each_piece((0..chunks).collect(), distribute).into_iter().collect::<Result<_, _>>()?;
-    // Pass 2: each block counts its lanes, scatters its entries, sorts and sums its lanes.
+    // Pass 2: each block counts its lanes, scatters its entries into its own (cache-sized)
+    // slice of the output, then sorts and sums its lanes.
     let sizes: Vec<usize> = (0..nblocks).map(|b| buckets.iter().map(|bk| bk[b].len()).sum()).collect();
     let block_lanes: Vec<usize> = (0..nblocks).map(|b| ((b + 1) << shift).min(lanes) - (b << shift)).collect();
     let mut lens = vec![0usize; lanes];
@@ -200,9 +210,9 @@ pub(crate) fn from_triplets<T: SparseElem, J: SparseIndex, I: SparseIndex>(
         split3(&block_lanes, &sizes, &mut lens, &mut indices, &mut vals).into_iter().enumerate().collect();
     let kept = each_piece(pieces, |(b, (lens, idx, vs))| {
         let lane0 = b << shift;
-        let entries = || buckets.iter().flat_map(|bk| bk[b].iter().copied());
-        for e in entries() {
-            lens[outer[e].index() - lane0] += 1;
+        let entries = || buckets.iter().flat_map(|bk| bk[b].iter());
+        for &(o, _, _) in entries() {
+            lens[o - lane0] += 1;
         }
         let mut next = Vec::with_capacity(lens.len());
         let mut acc = 0;
@@ -210,11 +220,10 @@ pub(crate) fn from_triplets<T: SparseElem, J: SparseIndex, I: SparseIndex>(
             next.push(acc);
             acc += l;
         }
-        for e in entries() {
-            let slot = &mut next[outer[e].index() - lane0];
-            // Checked in pass 1 to be below the inner extent, which fits `I`.
-            idx[*slot] = I::from_usize(inner[e].index()).unwrap_or_default();
-            vs[*slot] = values[e];
+        for &(o, i, v) in entries() {
+            let slot = &mut next[o - lane0];
+            idx[*slot] = i;
+            vs[*slot] = v;
             *slot += 1;
         }
         sort_block(lens, idx, vs)
