@@ -45,12 +45,7 @@ fn blocks_for<T, I: SparseIndex>(a: &CsRef<'_, T, I>, par: Par, per_thread: usiz
 
 /// Runs `f(first_lane, out_rows)` over blocks of CSR rows, each with its own rows of `out`
 /// (`width` elements per row), in parallel when there are several blocks.
-fn for_row_blocks<T: Send, I: SparseIndex>(
-    bounds: &[usize],
-    out: &mut [T],
-    width: usize,
-    f: impl Fn(usize, &mut [T]) + Sync,
-) {
+fn for_row_blocks<T: Send>(bounds: &[usize], out: &mut [T], width: usize, f: impl Fn(usize, &mut [T]) + Sync) {
     let mut pieces = Vec::with_capacity(bounds.len());
     let mut rest = out;
     for w in bounds.windows(2) {
@@ -83,7 +78,7 @@ fn sparse_dot<T: SparseElem, I: SparseIndex>(indices: &[I], values: &[T], x: &[T
 /// `y = A x` for CSR `A` (`x.len()` = columns, `y.len()` = rows).
 pub(crate) fn csr_matvec<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, x: &[T], y: &mut [T], par: Par) {
     let bounds = blocks_for(&a, par, 4);
-    for_row_blocks::<T, I>(&bounds, y, 1, |first, ys| {
+    for_row_blocks(&bounds, y, 1, |first, ys| {
         for (r, yr) in ys.iter_mut().enumerate() {
             let k = a.range(first + r);
             *yr = sparse_dot(&a.indices[k.clone()], &a.values[k], x);
@@ -97,7 +92,7 @@ pub(crate) fn csr_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &
         return;
     }
     let bounds = blocks_for(&a, par, 4);
-    for_row_blocks::<T, I>(&bounds, c, n, |first, cs| {
+    for_row_blocks(&bounds, c, n, |first, cs| {
         for (r, crow) in cs.chunks_exact_mut(n).enumerate() {
             crow.fill(T::zero());
             let k = a.range(first + r);

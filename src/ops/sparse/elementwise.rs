@@ -69,7 +69,8 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
         self.filter_values(|v| v * alpha)
     }
 
-    /// `f` of every stored value; `Err` when `f(0) != 0` (see the [module docs](self)).
+    /// `f` of every stored value, keeping the sparsity; `Err(SparseError::NotZeroPreserving)`
+    /// when `f(0) != 0` (the result would be dense: map `to_dense()` instead).
     pub fn try_sparse_map<U: SparseElem>(
         &self,
         f: impl Fn(T) -> U,
@@ -219,7 +220,8 @@ impl<T: SparseElem, E: Extents, S: SparseOrder + Layout<E>, I: SparseIndex> Tens
     pub fn scale(&self, alpha: T) -> Tensor<T, E, S, Coo<T, I>> {
         self.filter_values(|v| v * alpha)
     }
-    /// `f` of every stored value; `Err` when `f(0) != 0` (see the [module docs](self)).
+    /// `f` of every stored value, keeping the sparsity; `Err(SparseError::NotZeroPreserving)`
+    /// when `f(0) != 0` (the result would be dense: map `to_dense()` instead).
     pub fn try_sparse_map<U: SparseElem>(&self, f: impl Fn(T) -> U) -> Result<Tensor<U, E, S, Coo<U, I>>, SparseError> {
         if !f(T::zero()).is_zero() {
             return Err(SparseError::NotZeroPreserving);

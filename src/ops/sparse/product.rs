@@ -206,7 +206,7 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
     }
     /// `c = self · b` into an existing matrix; `Err` when a dimension differs.
     #[allow(clippy::type_complexity)]
-    pub fn try_matmat_into<K: Dim, N: Dim, R: Dim, N2: Dim, S2, St2, S3, St3>(
+    pub fn try_matmat_into<K: Dim, N, R: Dim, N2: Dim, S2, St2, S3, St3>(
         &self,
         b: &Tensor<T, (K, N), S2, St2>,
         c: &mut Tensor<T, (R, N2), S3, St3>,
@@ -215,7 +215,7 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
     where
         E::Cols: SameDim<K>,
         E::Rows: SameDim<R>,
-        N: SameDim<N2>,
+        N: Dim + SameDim<N2>,
         S2: Layout<(K, N)>,
         St2: DenseStorage<T>,
         S3: Layout<(R, N2)>,
@@ -232,14 +232,14 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
     }
     /// See [`Tensor::try_matmat_into`] (panics on a dimension mismatch).
     #[track_caller]
-    pub fn matmat_into<K: Dim, N: Dim, R: Dim, N2: Dim, S2, St2, S3, St3>(
+    pub fn matmat_into<K: Dim, N, R: Dim, N2: Dim, S2, St2, S3, St3>(
         &self,
         b: &Tensor<T, (K, N), S2, St2>,
         c: &mut Tensor<T, (R, N2), S3, St3>,
     ) where
         E::Cols: SameDim<K>,
         E::Rows: SameDim<R>,
-        N: SameDim<N2>,
+        N: Dim + SameDim<N2>,
         S2: Layout<(K, N)>,
         St2: DenseStorage<T>,
         S3: Layout<(R, N2)>,
