@@ -3,8 +3,8 @@
 //! * **CSR** — rows are independent: the rows are cut into blocks of about equal work
 //!   (stored entries plus rows, [`balanced_blocks`]), several blocks per thread so that a
 //!   slow block does not leave a thread idle, and each block writes its own slice of the
-//!   output. SpMV keeps four independent accumulators per row, so additions of different
-//!   entries overlap in the pipeline; SpMM adds `a[i, k] · B[k, :]` into the output row,
+//!   output. SpMV keeps four independent accumulators for long rows, so additions of
+//!   different entries overlap in the pipeline (short rows overlap with each other); SpMM adds `a[i, k] · B[k, :]` into the output row,
 //!   a loop over the dense columns that vectorises.
 //! * **CSC** — a column scatters into many rows, so threads cannot share the output:
 //!   columns are cut into one block per thread, each block scatters into its own zeroed
@@ -60,9 +60,18 @@ fn for_row_blocks<T: Send>(bounds: &[usize], out: &mut [T], width: usize, f: imp
     }
 }
 
-/// `Σ values[k] · x[indices[k]]` with four independent accumulators.
+/// Rows shorter than this are summed with one accumulator: their few additions already
+/// overlap with the neighbouring rows' in the pipeline, and setting up four accumulators
+/// costs more than it saves (the `spmv_*` benches have 10 entries per row); longer rows get
+/// four independent ones.
+const MULTI_ACC_LEN: usize = 16;
+
+/// `Σ values[k] · x[indices[k]]`.
 #[inline(always)]
 fn sparse_dot<T: SparseElem, I: SparseIndex>(indices: &[I], values: &[T], x: &[T]) -> T {
+    if indices.len() < MULTI_ACC_LEN {
+        return indices.iter().zip(values).fold(T::zero(), |s, (i, &v)| s + v * x[i.index()]);
+    }
     let mut acc = [T::zero(); 4];
     let (ci, cv) = (indices.chunks_exact(4), values.chunks_exact(4));
     let (ri, rv) = (ci.remainder(), cv.remainder());
