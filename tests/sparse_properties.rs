@@ -208,7 +208,7 @@ proptest! {
     fn matvec_and_matmat_agree_with_dense(
         (a, x, b, n) in mat().prop_flat_map(|a| {
             let c = a.cols;
-            (Just(a), proptest::collection::vec(-5i64..=5, c), 0usize..4)
+            (Just(a), proptest::collection::vec(-5i64..=5, c), prop_oneof![0usize..4, 15usize..18, Just(32)])
                 .prop_flat_map(move |(a, x, n)| (Just(a), Just(x), proptest::collection::vec(-5i64..=5, c * n), Just(n)))
         })
     ) {
@@ -365,7 +365,8 @@ fn parallel_paths_agree_with_serial() {
     assert_eq!((resorted.indices(), resorted.values()), (csr.indices(), csr.values()));
     let csc = csr.to_csc();
     let x = Tensor::<i64, ext![_]>::from_fn([cols], |[j]| (j % 5) as i64 - 2);
-    let b = Tensor::<i64, ext![_, _]>::from_fn([cols, 3], |[j, k]| ((j + k) % 4) as i64);
+    // 17 columns: one register tile of 16 and a remainder of 1.
+    let b = Tensor::<i64, ext![_, _]>::from_fn([cols, 17], |[j, k]| ((j + k) % 4) as i64);
     let serial = csr.try_matvec_with(&x, Par::Seq).unwrap().to_vec();
     assert_eq!(csr.try_matvec_with(&x, Par::Rayon).unwrap().to_vec(), serial);
     assert_eq!(csc.try_matvec_with(&x, Par::Rayon).unwrap().to_vec(), serial);

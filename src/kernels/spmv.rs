@@ -4,8 +4,9 @@
 //!   (stored entries plus rows, [`balanced_blocks`]), several blocks per thread so that a
 //!   slow block does not leave a thread idle, and each block writes its own slice of the
 //!   output. SpMV keeps four independent accumulators for long rows, so additions of
-//!   different entries overlap in the pipeline (short rows overlap with each other); SpMM adds `a[i, k] · B[k, :]` into the output row,
-//!   a loop over the dense columns that vectorises.
+//!   different entries overlap in the pipeline (short rows overlap with each other); SpMM
+//!   adds `a[i, k] · B[k, :]` into a register tile of the output row, a loop over the dense
+//!   columns that vectorises.
 //! * **CSC** — a column scatters into many rows, so threads cannot share the output:
 //!   columns are cut into one block per thread, each block scatters into its own zeroed
 //!   partial output, and the partial outputs are summed in parallel at the end. This costs
@@ -95,7 +96,15 @@ pub(crate) fn csr_matvec<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, x: &
     });
 }
 
+/// Output columns of SpMM accumulated together in registers (a fixed-size array the
+/// compiler keeps out of memory) before one store per row.
+const TILE: usize = 16;
+
 /// `C = A B` for CSR `A` and row-major `B` (`n` columns), `C` row-major.
+///
+/// Each output row is computed in tiles of [`TILE`] columns held in a local array, so the
+/// sums stay in registers across the row's entries; the last `n % TILE` columns are added
+/// into the output row directly.
 pub(crate) fn csr_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &[T], n: usize, c: &mut [T], par: Par) {
     if n == 0 {
         return;
@@ -103,12 +112,29 @@ pub(crate) fn csr_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &
     let bounds = blocks_for(&a, par, 4);
     for_row_blocks(&bounds, c, n, |first, cs| {
         for (r, crow) in cs.chunks_exact_mut(n).enumerate() {
-            crow.fill(T::zero());
             let k = a.range(first + r);
-            for (j, &v) in a.indices[k.clone()].iter().zip(&a.values[k]) {
-                let brow = &b[j.index() * n..(j.index() + 1) * n];
-                for (o, &bv) in crow.iter_mut().zip(brow) {
-                    *o = *o + v * bv;
+            let (idx, vals) = (&a.indices[k.clone()], &a.values[k]);
+            let mut col = 0;
+            while col + TILE <= n {
+                let mut acc = [T::zero(); TILE];
+                for (j, &v) in idx.iter().zip(vals) {
+                    let start = j.index() * n + col;
+                    let brow: &[T; TILE] = b[start..start + TILE].try_into().expect("a slice of TILE elements");
+                    for l in 0..TILE {
+                        acc[l] = acc[l] + v * brow[l];
+                    }
+                }
+                crow[col..col + TILE].copy_from_slice(&acc);
+                col += TILE;
+            }
+            if col < n {
+                let rest = &mut crow[col..];
+                rest.fill(T::zero());
+                for (j, &v) in idx.iter().zip(vals) {
+                    let brow = &b[j.index() * n + col..(j.index() + 1) * n];
+                    for (o, &bv) in rest.iter_mut().zip(brow) {
+                        *o = *o + v * bv;
+                    }
                 }
             }
         }
