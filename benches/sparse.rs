@@ -7,7 +7,7 @@
 //! * `spmv_f64`, `spmv_f32` — CSR × dense vector (mdtensor: rayon, `Par::Auto`).
 //! * `spmm16_f64`, `spmm16_f32` — CSR × dense 10⁶ × 16 row-major matrix.
 //! * `build_csr_1e7` — CSR from 10⁷ unsorted triplets (with repeats), `usize` and `u32`
-//!   indices (mdtensor: counting sort; sprs: `TriMat::to_csr`).
+//!   indices (mdtensor: two-pass blocked counting sort on rayon; sprs: `TriMat::to_csr`).
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkGroup, Criterion, SamplingMode};
 use mdtensor::sparse::CsrMatrix;

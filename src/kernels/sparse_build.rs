@@ -146,7 +146,8 @@ const BLOCK_ENTRIES: usize = if cfg!(miri) { 64 } else { 1 << 16 };
 /// Two counting-sort passes: triplets are first distributed to blocks of `2^shift`
 /// consecutive lanes (in parallel over chunks of the input), then each block is sorted by
 /// lane into its own slice of the output (in parallel over blocks). A block's slice is small
-/// enough to stay in cache, so the scattered writes of the second pass are cheap.
+/// enough to stay in cache, so the scattered writes of the second pass are cheap. The
+/// buckets hold a copy of the triplets: peak memory is about twice the result's.
 pub(crate) fn from_triplets<T: SparseElem, J: SparseIndex, I: SparseIndex>(
     lanes: usize,
     inner_extent: usize,
