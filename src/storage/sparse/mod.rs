@@ -25,6 +25,7 @@
 //! `scale`) store only non-zero results.
 
 mod compressed;
+mod compressed_build;
 mod convert;
 mod coo;
 pub(crate) mod error;
