@@ -35,9 +35,9 @@ pub mod approx;
 pub mod error;
 pub mod extents;
 mod fmt;
-pub mod io;
 pub mod guide;
 pub mod interop;
+pub mod io;
 pub mod iter;
 pub mod kernels;
 pub mod layout;
@@ -57,6 +57,8 @@ pub use extents::{
 pub use kernels::par::Par;
 pub use layout::{ColMajor, Layout, RowMajor, StridePolicy, Strided};
 pub use ops::Expr;
+pub use storage::sparse;
+pub use storage::sparse::{CooTensor, CscMatrix, CsrMatrix};
 pub use storage::{
     Band, BandError, BandMatrix, BorrowedStorage, DenseStorage, DenseStorageMut, Heap, Inline, NonDenseStorage,
     OwnedStorage, ReadStorage, Shared, Storage, View, ViewMut,

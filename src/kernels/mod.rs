@@ -10,3 +10,5 @@ pub(crate) mod elementwise;
 pub mod gemm;
 pub mod par;
 pub mod reduce;
+pub(crate) mod sparse_build;
+pub(crate) mod spmv;

@@ -4,7 +4,7 @@
 //! A static length mismatch of `matvec` (a `Const<5>` column count and a `Const<4>`
 //! vector) does not compile ([`SameDim`]); dynamic lengths are checked at run time.
 
-use crate::extents::{Dim, Extents, RemoveAxis, SameDim};
+use crate::extents::{Dim, SameDim};
 use crate::kernels::band::{band_matvec, BandElem, BandShape};
 use crate::kernels::par::Par;
 use crate::layout::{ColMajor, Layout};
@@ -186,27 +186,5 @@ impl<T: Clone + Zero, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     #[track_caller]
     pub fn map_stored<U: Clone + Zero>(&self, f: impl FnMut(&T) -> U) -> Tensor<U, (M, N), ColMajor, Band<U>> {
         self.try_map_stored(f).unwrap_or_else(|e| panic!("{e}"))
-    }
-
-    /// Sums along axis `I`: `I = 0` sums each column (a vector of `N`), `I = 1` each row
-    /// (a vector of `M`). Another axis does not compile.
-    ///
-    /// ```
-    /// use mdtensor::{tensor, BandMatrix};
-    /// let a = BandMatrix::<i32>::from_dense(&tensor![[1, 2, 0], [3, 4, 5], [0, 6, 7]], 1, 1);
-    /// assert_eq!(a.sum_axis::<0>().to_vec(), [4, 12, 12]);
-    /// assert_eq!(a.sum_axis::<1>().to_vec(), [3, 12, 13]);
-    /// ```
-    pub fn sum_axis<const I: usize>(&self) -> Tensor<T, <(M, N) as RemoveAxis<I>>::Output>
-    where
-        (M, N): RemoveAxis<I>,
-    {
-        let ext = self.extents.remove_axis().expect("a rank-2 tuple has axes 0 and 1");
-        let mut sums = vec![T::zero(); ext.numel()];
-        for ([i, j], v) in self.entries() {
-            let k = if I == 0 { j } else { i };
-            sums[k] = sums[k].clone() + v.clone();
-        }
-        Tensor::from_vec(ext, sums)
     }
 }

@@ -14,6 +14,7 @@ mod linalg;
 mod math;
 mod reduce;
 mod softmax;
+mod sparse;
 
 pub use crate::kernels::gemm::GemmElem;
 pub use crate::kernels::reduce::Reducer;

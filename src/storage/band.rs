@@ -79,6 +79,10 @@ pub struct Band<T> {
 /// ```
 pub type BandMatrix<T, E = crate::ext![_, _]> = Tensor<T, E, ColMajor, Band<T>>;
 
+/// A band matrix is sparse for the generic sparse methods (`sum`, `sum_axis`): they read
+/// its stored entries.
+impl<T> crate::sparse::SparseStorage<T> for Band<T> {}
+
 impl<T> Storage<T> for Band<T> {
     const NAME: &'static str = "Band";
 }

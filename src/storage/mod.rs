@@ -48,6 +48,7 @@ mod inline;
 #[cfg(feature = "mmap")]
 mod mmap;
 mod shared;
+pub mod sparse;
 mod view;
 
 pub use band::{Band, BandError, BandMatrix};

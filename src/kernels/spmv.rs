@@ -1,0 +1,190 @@
+//! Sparse × dense products: SpMV (`y = A x`) and SpMM (`C = A B`, `B` and `C` row-major).
+//!
+//! * **CSR** — rows are independent: the rows are cut into blocks of about equal work
+//!   (stored entries plus rows, [`balanced_blocks`]), several blocks per thread so that a
+//!   slow block does not leave a thread idle, and each block writes its own slice of the
+//!   output. SpMV keeps four independent accumulators for long rows, so additions of
+//!   different entries overlap in the pipeline (short rows overlap with each other); SpMM
+//!   adds `a[i, k] · B[k, :]` into a register tile of the output row, a loop over the dense
+//!   columns that vectorises.
+//! * **CSC** — a column scatters into many rows, so threads cannot share the output:
+//!   columns are cut into one block per thread, each block scatters into its own zeroed
+//!   partial output, and the partial outputs are summed in parallel at the end. This costs
+//!   one extra output-sized buffer per thread; serially it is a plain scatter.
+//!
+//! Below [`crate::kernels::par::PAR_THRESHOLD`] stored entries (with `Par::Auto`) everything
+//! runs on the calling thread.
+
+use crate::kernels::par::Par;
+use crate::kernels::sparse_build::balanced_blocks;
+use crate::storage::sparse::{SparseElem, SparseIndex};
+use rayon::prelude::*;
+
+/// Borrowed compressed arrays (checked by a constructor: the sparse invariants hold).
+#[derive(Clone, Copy)]
+pub(crate) struct CsRef<'a, T, I> {
+    pub indptr: &'a [I],
+    pub indices: &'a [I],
+    pub values: &'a [T],
+}
+
+impl<T, I: SparseIndex> CsRef<'_, T, I> {
+    fn lanes(&self) -> usize {
+        self.indptr.len() - 1
+    }
+    fn range(&self, lane: usize) -> core::ops::Range<usize> {
+        self.indptr[lane].index()..self.indptr[lane + 1].index()
+    }
+}
+
+/// Blocks of lanes for `par`: several per thread when parallel, one otherwise.
+fn blocks_for<T, I: SparseIndex>(a: &CsRef<'_, T, I>, par: Par, per_thread: usize) -> Vec<usize> {
+    let nnz = a.values.len();
+    let blocks = if par.parallel_for(nnz + a.lanes()) { rayon::current_num_threads() * per_thread } else { 1 };
+    balanced_blocks(a.indptr, blocks)
+}
+
+/// Runs `f(first_lane, out_rows)` over blocks of CSR rows, each with its own rows of `out`
+/// (`width` elements per row), in parallel when there are several blocks.
+fn for_row_blocks<T: Send>(bounds: &[usize], out: &mut [T], width: usize, f: impl Fn(usize, &mut [T]) + Sync) {
+    let mut pieces = Vec::with_capacity(bounds.len());
+    let mut rest = out;
+    for w in bounds.windows(2) {
+        let (piece, r) = rest.split_at_mut((w[1] - w[0]) * width);
+        pieces.push((w[0], piece));
+        rest = r;
+    }
+    if pieces.len() > 1 {
+        pieces.into_par_iter().for_each(|(first, piece)| f(first, piece));
+    } else {
+        pieces.into_iter().for_each(|(first, piece)| f(first, piece));
+    }
+}
+
+/// Rows shorter than this are summed with one accumulator: their few additions already
+/// overlap with the neighbouring rows' in the pipeline, and setting up four accumulators
+/// costs more than it saves (the `spmv_*` benches have 10 entries per row); longer rows get
+/// four independent ones.
+const MULTI_ACC_LEN: usize = 16;
+
+/// `Σ values[k] · x[indices[k]]`.
+#[inline(always)]
+fn sparse_dot<T: SparseElem, I: SparseIndex>(indices: &[I], values: &[T], x: &[T]) -> T {
+    if indices.len() < MULTI_ACC_LEN {
+        return indices.iter().zip(values).fold(T::zero(), |s, (i, &v)| s + v * x[i.index()]);
+    }
+    let mut acc = [T::zero(); 4];
+    let (ci, cv) = (indices.chunks_exact(4), values.chunks_exact(4));
+    let (ri, rv) = (ci.remainder(), cv.remainder());
+    for (i, v) in ci.zip(cv) {
+        for l in 0..4 {
+            acc[l] = acc[l] + v[l] * x[i[l].index()];
+        }
+    }
+    let tail = ri.iter().zip(rv).fold(T::zero(), |s, (i, &v)| s + v * x[i.index()]);
+    (acc[0] + acc[1]) + (acc[2] + acc[3]) + tail
+}
+
+/// `y = A x` for CSR `A` (`x.len()` = columns, `y.len()` = rows).
+pub(crate) fn csr_matvec<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, x: &[T], y: &mut [T], par: Par) {
+    let bounds = blocks_for(&a, par, 4);
+    for_row_blocks(&bounds, y, 1, |first, ys| {
+        for (r, yr) in ys.iter_mut().enumerate() {
+            let k = a.range(first + r);
+            *yr = sparse_dot(&a.indices[k.clone()], &a.values[k], x);
+        }
+    });
+}
+
+/// Output columns of SpMM accumulated together in registers (a fixed-size array the
+/// compiler keeps out of memory) before one store per row.
+const TILE: usize = 16;
+
+/// `C = A B` for CSR `A` and row-major `B` (`n` columns), `C` row-major.
+///
+/// Each output row is computed in tiles of [`TILE`] columns held in a local array, so the
+/// sums stay in registers across the row's entries; the last `n % TILE` columns are added
+/// into the output row directly.
+pub(crate) fn csr_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &[T], n: usize, c: &mut [T], par: Par) {
+    if n == 0 {
+        return;
+    }
+    let bounds = blocks_for(&a, par, 4);
+    for_row_blocks(&bounds, c, n, |first, cs| {
+        for (r, crow) in cs.chunks_exact_mut(n).enumerate() {
+            let k = a.range(first + r);
+            let (idx, vals) = (&a.indices[k.clone()], &a.values[k]);
+            let mut col = 0;
+            while col + TILE <= n {
+                let mut acc = [T::zero(); TILE];
+                for (j, &v) in idx.iter().zip(vals) {
+                    let start = j.index() * n + col;
+                    let brow: &[T; TILE] = b[start..start + TILE].try_into().expect("a slice of TILE elements");
+                    for l in 0..TILE {
+                        acc[l] = acc[l] + v * brow[l];
+                    }
+                }
+                crow[col..col + TILE].copy_from_slice(&acc);
+                col += TILE;
+            }
+            if col < n {
+                let rest = &mut crow[col..];
+                rest.fill(T::zero());
+                for (j, &v) in idx.iter().zip(vals) {
+                    let brow = &b[j.index() * n + col..(j.index() + 1) * n];
+                    for (o, &bv) in rest.iter_mut().zip(brow) {
+                        *o = *o + v * bv;
+                    }
+                }
+            }
+        }
+    });
+}
+
+/// Adds `A[:, lanes] B` into `c` for CSC `A`: every stored `a[i, j]` adds `a[i, j] · B[j, :]`
+/// to row `i` of `c` (`n` columns, row-major).
+fn csc_scatter<T: SparseElem, I: SparseIndex>(
+    a: &CsRef<'_, T, I>,
+    lanes: core::ops::Range<usize>,
+    b: &[T],
+    n: usize,
+    c: &mut [T],
+) {
+    for j in lanes {
+        let brow = &b[j * n..(j + 1) * n];
+        let k = a.range(j);
+        for (i, &v) in a.indices[k.clone()].iter().zip(&a.values[k]) {
+            let crow = &mut c[i.index() * n..(i.index() + 1) * n];
+            for (o, &bv) in crow.iter_mut().zip(brow) {
+                *o = *o + v * bv;
+            }
+        }
+    }
+}
+
+/// `C = A B` for CSC `A` and row-major `B` (`n` columns; `n = 1` is SpMV), `C` row-major
+/// with `rows · n` elements.
+pub(crate) fn csc_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &[T], n: usize, c: &mut [T], par: Par) {
+    c.fill(T::zero());
+    let bounds = blocks_for(&a, par, 1);
+    if bounds.len() <= 2 {
+        csc_scatter(&a, 0..a.lanes(), b, n, c);
+        return;
+    }
+    let partials: Vec<Vec<T>> = bounds
+        .par_windows(2)
+        .map(|w| {
+            let mut part = vec![T::zero(); c.len()];
+            csc_scatter(&a, w[0]..w[1], b, n, &mut part);
+            part
+        })
+        .collect();
+    c.par_chunks_mut(crate::kernels::par::CHUNK).enumerate().for_each(|(k, chunk)| {
+        let (base, len) = (k * crate::kernels::par::CHUNK, chunk.len());
+        for part in &partials {
+            for (o, &p) in chunk.iter_mut().zip(&part[base..base + len]) {
+                *o = *o + p;
+            }
+        }
+    });
+}

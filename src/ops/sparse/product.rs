@@ -1,0 +1,250 @@
+//! Sparse × dense products: `matvec` (SpMV) and `matmat` (SpMM) for CSR and CSC matrices,
+//! with `_with` (choice of threads) and `_into` (existing output) forms.
+//!
+//! The dense operand may have any dense storage and stride policy: a row-major contiguous
+//! one is read in place, any other is first copied into row-major order (one pass over it,
+//! cheap next to the product). Static extents that disagree do not compile
+//! ([`SameDim`]); dynamic ones are `Err(ShapeError)`.
+
+use crate::error::ShapeError;
+use crate::extents::{Dim, SameDim};
+use crate::kernels::par::Par;
+use crate::kernels::spmv::{csc_matmat, csr_matmat, csr_matvec, CsRef};
+use crate::layout::Layout;
+use crate::sparse::{Arrays, CompressedBase, Rank2, SparseElem, SparseIndex, SparseOrder};
+use crate::storage::{DenseStorage, DenseStorageMut};
+use crate::tensor::{or_panic, Tensor};
+use std::borrow::Cow;
+
+/// The elements of a dense tensor in row-major order, borrowed when they already are.
+fn row_major<T: Copy, E: crate::Extents, S: Layout<E>, St: DenseStorage<T>>(t: &Tensor<T, E, S, St>) -> Cow<'_, [T]> {
+    match t.as_slice() {
+        Some(s) => Cow::Borrowed(s),
+        None => Cow::Owned(t.iter().copied().collect()),
+    }
+}
+
+fn mismatch(op: &'static str, lhs: Vec<usize>, rhs: Vec<usize>, reason: String) -> ShapeError {
+    ShapeError::Incompatible { op, lhs, rhs, reason }
+}
+
+impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arrays<T, I>>
+    Tensor<T, E, S, CompressedBase<T, I, A>>
+{
+    fn cs_ref(&self) -> CsRef<'_, T, I> {
+        CsRef { indptr: self.indptr(), indices: self.indices(), values: self.values() }
+    }
+
+    /// `out = self · b` for `b` row-major with `n` columns, `out` row-major.
+    fn product_into(&self, b: &[T], n: usize, out: &mut [T], par: Par) {
+        if S::REVERSED {
+            csc_matmat(self.cs_ref(), b, n, out, par);
+        } else if n == 1 {
+            csr_matvec(self.cs_ref(), b, out, par);
+        } else {
+            csr_matmat(self.cs_ref(), b, n, out, par);
+        }
+    }
+
+    fn check_inner(&self, op: &'static str, rhs: Vec<usize>) -> Result<(), ShapeError> {
+        let [_, cols] = self.dims();
+        if rhs[0] != cols {
+            let reason = format!("the matrix has {cols} columns but the right operand has {} rows", rhs[0]);
+            return Err(mismatch(op, self.shape(), rhs, reason));
+        }
+        Ok(())
+    }
+
+    /// `self · x` with an explicit choice of threads; `Err` when `x`'s length differs from
+    /// the number of columns.
+    pub fn try_matvec_with<K: Dim, S2: Layout<(K,)>, St2: DenseStorage<T>>(
+        &self,
+        x: &Tensor<T, (K,), S2, St2>,
+        par: Par,
+    ) -> Result<Tensor<T, (E::Rows,)>, ShapeError>
+    where
+        E::Cols: SameDim<K>,
+    {
+        self.check_inner("matvec", x.shape())?;
+        let rows = self.dims()[0];
+        let mut y = vec![T::zero(); rows];
+        self.product_into(&row_major(x), 1, &mut y, par);
+        Tensor::try_from_vec([rows], y).map_err(|(e, _)| e)
+    }
+    /// See [`Tensor::matvec`].
+    pub fn try_matvec<K: Dim, S2: Layout<(K,)>, St2: DenseStorage<T>>(
+        &self,
+        x: &Tensor<T, (K,), S2, St2>,
+    ) -> Result<Tensor<T, (E::Rows,)>, ShapeError>
+    where
+        E::Cols: SameDim<K>,
+    {
+        self.try_matvec_with(x, Par::Auto)
+    }
+    /// Sparse matrix × dense vector (SpMV), parallel for large matrices.
+    ///
+    /// ```
+    /// use mdtensor::{ext, tensor, sparse::CsrMatrix};
+    /// // [[1, 0, 2],
+    /// //  [0, 3, 0]]
+    /// let a = CsrMatrix::<f64, ext![2, 3]>::new(ext![2, 3], vec![0, 2, 3], vec![0, 2, 1], vec![1.0, 2.0, 3.0]);
+    /// let y = a.matvec(&tensor![1.0, 10.0, 100.0]);
+    /// assert_eq!(y.to_vec(), [201.0, 30.0]);
+    /// assert_eq!(a.sparse_t().matvec(&tensor![1.0, 2.0]).to_vec(), [1.0, 6.0, 2.0]); // CSC view
+    /// ```
+    #[track_caller]
+    pub fn matvec<K: Dim, S2: Layout<(K,)>, St2: DenseStorage<T>>(
+        &self,
+        x: &Tensor<T, (K,), S2, St2>,
+    ) -> Tensor<T, (E::Rows,)>
+    where
+        E::Cols: SameDim<K>,
+    {
+        or_panic(self.try_matvec(x))
+    }
+    /// `y = self · x` into an existing vector; `Err` when a length differs.
+    pub fn try_matvec_into<K: Dim, R: Dim, S2: Layout<(K,)>, St2: DenseStorage<T>, S3: Layout<(R,)>, St3>(
+        &self,
+        x: &Tensor<T, (K,), S2, St2>,
+        y: &mut Tensor<T, (R,), S3, St3>,
+        par: Par,
+    ) -> Result<(), ShapeError>
+    where
+        E::Cols: SameDim<K>,
+        E::Rows: SameDim<R>,
+        St3: DenseStorageMut<T>,
+    {
+        self.check_inner("matvec_into", x.shape())?;
+        let rows = self.dims()[0];
+        if y.numel() != rows {
+            let reason = format!("the matrix has {rows} rows but the output has {}", y.numel());
+            return Err(mismatch("matvec_into", self.shape(), y.shape(), reason));
+        }
+        self.write_into(&row_major(x), 1, y, par);
+        Ok(())
+    }
+    /// See [`Tensor::try_matvec_into`] (panics on a length mismatch).
+    #[track_caller]
+    pub fn matvec_into<K: Dim, R: Dim, S2: Layout<(K,)>, St2: DenseStorage<T>, S3: Layout<(R,)>, St3>(
+        &self,
+        x: &Tensor<T, (K,), S2, St2>,
+        y: &mut Tensor<T, (R,), S3, St3>,
+    ) where
+        E::Cols: SameDim<K>,
+        E::Rows: SameDim<R>,
+        St3: DenseStorageMut<T>,
+    {
+        or_panic(self.try_matvec_into(x, y, Par::Auto))
+    }
+
+    /// Writes `self · b` into `out` in place when it is row-major contiguous, else through
+    /// a temporary.
+    fn write_into<E3: crate::Extents, S3: Layout<E3>, St3: DenseStorageMut<T>>(
+        &self,
+        b: &[T],
+        n: usize,
+        out: &mut Tensor<T, E3, S3, St3>,
+        par: Par,
+    ) {
+        match out.as_slice_mut() {
+            Some(o) => self.product_into(b, n, o, par),
+            None => {
+                let mut tmp = vec![T::zero(); out.numel()];
+                self.product_into(b, n, &mut tmp, par);
+                for (o, v) in out.iter_mut().zip(tmp) {
+                    *o = v;
+                }
+            }
+        }
+    }
+
+    /// `self · b` with an explicit choice of threads; `Err` when `b`'s rows differ from the
+    /// number of columns.
+    pub fn try_matmat_with<K: Dim, N: Dim, S2: Layout<(K, N)>, St2: DenseStorage<T>>(
+        &self,
+        b: &Tensor<T, (K, N), S2, St2>,
+        par: Par,
+    ) -> Result<Tensor<T, (E::Rows, N)>, ShapeError>
+    where
+        E::Cols: SameDim<K>,
+    {
+        self.check_inner("matmat", b.shape())?;
+        let (rows, n) = (self.dims()[0], b.dims()[1]);
+        let len = crate::error::checked_numel("matmat", &[rows, n], core::mem::size_of::<T>())?;
+        let mut c = vec![T::zero(); len];
+        self.product_into(&row_major(b), n, &mut c, par);
+        Tensor::try_from_vec([rows, n], c).map_err(|(e, _)| e)
+    }
+    /// See [`Tensor::matmat`].
+    pub fn try_matmat<K: Dim, N: Dim, S2: Layout<(K, N)>, St2: DenseStorage<T>>(
+        &self,
+        b: &Tensor<T, (K, N), S2, St2>,
+    ) -> Result<Tensor<T, (E::Rows, N)>, ShapeError>
+    where
+        E::Cols: SameDim<K>,
+    {
+        self.try_matmat_with(b, Par::Auto)
+    }
+    /// Sparse matrix × dense matrix (SpMM), parallel for large matrices; the result is a
+    /// dense row-major matrix. (`matmul` is the dense product's name, hence `matmat`.)
+    ///
+    /// ```
+    /// use mdtensor::{ext, tensor, sparse::CscMatrix};
+    /// let a = CscMatrix::<i64, ext![2, 2]>::from_triplets(ext![2, 2], &[0usize, 1], &[1, 0], &[2, 3]);
+    /// let c = a.matmat(&tensor![[1, 2], [10, 20]]);
+    /// assert_eq!(c.to_vec(), [20, 40, 3, 6]);
+    /// ```
+    #[track_caller]
+    pub fn matmat<K: Dim, N: Dim, S2: Layout<(K, N)>, St2: DenseStorage<T>>(
+        &self,
+        b: &Tensor<T, (K, N), S2, St2>,
+    ) -> Tensor<T, (E::Rows, N)>
+    where
+        E::Cols: SameDim<K>,
+    {
+        or_panic(self.try_matmat(b))
+    }
+    /// `c = self · b` into an existing matrix; `Err` when a dimension differs.
+    #[allow(clippy::type_complexity)]
+    pub fn try_matmat_into<K: Dim, N, R: Dim, N2: Dim, S2, St2, S3, St3>(
+        &self,
+        b: &Tensor<T, (K, N), S2, St2>,
+        c: &mut Tensor<T, (R, N2), S3, St3>,
+        par: Par,
+    ) -> Result<(), ShapeError>
+    where
+        E::Cols: SameDim<K>,
+        E::Rows: SameDim<R>,
+        N: Dim + SameDim<N2>,
+        S2: Layout<(K, N)>,
+        St2: DenseStorage<T>,
+        S3: Layout<(R, N2)>,
+        St3: DenseStorageMut<T>,
+    {
+        self.check_inner("matmat_into", b.shape())?;
+        let want = [self.dims()[0], b.dims()[1]];
+        if c.dims() != want {
+            let reason = format!("the product is {want:?} but the output is {:?}", c.dims());
+            return Err(mismatch("matmat_into", self.shape(), c.shape(), reason));
+        }
+        self.write_into(&row_major(b), want[1], c, par);
+        Ok(())
+    }
+    /// See [`Tensor::try_matmat_into`] (panics on a dimension mismatch).
+    #[track_caller]
+    pub fn matmat_into<K: Dim, N, R: Dim, N2: Dim, S2, St2, S3, St3>(
+        &self,
+        b: &Tensor<T, (K, N), S2, St2>,
+        c: &mut Tensor<T, (R, N2), S3, St3>,
+    ) where
+        E::Cols: SameDim<K>,
+        E::Rows: SameDim<R>,
+        N: Dim + SameDim<N2>,
+        S2: Layout<(K, N)>,
+        St2: DenseStorage<T>,
+        S3: Layout<(R, N2)>,
+        St3: DenseStorageMut<T>,
+    {
+        or_panic(self.try_matmat_into(b, c, Par::Auto))
+    }
+}

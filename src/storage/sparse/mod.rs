@@ -1,0 +1,146 @@
+//! Sparse storage: tensors that store only some entries and read the rest as zero.
+//!
+//! | storage | rank | stride policy picks | alias |
+//! |---|---|---|---|
+//! | [`Coo`] | any | the sort order of the coordinates: `RowMajor` lexicographic, `ColMajor` by reversed index | [`CooTensor`] |
+//! | [`Compressed`] (owned), [`CompressedView`] (borrowed) | 2 | the compressed axis: `RowMajor` is CSR, `ColMajor` is CSC | [`CsrMatrix`], [`CscMatrix`] |
+//!
+//! The stride policy means for sparse storage what it means for dense storage: the order in
+//! which the index space is linearised. So the transpose of a CSR matrix is a CSC matrix
+//! over the same three arrays ([`Tensor::sparse_t`] borrows them, [`Tensor::reversed_axes`]
+//! takes them): no entry moves, only the policy and the extents in the type change.
+//!
+//! # The sparse invariants
+//! Every constructor except the `unsafe` `new_unchecked` ones establishes them, and the
+//! kernels rely on them:
+//! * **Compressed**: `indptr` has `lanes + 1` entries (a lane is a row for CSR, a column for
+//!   CSC), starts at 0, never decreases and ends at `nnz == indices.len() == values.len()`;
+//!   inside each lane the indices are strictly increasing and below the other extent; both
+//!   extents and `nnz` fit in the index type `I`.
+//! * **COO**: one coordinate per axis for every value, each below its extent, entries
+//!   strictly increasing in the policy's order (sorted, no duplicates); `nnz` fits in `I`.
+//!
+//! Explicit zeros given to a constructor are kept (they count in `nnz`); operations that
+//! compute new sparse tensors (conversions, `sparse_add`, `sparse_mul`, `sparse_map`,
+//! `scale`) store only non-zero results.
+
+mod compressed;
+mod compressed_build;
+mod convert;
+mod coo;
+pub(crate) mod error;
+mod lane;
+mod shape;
+pub(crate) mod validate;
+
+pub use compressed::{Arrays, Borrowed, Compressed, CompressedBase, CompressedView, Owned, Rank2};
+pub use coo::Coo;
+pub use error::{Rejected, SparseError};
+pub use lane::{Entries, SparseLane};
+pub use shape::{SameExtent, SameShape};
+
+use crate::extents::Dyn;
+use crate::layout::{ColMajor, RowMajor, StridePolicy};
+use crate::tensor::Tensor;
+use core::fmt::Debug;
+
+/// A CSR matrix: compressed rows (`RowMajor` policy).
+///
+/// ```
+/// use mdtensor::{ext, sparse::CsrMatrix};
+/// // [[1, 0, 2],
+/// //  [0, 0, 3]]
+/// let a = CsrMatrix::<f64, ext![2, 3]>::new(ext![2, 3], vec![0, 2, 3], vec![0, 2, 2], vec![1.0, 2.0, 3.0]);
+/// assert_eq!(a.value([0, 2]), Some(2.0));
+/// assert_eq!(a.value([1, 0]), Some(0.0)); // not stored: zero
+/// assert_eq!(a.nnz(), 3);
+/// ```
+pub type CsrMatrix<T, E = (Dyn, Dyn), I = usize> = Tensor<T, E, RowMajor, Compressed<T, I>>;
+/// A CSC matrix: compressed columns (`ColMajor` policy).
+pub type CscMatrix<T, E = (Dyn, Dyn), I = usize> = Tensor<T, E, ColMajor, Compressed<T, I>>;
+/// A COO tensor of any rank, sorted lexicographically by index (`RowMajor`); with
+/// `ColMajor` as the stride policy it is sorted by reversed index.
+pub type CooTensor<T, E, I = usize> = Tensor<T, E, RowMajor, Coo<T, I>>;
+
+/// The integer type of stored indices: `u32` halves the index memory of matrices whose
+/// extents and `nnz` stay below 2³², `usize` (or `u64`) holds anything.
+///
+/// Conversions from `usize` are checked ([`SparseIndex::from_usize`]); constructors check
+/// that both extents and `nnz` fit, so on a live tensor [`SparseIndex::index`] is exact.
+pub trait SparseIndex: Copy + Ord + Default + Debug + core::hash::Hash + Send + Sync + 'static {
+    /// Name of the type, for messages.
+    const NAME: &'static str;
+    /// The value as `usize`, or `None` when it does not fit.
+    fn try_index(self) -> Option<usize>;
+    /// `n` in this type, or `None` when it does not fit.
+    fn from_usize(n: usize) -> Option<Self>;
+    /// The value as `usize`, for values the constructors have checked.
+    fn index(self) -> usize;
+}
+
+macro_rules! sparse_index {
+    ($($t:ty),*) => {$(
+        impl SparseIndex for $t {
+            const NAME: &'static str = stringify!($t);
+            #[inline(always)]
+            fn try_index(self) -> Option<usize> {
+                usize::try_from(self).ok()
+            }
+            #[inline(always)]
+            fn from_usize(n: usize) -> Option<Self> {
+                <$t>::try_from(n).ok()
+            }
+            #[inline(always)]
+            fn index(self) -> usize {
+                // Exact: constructors checked that every stored value came from (or
+                // converts to) a `usize`.
+                self as usize
+            }
+        }
+    )*};
+}
+sparse_index!(u32, u64, usize);
+
+/// The stride policies that order sparse storage: `RowMajor` (CSR; COO sorted by index)
+/// and `ColMajor` (CSC; COO sorted by reversed index).
+pub trait SparseOrder: StridePolicy {
+    /// True for `ColMajor`: the last axis is the most significant.
+    const REVERSED: bool;
+    /// What a compressed lane is called in messages ("row" for CSR).
+    const LANE: &'static str;
+    /// What the index inside a lane is called in messages ("column" for CSR).
+    const INNER: &'static str;
+    /// The axis that is compressed: 0 for CSR, 1 for CSC.
+    const OUTER_AXIS: usize = if Self::REVERSED { 1 } else { 0 };
+}
+impl SparseOrder for RowMajor {
+    const REVERSED: bool = false;
+    const LANE: &'static str = "row";
+    const INNER: &'static str = "column";
+}
+impl SparseOrder for ColMajor {
+    const REVERSED: bool = true;
+    const LANE: &'static str = "column";
+    const INNER: &'static str = "row";
+}
+
+/// Marks the sparse storages, so that methods meant for them (`sum_axis`, `scale`, …) do
+/// not shadow the dense tensors' methods of the same name.
+pub trait SparseStorage<T>: crate::storage::Storage<T> {}
+
+/// Element types of sparse arithmetic: zero, `+` and `*`, copied freely, shared across
+/// threads (every primitive number).
+pub trait SparseElem: Copy + Send + Sync + num_traits::Zero + core::ops::Mul<Output = Self> {}
+impl<T: Copy + Send + Sync + num_traits::Zero + core::ops::Mul<Output = T>> SparseElem for T {}
+
+/// `(lanes, inner)` of a compressed matrix with extents `[rows, cols]` in policy `S`.
+#[inline]
+pub(crate) fn lanes_inner<S: SparseOrder>(dims: [usize; 2]) -> (usize, usize) {
+    if S::REVERSED {
+        (dims[1], dims[0])
+    } else {
+        (dims[0], dims[1])
+    }
+}
+
+pub(crate) use validate::fits as validate_fits;
