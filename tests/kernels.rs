@@ -92,11 +92,21 @@ fn reductions_serial_and_parallel() {
     );
 }
 
-/// Axis reductions that keep the last axis split it into column blocks (512 columns; 8
-/// under Miri): a ragged last block, several blocks per outer position, parallel tasks.
+/// Axis reductions that keep the last axis split it into column blocks (4096 columns; 8
+/// under Miri) and, when there are few blocks, the reduced axis into chunks (256; 4 under
+/// Miri) combined afterwards: ragged blocks and chunks, parallel tasks.
 #[test]
 fn axis_reductions_over_column_blocks() {
-    let (rows, cols) = if cfg!(miri) { (9, 20) } else { (70, 1100) };
+    let (tall, narrow) = if cfg!(miri) { (10, 9) } else { (600, 130) };
+    let t = grid(tall, narrow);
+    let (sums, maxes, arg) = (t.sum_axis::<0>(), t.max_axis::<0>(), t.argmax_axis::<0>());
+    for j in 0..narrow {
+        let col: Vec<i64> = (0..tall).map(|i| t[[i, j]]).collect();
+        let best = col.iter().copied().max().unwrap();
+        assert_eq!((sums[[j]], maxes[[j]]), (col.iter().sum::<i64>(), best), "column {j}");
+        assert_eq!(arg[[j]], col.iter().position(|&v| v == best).unwrap(), "argmax of column {j}: the first maximum");
+    }
+    let (rows, cols) = if cfg!(miri) { (9, 20) } else { (70, 4500) };
     let a = grid(rows, cols);
     let cols_sum = a.sum_axis::<0>();
     for j in 0..cols {

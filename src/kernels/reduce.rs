@@ -168,56 +168,130 @@ pub(crate) unsafe fn reduce_axis<X: Expr, R: Reducer<X::Elem>>(
         );
         return;
     }
-    // Outputs along the last axis: each task owns a block of columns of one outer position
-    // and adds whole rows of it into a row of accumulators, so the reads stream along
-    // memory and even a single outer position (a matrix's `sum_axis(0)`) splits into tasks.
+    // Outputs along the last axis: a task owns a block of columns of one outer position and
+    // a chunk of the reduced axis, and adds whole rows of it into a row of accumulators, so
+    // reads stream along memory. When there are few (outer, column block) pairs — a
+    // matrix's `sum_axis(0)` has one per column block — the reduced axis is cut into chunks
+    // whose partial rows are combined in a fixed order afterwards: parallel work, and the
+    // same arithmetic for any thread count (the cut depends on the sizes only).
     let col_blocks = inner.div_ceil(COL_BLOCK);
+    let pairs = outer_n * col_blocks;
+    let chunks = if pairs < FEW_OUTPUT_BLOCKS { r_len.div_ceil(AXIS_CHUNK).max(1) } else { 1 };
+    let parallel = par.parallel_for(cost);
+    if chunks == 1 {
+        for_each_block(
+            pairs,
+            parallel,
+            #[inline(always)]
+            move |u_lo, u_hi| {
+                let out = out;
+                let mut c = x.cursor(dims);
+                let mut idx = vec![0usize; rank];
+                let mut oidx = vec![0usize; outer_dims.len()];
+                let mut row = vec![r.init(); COL_BLOCK.min(inner)];
+                for u in u_lo..u_hi {
+                    let (o, b) = (u / col_blocks, u % col_blocks);
+                    let j0 = b * COL_BLOCK;
+                    let row = &mut row[..COL_BLOCK.min(inner - j0)];
+                    outer_index(o, &outer_dims, &mut oidx, axis, last, &mut idx);
+                    fold_rows(&mut c, &mut idx, axis, last, j0, 0..r_len, row, r);
+                    for (t, a) in row.iter().enumerate() {
+                        // SAFETY: outputs `o * inner + j0 + t` are inside the buffer.
+                        unsafe { out.0.add(o * inner + j0 + t).write(r.finish(*a, r_len)) };
+                    }
+                }
+            },
+        );
+        return;
+    }
+    // Partial rows: chunk `k` of output row `o` at `(o * chunks + k) * inner`.
+    let mut partials = vec![r.init(); outer_n * chunks * inner];
+    let part = SendPtr(partials.as_mut_ptr());
     for_each_block(
-        outer_n * col_blocks,
-        par.parallel_for(cost),
+        pairs * chunks,
+        parallel,
         #[inline(always)]
         move |u_lo, u_hi| {
-            let out = out;
+            let part = part;
             let mut c = x.cursor(dims);
             let mut idx = vec![0usize; rank];
             let mut oidx = vec![0usize; outer_dims.len()];
-            let mut row = [r.init(); COL_BLOCK];
             for u in u_lo..u_hi {
-                let (o, b) = (u / col_blocks, u % col_blocks);
+                let (pair, k) = (u / chunks, u % chunks);
+                let (o, b) = (pair / col_blocks, pair % col_blocks);
                 let j0 = b * COL_BLOCK;
                 let len = COL_BLOCK.min(inner - j0);
-                let row = &mut row[..len];
-                row.iter_mut().for_each(|a| *a = r.init());
+                // SAFETY: each (o, k, column block) owns these `len` partials alone.
+                let row = unsafe { std::slice::from_raw_parts_mut(part.get().add((o * chunks + k) * inner + j0), len) };
                 outer_index(o, &outer_dims, &mut oidx, axis, last, &mut idx);
-                idx[last] = j0;
-                for i in 0..r_len {
-                    idx[axis] = i;
-                    c.seek(&idx);
-                    if c.unit_inner() {
-                        let k = c.run();
-                        for (t, a) in row.iter_mut().enumerate() {
-                            // SAFETY: `j0 + t < inner`, the extent of the last axis.
-                            *a = r.fold(*a, unsafe { k.at(t) }, i);
-                        }
-                    } else {
-                        for (t, a) in row.iter_mut().enumerate() {
-                            // SAFETY: as above.
-                            *a = r.fold(*a, unsafe { c.at(t) }, i);
-                        }
-                    }
+                let rows = k * AXIS_CHUNK..((k + 1) * AXIS_CHUNK).min(r_len);
+                fold_rows(&mut c, &mut idx, axis, last, j0, rows, row, r);
+            }
+        },
+    );
+    let partials = &partials;
+    for_each_block(
+        outer_n * inner,
+        parallel,
+        #[inline(always)]
+        move |lo, hi| {
+            let out = out;
+            let mut accs = vec![r.init(); chunks];
+            for q in lo..hi {
+                let (o, j) = (q / inner, q % inner);
+                for (k, a) in accs.iter_mut().enumerate() {
+                    *a = partials[(o * chunks + k) * inner + j];
                 }
-                for (t, a) in row.iter().enumerate() {
-                    // SAFETY: outputs `o * inner + j0 + t` are inside the buffer.
-                    unsafe { out.0.add(o * inner + j0 + t).write(r.finish(*a, r_len)) };
-                }
+                // SAFETY: output `q` is inside the buffer (caller's contract).
+                unsafe { out.0.add(q).write(r.finish(tree(&r, &mut accs), r_len)) };
             }
         },
     );
 }
 
+/// Adds rows `rows` of the reduced axis, columns `j0..j0 + row.len()`, into `row` (which
+/// starts from the reducer's initial value); `idx` holds the outer position.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // the loop's whole state, passed to keep it inlined
+fn fold_rows<C: Cursor, R: Reducer<C::Elem>>(
+    c: &mut C,
+    idx: &mut [usize],
+    axis: usize,
+    last: usize,
+    j0: usize,
+    rows: core::ops::Range<usize>,
+    row: &mut [R::Acc],
+    r: R,
+) {
+    row.iter_mut().for_each(|a| *a = r.init());
+    idx[last] = j0;
+    for i in rows {
+        idx[axis] = i;
+        c.seek(idx);
+        if c.unit_inner() {
+            let k = c.run();
+            for (t, a) in row.iter_mut().enumerate() {
+                // SAFETY: `j0 + t < inner`, the extent of the last axis.
+                *a = r.fold(*a, unsafe { k.at(t) }, i);
+            }
+        } else {
+            for (t, a) in row.iter_mut().enumerate() {
+                // SAFETY: as above.
+                *a = r.fold(*a, unsafe { c.at(t) }, i);
+            }
+        }
+    }
+}
+
+/// Fewer (outer position, column block) pairs than this, and an axis reduction also cuts
+/// the reduced axis into [`AXIS_CHUNK`]s.
+const FEW_OUTPUT_BLOCKS: usize = 16;
+/// Positions of the reduced axis per chunk when it is cut.
+const AXIS_CHUNK: usize = if cfg!(miri) { 4 } else { 256 };
+
 /// Columns per task of an axis reduction that keeps the last axis (a row of accumulators
-/// that stays in L1).
-const COL_BLOCK: usize = if cfg!(miri) { 8 } else { 512 };
+/// that stays in L1: 16 KiB of `f32` sums).
+const COL_BLOCK: usize = if cfg!(miri) { 8 } else { 4096 };
 
 /// The full index of outer position `o` (`oidx` is scratch for the outer axes): zero on
 /// `axis` and `last`.
