@@ -142,3 +142,20 @@ pub(crate) fn for_each_chunk_mut<T: Send>(
     let _ = parallel;
     out.chunks_mut(chunk).enumerate().for_each(piece);
 }
+
+/// `f` applied to every piece, the results in order: on rayon's pool when there are
+/// several pieces (each compiled for the CPU's widest vector unit).
+#[inline]
+pub(crate) fn map_pieces<P: Send, R: Send>(pieces: Vec<P>, f: impl Fn(P) -> R + Send + Sync) -> Vec<R> {
+    let run = |p: P| {
+        dispatch(Call(
+            #[inline(always)]
+            || f(p),
+        ))
+    };
+    #[cfg(feature = "rayon")]
+    if pieces.len() > 1 {
+        return pieces.into_par_iter().map(run).collect();
+    }
+    pieces.into_iter().map(run).collect()
+}

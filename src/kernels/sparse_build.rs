@@ -4,7 +4,6 @@
 
 use crate::kernels::par::Par;
 use crate::storage::sparse::{SparseElem, SparseError, SparseIndex};
-use rayon::prelude::*;
 
 /// Compressed arrays.
 pub(crate) struct Built<T, I> {
@@ -69,11 +68,7 @@ fn split3<'a, T, I>(
 /// Runs `f` on every piece, in parallel when there are several; returns the results in
 /// order.
 fn each_piece<P: Send, R: Send>(pieces: Vec<P>, f: impl Fn(P) -> R + Sync + Send) -> Vec<R> {
-    if pieces.len() > 1 {
-        pieces.into_par_iter().map(f).collect()
-    } else {
-        pieces.into_iter().map(f).collect()
-    }
+    crate::kernels::par::map_pieces(pieces, f)
 }
 
 /// Sorts each lane of a block (lane lengths `lens`) and sums repeated indices in place,
@@ -170,7 +165,7 @@ pub(crate) fn from_triplets<T: SparseElem, J: SparseIndex, I: SparseIndex>(
     let nblocks = if lanes == 0 { 0 } else { ((lanes - 1) >> shift) + 1 };
     // Pass 1: check every coordinate, then copy each chunk's triplets into one bucket per
     // block (lane, index, value): sequential reads, and one write stream per block.
-    let chunks = if parallel { rayon::current_num_threads() * 2 } else { 1 };
+    let chunks = if parallel { crate::kernels::par::threads() * 2 } else { 1 };
     let chunk_len = n.div_ceil(chunks).max(1);
     let distribute = |c: usize| -> Result<Vec<Vec<(usize, I, T)>>, SparseError> {
         let range = c * chunk_len..((c + 1) * chunk_len).min(n);
@@ -273,7 +268,7 @@ pub(crate) fn sort_and_sum_lanes<T: SparseElem, I: SparseIndex>(
     values: &mut Vec<T>,
     par: Par,
 ) {
-    let blocks = if par.parallel_for(indices.len()) { rayon::current_num_threads() * 4 } else { 1 };
+    let blocks = if par.parallel_for(indices.len()) { crate::kernels::par::threads() * 4 } else { 1 };
     let bounds = balanced_blocks(indptr, blocks);
     let mut lens: Vec<usize> = indptr.windows(2).map(|w| w[1].index() - w[0].index()).collect();
     let block_lanes: Vec<usize> = bounds.windows(2).map(|w| w[1] - w[0]).collect();

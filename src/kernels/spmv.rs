@@ -18,7 +18,6 @@
 use crate::kernels::par::Par;
 use crate::kernels::sparse_build::balanced_blocks;
 use crate::storage::sparse::{SparseElem, SparseIndex};
-use rayon::prelude::*;
 
 /// Borrowed compressed arrays (checked by a constructor: the sparse invariants hold).
 #[derive(Clone, Copy)]
@@ -40,7 +39,7 @@ impl<T, I: SparseIndex> CsRef<'_, T, I> {
 /// Blocks of lanes for `par`: several per thread when parallel, one otherwise.
 fn blocks_for<T, I: SparseIndex>(a: &CsRef<'_, T, I>, par: Par, per_thread: usize) -> Vec<usize> {
     let nnz = a.values.len();
-    let blocks = if par.parallel_for(nnz + a.lanes()) { rayon::current_num_threads() * per_thread } else { 1 };
+    let blocks = if par.parallel_for(nnz + a.lanes()) { crate::kernels::par::threads() * per_thread } else { 1 };
     balanced_blocks(a.indptr, blocks)
 }
 
@@ -54,11 +53,7 @@ fn for_row_blocks<T: Send>(bounds: &[usize], out: &mut [T], width: usize, f: imp
         pieces.push((w[0], piece));
         rest = r;
     }
-    if pieces.len() > 1 {
-        pieces.into_par_iter().for_each(|(first, piece)| f(first, piece));
-    } else {
-        pieces.into_iter().for_each(|(first, piece)| f(first, piece));
-    }
+    crate::kernels::par::map_pieces(pieces, |(first, piece)| f(first, piece));
 }
 
 /// Rows shorter than this are summed with one accumulator: their few additions already
@@ -171,16 +166,14 @@ pub(crate) fn csc_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &
         csc_scatter(&a, 0..a.lanes(), b, n, c);
         return;
     }
-    let partials: Vec<Vec<T>> = bounds
-        .par_windows(2)
-        .map(|w| {
-            let mut part = vec![T::zero(); c.len()];
-            csc_scatter(&a, w[0]..w[1], b, n, &mut part);
-            part
-        })
-        .collect();
-    c.par_chunks_mut(crate::kernels::par::CHUNK).enumerate().for_each(|(k, chunk)| {
-        let (base, len) = (k * crate::kernels::par::CHUNK, chunk.len());
+    let windows: Vec<&[usize]> = bounds.windows(2).collect();
+    let partials: Vec<Vec<T>> = crate::kernels::par::map_pieces(windows, |w| {
+        let mut part = vec![T::zero(); c.len()];
+        csc_scatter(&a, w[0]..w[1], b, n, &mut part);
+        part
+    });
+    crate::kernels::par::for_each_chunk_mut(c, crate::kernels::par::CHUNK, true, |base, chunk| {
+        let len = chunk.len();
         for part in &partials {
             for (o, &p) in chunk.iter_mut().zip(&part[base..base + len]) {
                 *o = *o + p;
