@@ -730,3 +730,21 @@ fn stack_tensor_basic_use() {
     let c = StackTensor::<i32, ext![2, 3], ColMajor>::from_fn(ext![2, 3], |[i, j]| (10 * i + j) as i32);
     assert_eq!(c.as_slice_memory_order(), Some(&[0, 10, 1, 11, 2, 12][..]));
 }
+
+/// A static slice's policy describes a window of a larger parent: its strides reach past
+/// the window's own elements, so it can never own a buffer of just those elements. Every
+/// constructor refuses it instead of building a tensor that reads out of bounds.
+#[test]
+fn static_slice_policies_cannot_own_a_buffer() {
+    use mdtensor::layout::StaticSliced;
+    type Sliced = StaticSliced<mdtensor::RowMajor, ext![4, 4], (Span<0, 4, 2>, Span<0, 4, 2>)>;
+    let (err, data) = Tensor::<i32, ext![2, 2], Sliced>::try_from_vec(ext![2, 2], vec![1, 2, 3, 4]).unwrap_err();
+    assert!(err.to_string().contains("StaticSliced stride policy cannot own a dense buffer"), "{err}");
+    assert_eq!(data, [1, 2, 3, 4], "the buffer comes back");
+    assert!(Tensor::<i32, ext![2, 2], Sliced>::try_zeros(ext![2, 2]).is_err());
+    assert!(Tensor::<i32, ext![2, 2], Sliced>::try_from_fn(ext![2, 2], |[i, j]| (i + j) as i32).is_err());
+    // A window over the full parent with step 1 has the parent's own strides: allowed.
+    type Whole = StaticSliced<mdtensor::RowMajor, ext![2, 2], (Span<0, 2, 1>, Span<0, 2, 1>)>;
+    let t = Tensor::<i32, ext![2, 2], Whole>::from_vec(ext![2, 2], vec![1, 2, 3, 4]);
+    assert_eq!(t[[1, 1]], 4);
+}

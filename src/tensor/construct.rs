@@ -67,6 +67,7 @@ impl<T, E: Extents, S: Layout<E>, St: OwnedStorage<T>> Tensor<T, E, S, St> {
     /// Fills a new tensor from `f(position in memory order)`: the one place that allocates.
     fn build(op: &'static str, ext: E, f: impl FnMut(usize) -> T) -> Result<Self, ShapeError> {
         let n = ext.checked_numel(op, core::mem::size_of::<T>())?;
+        super::owns_dense::<E, S>(op, &ext)?;
         let storage = St::from_fn_linear(n, f).ok_or_else(|| ShapeError::LengthMismatch {
             op,
             dims: ext.dims().as_ref().to_vec(),
@@ -75,7 +76,8 @@ impl<T, E: Extents, S: Layout<E>, St: OwnedStorage<T>> Tensor<T, E, S, St> {
         })?;
         let mapping = S::dense_mapping(&ext);
         // SAFETY: the storage holds exactly `numel` elements in the dense order of `S`,
-        // which is what `dense_mapping` describes; `numel` was checked for overflow.
+        // which is what `dense_mapping` describes (and `owns_dense` checked that this
+        // order stays inside `numel` elements); `numel` was checked for overflow.
         Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, mapping) })
     }
 
@@ -188,9 +190,13 @@ impl<T, E: Extents, S: Layout<E>, St: OwnedStorage<T>> Tensor<T, E, S, St> {
         if data.len() != n {
             return Err((mismatch(data.len()), data));
         }
+        if let Err(e) = super::owns_dense::<E, S>("from_vec", &ext) {
+            return Err((e, data));
+        }
         let storage = St::from_vec(data).map_err(|v| (mismatch(v.len()), v))?;
         let mapping = S::dense_mapping(&ext);
-        // SAFETY: the buffer has exactly `numel` elements in the dense order of `S`.
+        // SAFETY: the buffer has exactly `numel` elements in the dense order of `S`, which
+        // stays inside them (`owns_dense`).
         Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, mapping) })
     }
     /// Takes a buffer in the policy's memory order.

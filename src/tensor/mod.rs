@@ -153,8 +153,7 @@ pub(crate) fn fits_region(dims: &[usize], strides: &[isize], offset: usize, len:
 /// Whether a freshly allocated buffer of `numel` elements in `S`'s dense mapping satisfies
 /// the dense invariant. Not every policy can own a dense buffer: a `StaticSliced` policy's
 /// strides are its parent's times the slice steps, which reach past `numel` elements.
-/// Conversions that build owned tensors from outside data check this first.
-#[cfg_attr(not(any(feature = "serde", feature = "ndarray-0_17", feature = "nalgebra-0_35")), allow(dead_code))]
+/// Every constructor that allocates or adopts a buffer checks this first.
 pub(crate) fn owns_dense<E: crate::extents::Extents, S: Layout<E>>(
     op: &'static str,
     ext: &E,
