@@ -1,6 +1,6 @@
 //! `Display` like numpy (nested brackets, elements right-aligned to a common width, an
 //! ellipsis for large tensors) and a `Debug` that also shows extents, stride policy and
-//! storage.
+//! storage (and the stored entries of sparse and band storages).
 
 use crate::extents::Extents;
 use crate::layout::Layout;
@@ -103,16 +103,73 @@ impl<T: fmt::Display, E: Extents, S: Layout<E>, St: DenseStorage<T>> fmt::Displa
     }
 }
 
-impl<T: fmt::Display, E: Extents, S: Layout<E>, St: DenseStorage<T> + Storage<T>> fmt::Debug for Tensor<T, E, S, St> {
+/// How a storage's elements appear in a tensor's `Debug` output, after its extents, stride
+/// policy and storage name: dense storages print their strides and every element (as
+/// `Display` does), sparse and band storages their stored entries. A storage of your own
+/// implements it to make its tensors `Debug`.
+pub trait DebugStorage<T, E: Extents, S: Layout<E>>: Storage<T> + Sized {
+    /// Writes the rest of the `Debug` output of `tensor`, starting with the fields that
+    /// close the header's braces.
+    fn fmt_elements(tensor: &Tensor<T, E, S, Self>, f: &mut fmt::Formatter<'_>) -> fmt::Result;
+}
+
+impl<T, E: Extents, S: Layout<E>, St: DebugStorage<T, E, S>> fmt::Debug for Tensor<T, E, S, St> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(
-            f,
-            "Tensor {{ extents: {:?}, policy: {}, storage: {}, strides: {:?} }}",
-            self.extents,
-            S::NAME,
-            St::NAME,
-            self.strides()
-        )?;
-        fmt::Display::fmt(self, f)
+        write!(f, "Tensor {{ extents: {:?}, policy: {}, storage: {}", self.extents, S::NAME, St::NAME)?;
+        St::fmt_elements(self, f)
     }
+}
+
+/// The dense storages' `Debug` tail: strides, then the elements as `Display` prints them.
+pub(crate) fn fmt_dense<T: fmt::Display, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
+    t: &Tensor<T, E, S, St>,
+    f: &mut fmt::Formatter<'_>,
+) -> fmt::Result {
+    writeln!(f, ", strides: {:?} }}", t.strides())?;
+    fmt::Display::fmt(t, f)
+}
+
+/// Stored entries listed in a `Debug` output before the rest is summarised.
+const DEBUG_ENTRIES: usize = 20;
+
+/// The sparse and band storages' `Debug` tail: the number of stored entries, then
+/// `[i, j] = v` for the first [`DEBUG_ENTRIES`] of them in storage order.
+fn fmt_stored<T, E, S, St>(t: &Tensor<T, E, S, St>, f: &mut fmt::Formatter<'_>) -> fmt::Result
+where
+    T: fmt::Display + Clone + num_traits::Zero,
+    E: Extents,
+    S: Layout<E>,
+    St: crate::storage::ReadStorage<T, E, S>,
+{
+    let nnz = t.nnz();
+    writeln!(f, ", nnz: {nnz} }}")?;
+    let mut shown = Vec::new();
+    t.for_each_stored(|idx, v| {
+        if shown.len() < DEBUG_ENTRIES {
+            shown.push(format!("{idx:?} = {v}"));
+        }
+    });
+    if nnz > DEBUG_ENTRIES {
+        shown.push(format!("… {} more", nnz - DEBUG_ENTRIES));
+    }
+    write!(f, "{{{}}}", shown.join(", "))
+}
+
+macro_rules! debug_stored {
+    ($($St:ty => [$($gen:tt)*]),* $(,)?) => {$(
+        impl<T, E: Extents, S: Layout<E>, $($gen)*> DebugStorage<T, E, S> for $St
+        where
+            T: fmt::Display + Clone + num_traits::Zero,
+            Self: crate::storage::ReadStorage<T, E, S>,
+        {
+            fn fmt_elements(tensor: &Tensor<T, E, S, Self>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt_stored(tensor, f)
+            }
+        }
+    )*};
+}
+debug_stored! {
+    crate::sparse::CompressedBase<T, I, A> => [I, A: crate::sparse::Arrays<T, I>],
+    crate::sparse::Coo<T, I> => [I],
+    crate::storage::Band<T> => [],
 }

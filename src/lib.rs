@@ -54,6 +54,7 @@ pub use extents::{
     broadcast_shapes, AxisAt, BroadcastDim, BroadcastTo, Const, Dim, Dyn, DynRank, Extents, InsertAxis, RemoveAxis,
     Reverse, StaticDim, StaticExtents, ToDim,
 };
+pub use fmt::DebugStorage;
 pub use kernels::par::Par;
 pub use layout::{ColMajor, Layout, RowMajor, StridePolicy, Strided};
 pub use ops::Expr;

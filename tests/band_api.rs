@@ -11,7 +11,7 @@ type Vector<T> = Tensor<T, ext![_]>;
 
 #[test]
 fn bandwidth_larger_than_the_matrix_is_an_error() {
-    let err = BandMatrix::<f64>::try_with_bandwidths([3, 4], 3, 1).err().expect("an error");
+    let err = BandMatrix::<f64>::try_with_bandwidths([3, 4], 3, 1).expect_err("an error");
     assert_eq!(err, BandError::BandwidthTooLarge { rows: 3, cols: 4, kl: 3, ku: 1 });
     let msg = err.to_string();
     assert!(msg.contains("kl = 3") && msg.contains("3×4") && msg.contains("kl must be at most 2"), "{msg}");
@@ -24,7 +24,7 @@ fn bandwidth_larger_than_the_matrix_is_an_error() {
 
 #[test]
 fn buffer_of_the_wrong_length_is_returned_with_the_error() {
-    let (err, data) = BandMatrix::<i32>::try_from_parts([4, 4], 1, 2, vec![0; 15]).err().expect("an error");
+    let (err, data) = BandMatrix::<i32>::try_from_parts([4, 4], 1, 2, vec![0; 15]).expect_err("an error");
     assert_eq!(data.len(), 15);
     assert_eq!(err, BandError::LengthMismatch { rows: 4, cols: 4, kl: 1, ku: 2, expected: 16, found: 15 });
     assert!(err.to_string().contains("(kl + ku + 1)·4 = 16 elements, but 15 were given"), "{err}");
@@ -32,20 +32,20 @@ fn buffer_of_the_wrong_length_is_returned_with_the_error() {
 
 #[test]
 fn overflowing_extents_are_an_error() {
-    let err = BandMatrix::<f64>::try_with_bandwidths([usize::MAX / 2, 3], 0, 0).err().expect("an error");
+    let err = BandMatrix::<f64>::try_with_bandwidths([usize::MAX / 2, 3], 0, 0).expect_err("an error");
     assert!(matches!(err, BandError::Overflow { rows, cols: 3, .. } if rows == usize::MAX / 2), "{err}");
     assert!(err.to_string().contains("isize::MAX"), "{err}");
     // The matrix fits but the band buffer (ldab·cols) does not.
     let n = 1usize << 32;
-    let err = BandMatrix::<u8>::try_with_bandwidths([1, n], 0, n - 1).err().expect("an error");
+    let err = BandMatrix::<u8>::try_with_bandwidths([1, n], 0, n - 1).expect_err("an error");
     assert!(matches!(err, BandError::Overflow { .. }), "{err}");
-    let (err, _) = BandMatrix::<f64>::try_from_parts([usize::MAX, 2], 0, 0, vec![]).err().expect("an error");
+    let (err, _) = BandMatrix::<f64>::try_from_parts([usize::MAX, 2], 0, 0, vec![]).expect_err("an error");
     assert!(matches!(err, BandError::Overflow { .. }), "{err}");
 }
 
 #[test]
 fn static_extents_are_checked() {
-    let err = BandMatrix::<f64, ext![3, 3]>::try_with_bandwidths([3, 4], 1, 1).err().expect("an error");
+    let err = BandMatrix::<f64, ext![3, 3]>::try_with_bandwidths([3, 4], 1, 1).expect_err("an error");
     assert!(matches!(err, BandError::Shape(ShapeError::StaticMismatch { .. })), "{err}");
     assert!(std::error::Error::source(&err).is_some());
     let a = BandMatrix::<i32, ext![3, 3]>::from_dense(&tensor![[1, 2, 0], [3, 4, 5], [0, 6, 7]], 1, 1);
@@ -145,9 +145,9 @@ fn solve_checks_shapes() {
 
 #[test]
 fn triplets_outside_are_errors() {
-    let err = BandMatrix::<i32>::try_from_triplets([3, 3], 1, 0, &[(0, 0, 1), (0, 2, 0)]).err().expect("an error");
+    let err = BandMatrix::<i32>::try_from_triplets([3, 3], 1, 0, &[(0, 0, 1), (0, 2, 0)]).expect_err("an error");
     assert_eq!(err, BandError::OutsideBand { op: "from_triplets", row: 0, col: 2, kl: 1, ku: 0 });
-    let err = BandMatrix::<i32>::try_from_triplets([3, 3], 1, 0, &[(3, 0, 1)]).err().expect("an error");
+    let err = BandMatrix::<i32>::try_from_triplets([3, 3], 1, 0, &[(3, 0, 1)]).expect_err("an error");
     assert!(matches!(err, BandError::IndexOutOfBounds { row: 3, col: 0, .. }), "{err}");
 }
 
@@ -188,8 +188,8 @@ fn from_storage_asks_the_band_whether_it_fits() {
     // Same buffer length, one more row: the padding cell AB(2, 1) becomes element (2, 1).
     let taller = BandMatrix::<i32>::try_from_storage(band.clone(), [3, 2]).map_err(|(e, _)| e).unwrap();
     assert_eq!(taller.to_dense().to_vec(), [1, 2, 3, 4, 0, 0]);
-    let (err, _) = BandMatrix::<i32>::try_from_storage(band.clone(), [2, 3]).err().expect("an error");
+    let (err, _) = BandMatrix::<i32>::try_from_storage(band.clone(), [2, 3]).expect_err("an error");
     assert!(err.to_string().contains("needs a buffer of (kl + ku + 1)·3 = 9 elements, but 6"), "{err}");
-    let (err, _) = BandMatrix::<i32>::try_from_storage(band, [1, 3]).err().expect("an error");
+    let (err, _) = BandMatrix::<i32>::try_from_storage(band, [1, 3]).expect_err("an error");
     assert!(err.to_string().contains("bandwidths kl = 1, ku = 1 do not fit a 1×3 matrix"), "{err}");
 }

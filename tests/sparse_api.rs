@@ -258,3 +258,20 @@ fn unchecked_constructor_trusts_valid_input() {
         unsafe { Csr::new_unchecked((mdtensor::Dyn(2), mdtensor::Dyn(2)), vec![0, 1, 2], vec![1, 0], vec![3.0, 4.0]) };
     assert_eq!(a.to_dense().to_vec(), [0.0, 3.0, 4.0, 0.0]);
 }
+
+/// Sparse and band tensors are `Debug` (so `unwrap_err` and `assert_eq!` work on results
+/// holding them): the header, the stored-entry count and the entries in storage order.
+#[test]
+fn sparse_and_band_tensors_are_debug() {
+    let a = mdtensor::tensor![[0, 5, 0], [7, 0, 0]].to_csr();
+    let text = format!("{a:?}");
+    assert!(text.starts_with("Tensor { extents: ") && text.contains("nnz: 2 }"), "{text}");
+    assert!(text.contains("[0, 1] = 5") && text.contains("[1, 0] = 7"), "{text}");
+    let wide = Tensor::<i32, ext![_, _]>::from_fn([1, 30], |[_, j]| j as i32 + 1).to_coo();
+    assert!(format!("{wide:?}").contains("… 10 more"), "{wide:?}");
+    let band = mdtensor::BandMatrix::<i32>::from_dense(&mdtensor::tensor![[1, 2], [0, 3]], 0, 1);
+    assert!(format!("{band:?}").contains("nnz: "), "{band:?}");
+    // `unwrap_err` compiles on results holding sparse tensors.
+    let bad = CsrMatrix::<f64>::try_new([1, 1], vec![0, 1], vec![3], vec![1.0]);
+    assert!(bad.unwrap_err().to_string().contains("out of range"));
+}

@@ -1,6 +1,6 @@
 //! Choosing between serial and parallel execution, and splitting work into tasks.
 //!
-//! Every task body runs through [`dispatch`], so the loops inside it are compiled for the
+//! Every task body runs through `cpu::dispatch`, so the loops inside it are compiled for the
 //! CPU's widest vector unit. Callers pass bodies as `#[inline(always)]` closures: the
 //! body must be inlined into each feature-specific copy for the features to reach it.
 

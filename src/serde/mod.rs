@@ -1,7 +1,7 @@
 //! Serialization with [serde](https://serde.rs) (feature `serde`).
 //!
 //! Every storage decides its own serialized form in one small file beside this one
-//! (`dense.rs` for the dense storages); this module holds the two traits those files
+//! (`dense.rs` for the dense storages, `sparse.rs` for COO and CSR/CSC, `band.rs`); this module holds the two traits those files
 //! implement and the `Serialize`/`Deserialize` impls of [`Tensor`] that forward to them.
 //!
 //! # Dense form
@@ -40,7 +40,9 @@
 //! assert!(err.to_string().contains("extents [3, 2] do not match the static extents [2, 3]"));
 //! ```
 
+mod band;
 mod dense;
+mod sparse;
 
 use crate::extents::Extents;
 use crate::layout::Layout;

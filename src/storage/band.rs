@@ -55,10 +55,7 @@ pub struct Band<T> {
 
 /// A band matrix: `Tensor<T, (M, N), ColMajor, Band<T>>`, dynamic extents by default.
 ///
-/// Band tensors do not implement `Debug` (the dense tensors' `Debug` impl is generic over
-/// every dense storage, and coherence does not allow a second one beside it): print
-/// `a.storage()` (a [`Band`]) or `a.to_dense()`, and use `.err()` rather than
-/// `.unwrap_err()` on results holding one.
+/// `Debug` shows the bandwidth-independent view: the stored entries as `[i, j] = v`.
 ///
 /// ```
 /// use mdtensor::{BandMatrix, tensor};

@@ -131,6 +131,14 @@ macro_rules! dense_read_storage {
                 }
             }
         }
+        impl<$($gen)*, E: Extents, S: Layout<E>> crate::fmt::DebugStorage<T, E, S> for $St
+        where
+            T: core::fmt::Display,
+        {
+            fn fmt_elements(tensor: &Tensor<T, E, S, Self>, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                crate::fmt::fmt_dense(tensor, f)
+            }
+        }
     )*};
 }
 #[cfg_attr(not(feature = "mmap"), allow(unused_imports))] // used by storage::mmap
