@@ -74,7 +74,7 @@ macro_rules! dense_approx {
 dense_approx! {
     Heap<T> => [T],
     Shared<T> => [T],
-    Inline<T, N> => [T, N: generic_array::ArrayLength],
+    Inline<T, IE> => [T, IE: crate::storage::InlineExtents],
     View<'a, T> => ['a, T],
     ViewMut<'a, T> => ['a, T],
 }

@@ -132,8 +132,10 @@
 //! // a.reshape(3, 2)
 //! assert_eq!(a.reshape(ext![3, 2]).dims(), [3, 2]);
 //! // np.broadcast_to(row, (2, 3))
-//! let row = tensor![[1.0, 2.0, 3.0]];
+//! let row = tensor![1.0, 2.0, 3.0];
 //! assert_eq!(row.broadcast_to::<ext![2, 3]>(ext![2, 3]).to_vec(), [1.0, 2.0, 3.0, 1.0, 2.0, 3.0]);
 //! ```
 //!
 //! [`DynRank`]: crate::DynRank
+
+pub mod generic;

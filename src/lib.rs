@@ -51,8 +51,8 @@ pub mod view;
 
 pub use error::ShapeError;
 pub use extents::{
-    broadcast_shapes, AxisAt, BroadcastDim, BroadcastTo, Const, Dim, Dyn, DynRank, Extents, InsertAxis, RemoveAxis,
-    Reverse, StaticDim, StaticExtents, ToDim,
+    broadcast_shapes, AxisAt, BroadcastDim, BroadcastTo, Const, Dim, Dyn, DynRank, Extents, InsertAxis, One,
+    RemoveAxis, Reverse, StaticDim, StaticExtents, ToDim,
 };
 pub use fmt::DebugStorage;
 pub use kernels::par::Par;
@@ -66,7 +66,9 @@ pub use storage::{
 };
 #[cfg(feature = "mmap")]
 pub use storage::{Mmap, MmapMut};
-pub use tensor::{ShapeArg, SharedTensor, StackTensor, Tensor, TensorIndex, TensorView, TensorViewMut};
+pub use tensor::{
+    DenseTensor, ReadTensor, Real, ShapeArg, SharedTensor, StackTensor, Tensor, TensorIndex, TensorView, TensorViewMut,
+};
 pub use view::*;
 
 /// The traits most programs need: `use mdtensor::prelude::*;`.

@@ -2,8 +2,10 @@
 
 /// Spells extents: a number is a static axis, `_` a dynamic one.
 ///
-/// In type position `ext![2, _, 4]` is `(Const<2>, Dyn, Const<4>)`. In value position every
-/// axis must be static (`ext![2, 3]` is the value `(Const::<2>, Const::<3>)`).
+/// In type position `ext![2, _, 4]` is `(Const<2>, Dyn, Const<4>)`, and a literal `1` is
+/// [`One`](crate::One), the static axis that stretches when broadcast (`ext![1, 3]` is
+/// `(One, Const<3>)`). In value position every axis must be static (`ext![2, 3]` is the
+/// value `(Const::<2>, Const::<3>)`).
 ///
 /// ```
 /// use mdtensor::{ext, Const, Dyn, Tensor};
@@ -16,6 +18,7 @@
 macro_rules! ext {
     ($($d:tt),* $(,)?) => { ($($crate::ext!(@one $d),)*) };
     (@one _) => { $crate::Dyn };
+    (@one 1) => { $crate::One };
     (@one $n:literal) => { $crate::Const::<$n> };
     (@one $n:ident) => { $crate::Const::<$n> };
     (@one { $n:expr }) => { $crate::Const::<{ $n }> };

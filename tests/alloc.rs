@@ -77,7 +77,7 @@ fn the_counter_sees_allocations() {
 fn inline_tensors_make_no_heap_allocation() {
     let (sum, n) = allocations(|| {
         let z = StackTensor::<f32, ext![4, 4]>::zeros(ext![4, 4]);
-        let z2 = StackTensor::<f32, ext![4, 4]>::zeros([4, 4]);
+        let z2 = StackTensor::<f32, ext![4, 4]>::zeros(&[4, 4][..]);
         let mut m = StackTensor::<f32, ext![4, 4]>::from_fn(ext![4, 4], |[i, j]| (i * 4 + j) as f32);
         let e = StackTensor::<f32, ext![4, 4]>::eye(ext![4, 4]);
 

@@ -45,7 +45,7 @@ fn overflowing_extents_are_an_error() {
 
 #[test]
 fn static_extents_are_checked() {
-    let err = BandMatrix::<f64, ext![3, 3]>::try_with_bandwidths([3, 4], 1, 1).expect_err("an error");
+    let err = BandMatrix::<f64, ext![3, 3]>::try_with_bandwidths(&[3, 4][..], 1, 1).expect_err("an error");
     assert!(matches!(err, BandError::Shape(ShapeError::StaticMismatch { .. })), "{err}");
     assert!(std::error::Error::source(&err).is_some());
     let a = BandMatrix::<i32, ext![3, 3]>::from_dense(&tensor![[1, 2, 0], [3, 4, 5], [0, 6, 7]], 1, 1);

@@ -643,7 +643,7 @@ fn serial_and_parallel_evaluation_agree_bit_for_bit() {
 #[test]
 fn eval_in_capacity_error_reports_the_storage_length() {
     let a = StackTensor::<f32, ext![4, 4]>::zeros(ext![4, 4]);
-    let err = (&a + 1.0f32).try_eval_in::<Inline<f32, typenum::U8>>().unwrap_err();
+    let err = (&a + 1.0f32).try_eval_in::<Inline<f32, ext![2, 4]>>().unwrap_err();
     assert!(err.to_string().contains("but 8 were given"), "{err}");
 }
 

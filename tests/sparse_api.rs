@@ -112,7 +112,7 @@ fn index_type_overflow_is_checked() {
 
 #[test]
 fn static_extents_mismatch_is_reported() {
-    let e = CsrMatrix::<f64, ext![2, 2]>::try_new([3, 2], vec![0, 0, 0, 0], vec![], vec![]).err().unwrap();
+    let e = CsrMatrix::<f64, ext![2, 2]>::try_new(&[3, 2][..], vec![0, 0, 0, 0], vec![], vec![]).err().unwrap();
     assert!(matches!(e.error, SparseError::Shape(mdtensor::ShapeError::StaticMismatch { .. })), "{e}");
 }
 

@@ -5,48 +5,36 @@
 //! added with stride 0. With static extents the rule is checked by the type
 //! ([`BroadcastTo`], [`BroadcastDim`]); dynamic axes are checked at run time.
 
-use super::{Const, Dim, Dyn, DynRank, Extents, StaticDim};
+use super::{Const, Dim, Dyn, DynRank, Extents, One};
 use crate::error::ShapeError;
-use typenum::{Eq, IsEqual, B0, B1, U1};
 
-/// An axis of extent `Self` may broadcast to an axis of extent `Target`.
+/// An axis of extent `Self` may broadcast to an axis of extent `Target`: equal static
+/// extents, [`One`] to anything, anything to or from `Dyn` (checked at run time).
 #[diagnostic::on_unimplemented(
-    message = "cannot broadcast extent `{Self}` to `{Target}`",
-    label = "the extents differ and the source is not 1"
+    message = "cannot broadcast extent `{Self}` to `{Target}`: they differ and the source is not 1",
+    label = "incompatible extents",
+    note = "only an axis of type `One` (spelled `1` in `ext!`, made by `keepdims`, `unsqueeze` or `NewAxis`) stretches; a `Const<1>` from a const generic or an array length does not"
 )]
 pub trait BroadcastDim<Target: Dim>: Dim {}
 
-/// Dispatch on whether a static source extent is 1 (`IsOne = B1`), which avoids the
-/// overlap of `Const<1> → any` with `Const<N> → Const<N>`.
-#[diagnostic::on_unimplemented(
-    message = "cannot broadcast extent `{Self}` to `{Target}`: they differ and the source is not 1",
-    label = "incompatible extents"
-)]
-#[doc(hidden)]
-pub trait BroadcastDimBit<Target, IsOne> {}
-
-impl<const N: usize, Target: Dim> BroadcastDim<Target> for Const<N>
-where
-    Const<N>: StaticDim,
-    <Const<N> as StaticDim>::U: IsEqual<U1>,
-    Const<N>: BroadcastDimBit<Target, Eq<<Const<N> as StaticDim>::U, U1>>,
-{
-}
+impl<const N: usize> BroadcastDim<Const<N>> for Const<N> {}
+impl<const N: usize> BroadcastDim<Dyn> for Const<N> {}
+impl BroadcastDim<One> for Const<1> {}
+impl<Target: Dim> BroadcastDim<Target> for One {}
 impl<Target: Dim> BroadcastDim<Target> for Dyn {}
-
-impl<const N: usize, Target: Dim> BroadcastDimBit<Target, B1> for Const<N> {}
-impl<const N: usize> BroadcastDimBit<Const<N>, B0> for Const<N> {}
-impl<const N: usize> BroadcastDimBit<Dyn, B0> for Const<N> {}
 
 /// Extents `Self` may broadcast to extents `Target` (rank may grow, never shrink).
 #[diagnostic::on_unimplemented(
     message = "cannot broadcast extents `{Self}` to `{Target}`",
-    label = "broadcasting cannot remove axes: the target needs at least as many axes"
+    label = "aligned from the right, each axis must equal the target's or be 1, and the target needs at least as many axes",
+    note = "only an axis of type `One` (spelled `1` in `ext!`, made by `keepdims`, `unsqueeze` or `NewAxis`) stretches; a `Const<1>` from a const generic or an array length does not"
 )]
 pub trait BroadcastTo<Target: Extents>: Extents {}
 
 macro_rules! broadcast_to {
     ([$($S:ident)*] => [$($T:ident)*]; $($s:ident : $t:ident)*) => {
+        // Reported as a whole (both extents in one headline), not once per failing axis.
+        #[diagnostic::do_not_recommend]
         impl<$($S: Dim,)* $($T: Dim),*> BroadcastTo<($($T,)*)> for ($($S,)*)
         where
             $($s: BroadcastDim<$t>,)*
@@ -141,124 +129,131 @@ pub(crate) fn broadcast_shapes_into(a: &[usize], b: &[usize], out: &mut [usize])
     Ok(())
 }
 
-/// The broadcast of two dims: the extent of a result axis of a binary operation.
+// The binary rule comes in two halves. `CanBroadcast`/`CanBroadcastDim` are the check:
+// strict, with the messages, and the bound of every operator. `BroadcastWith`/
+// `DimBroadcast` compute the result's extents and are total (two static extents give the
+// left one, which the check has made equal): an expression whose operator failed the check
+// is still a well-formed `Expr`, so the mistake is reported once, at the operator, and not
+// again at the `.eval()` that follows.
+
+/// Two axes may broadcast together: equal static extents, [`One`] with anything, anything
+/// with `Dyn` (checked at run time). Equality needs no typenum, so `Const<N>` with
+/// `Const<N>` holds for a generic `N`.
 ///
-/// `Const<N>` with `Const<N>`, `Const<1>` with anything, and anything with `Dyn` resolve in
-/// the type; two different static extents, neither 1, do not compile.
-#[diagnostic::on_unimplemented(
-    message = "cannot broadcast extents `{Self}` and `{Rhs}` together",
-    label = "they differ and neither is 1"
-)]
-pub trait DimBroadcast<Rhs: Dim>: Dim {
-    /// The result axis.
-    type Output: Dim;
-}
-
-/// Dispatch helpers: is the left (`L1`) or the right (`R1`) static extent 1?
-#[doc(hidden)]
-pub trait DimBroadcastLeftOne<Rhs, L1> {
-    type Output: Dim;
-}
-#[doc(hidden)]
-pub trait DimBroadcastRightOne<Rhs, R1> {
-    type Output: Dim;
-}
-
-/// Two static extents, neither 1, must be equal.
+/// Not a subtrait of [`Dim`]: `Dim` has `CanBroadcastDim<Self>` as a supertrait.
 #[diagnostic::on_unimplemented(
     message = "cannot broadcast extents `{Self}` and `{Rhs}` together: they differ and neither is 1",
-    label = "incompatible extents"
+    label = "incompatible extents",
+    note = "only an axis of type `One` (spelled `1` in `ext!`, made by `keepdims`, `unsqueeze` or `NewAxis`) stretches; a `Const<1>` from a const generic or an array length does not"
 )]
-#[doc(hidden)]
-pub trait SameExtent<Rhs> {}
-impl<const N: usize> SameExtent<Const<N>> for Const<N> {}
+pub trait CanBroadcastDim<Rhs>: DimBroadcast<Rhs> {}
+impl<const N: usize> CanBroadcastDim<Const<N>> for Const<N> {}
+impl<const N: usize> CanBroadcastDim<Dyn> for Const<N> {}
+impl<const N: usize> CanBroadcastDim<Const<N>> for Dyn {}
+impl<const N: usize> CanBroadcastDim<One> for Const<N> {}
+impl<const N: usize> CanBroadcastDim<Const<N>> for One {}
+impl CanBroadcastDim<Dyn> for Dyn {}
+impl CanBroadcastDim<One> for Dyn {}
+impl CanBroadcastDim<Dyn> for One {}
+impl CanBroadcastDim<One> for One {}
 
-type IsOne<const N: usize> = Eq<<Const<N> as StaticDim>::U, U1>;
-
-impl<const A: usize, R: Dim> DimBroadcast<R> for Const<A>
-where
-    Const<A>: StaticDim,
-    <Const<A> as StaticDim>::U: IsEqual<U1>,
-    Const<A>: DimBroadcastLeftOne<R, IsOne<A>>,
-{
-    type Output = <Const<A> as DimBroadcastLeftOne<R, IsOne<A>>>::Output;
+/// The result axis of two axes that broadcast together ([`CanBroadcastDim`] is the check):
+/// a static axis wins over `One` and `Dyn`, `Dyn` over `One`.
+pub trait DimBroadcast<Rhs> {
+    /// The result axis.
+    type Broadcast: Dim;
 }
-// Left is 1: the result is the right axis, whatever it is.
-impl<const A: usize, R: Dim> DimBroadcastLeftOne<R, B1> for Const<A> {
-    type Output = R;
+// Equal by the check: the left one.
+impl<const N: usize, const M: usize> DimBroadcast<Const<M>> for Const<N> {
+    type Broadcast = Const<N>;
 }
-// Left is a static N != 1: against Dyn it stays N (checked at run time).
-impl<const A: usize> DimBroadcastLeftOne<Dyn, B0> for Const<A> {
-    type Output = Const<A>;
+// A static extent against a dynamic one stays static; the run-time half checks the value.
+impl<const N: usize> DimBroadcast<Dyn> for Const<N> {
+    type Broadcast = Const<N>;
 }
-impl<const A: usize, const B: usize> DimBroadcastLeftOne<Const<B>, B0> for Const<A>
-where
-    Const<B>: StaticDim,
-    <Const<B> as StaticDim>::U: IsEqual<U1>,
-    Const<A>: DimBroadcastRightOne<Const<B>, IsOne<B>>,
-{
-    type Output = <Const<A> as DimBroadcastRightOne<Const<B>, IsOne<B>>>::Output;
+impl<const N: usize> DimBroadcast<Const<N>> for Dyn {
+    type Broadcast = Const<N>;
 }
-impl<const A: usize, const B: usize> DimBroadcastRightOne<Const<B>, B1> for Const<A> {
-    type Output = Const<A>;
+impl<const N: usize> DimBroadcast<One> for Const<N> {
+    type Broadcast = Const<N>;
 }
-impl<const A: usize, const B: usize> DimBroadcastRightOne<Const<B>, B0> for Const<A>
-where
-    Const<A>: SameExtent<Const<B>>,
-{
-    type Output = Const<A>;
+impl<const N: usize> DimBroadcast<Const<N>> for One {
+    type Broadcast = Const<N>;
 }
 impl DimBroadcast<Dyn> for Dyn {
-    type Output = Dyn;
+    type Broadcast = Dyn;
 }
-impl<const B: usize> DimBroadcast<Const<B>> for Dyn
-where
-    Const<B>: StaticDim,
-    <Const<B> as StaticDim>::U: IsEqual<U1>,
-    Dyn: DimBroadcastRightOne<Const<B>, IsOne<B>>,
-{
-    type Output = <Dyn as DimBroadcastRightOne<Const<B>, IsOne<B>>>::Output;
+impl DimBroadcast<One> for Dyn {
+    type Broadcast = Dyn;
 }
-impl<const B: usize> DimBroadcastRightOne<Const<B>, B1> for Dyn {
-    type Output = Dyn;
+impl DimBroadcast<Dyn> for One {
+    type Broadcast = Dyn;
 }
-impl<const B: usize> DimBroadcastRightOne<Const<B>, B0> for Dyn {
-    type Output = Const<B>;
+impl DimBroadcast<One> for One {
+    type Broadcast = One;
 }
 
-/// The extents of the result of a binary operation between `Self` and `Rhs`.
+/// The operands of a binary operation broadcast together (numpy's rule, checked in the type
+/// for static axes): the bound of every operator, `select` and `zip_with`.
+///
+/// Not a subtrait of [`Extents`]: `Extents` has `CanBroadcast<Self>` and `CanBroadcast<()>`
+/// as supertraits, so same-shape and scalar work on a generic `E: Extents` needs no bound.
 #[diagnostic::on_unimplemented(
     message = "cannot broadcast extents `{Self}` and `{Rhs}` together",
-    label = "numpy's rule: align axes from the right; each pair must be equal or contain a 1"
+    label = "numpy's rule: align axes from the right; each pair must be equal, or one of them 1",
+    note = "only an axis of type `One` (spelled `1` in `ext!`, made by `keepdims`, `unsqueeze` or `NewAxis`) stretches; a `Const<1>` from a const generic or an array length does not"
 )]
-pub trait BroadcastWith<Rhs: Extents>: Extents {
+pub trait CanBroadcast<Rhs>: BroadcastWith<Rhs> {}
+
+/// The extents of the result of a binary operation between `Self` and `Rhs`, for operands
+/// that pass [`CanBroadcast`].
+///
+/// Not a subtrait of [`Extents`]: `Extents` has `BroadcastWith<Self, Broadcast = Self>` as a
+/// supertrait, so same-shape elementwise work on a generic `E: Extents` needs no bound.
+pub trait BroadcastWith<Rhs> {
     /// The result extents.
-    type Output: Extents;
+    type Broadcast: Extents;
 }
 
 macro_rules! broadcast_with {
     ([$($L:ident)*] [$($R:ident)*]; lead [$($lead:ident)*]; pairs [$($a:ident : $b:ident)*]) => {
+        // Reported as a whole (both extents in one headline), not once per failing axis.
+        #[diagnostic::do_not_recommend]
+        impl<$($L: Dim,)* $($R: Dim),*> CanBroadcast<($($R,)*)> for ($($L,)*)
+        where
+            $($a: CanBroadcastDim<$b>,)*
+        {
+        }
+        // Total for every pair of `Dim`s, so this never fails for concrete extents.
         impl<$($L: Dim,)* $($R: Dim),*> BroadcastWith<($($R,)*)> for ($($L,)*)
         where
             $($a: DimBroadcast<$b>,)*
         {
-            type Output = ($($lead,)* $(<$a as DimBroadcast<$b>>::Output,)*);
+            type Broadcast = ($($lead,)* $(<$a as DimBroadcast<$b>>::Broadcast,)*);
         }
     };
 }
 include!("broadcast_pair_table.rs");
 
+// A scalar (rank 0) on the left takes the other side's extents: one generic impl, so that
+// `2.0 * &t` holds for a generic `E` with no bound.
+impl<Rhs: Extents> CanBroadcast<Rhs> for () {}
+impl<Rhs: Extents> BroadcastWith<Rhs> for () {
+    type Broadcast = Rhs;
+}
+
+impl<Rhs: Extents> CanBroadcast<Rhs> for DynRank {}
 impl<Rhs: Extents> BroadcastWith<Rhs> for DynRank {
-    type Output = DynRank;
+    type Broadcast = DynRank;
 }
 macro_rules! with_dyn_rank {
     ($($S:ident)*) => {
+        impl<$($S: Dim),*> CanBroadcast<DynRank> for ($($S,)*) {}
         impl<$($S: Dim),*> BroadcastWith<DynRank> for ($($S,)*) {
-            type Output = DynRank;
+            type Broadcast = DynRank;
         }
     };
 }
-with_dyn_rank!();
 with_dyn_rank!(A);
 with_dyn_rank!(A B);
 with_dyn_rank!(A B C);

@@ -1,11 +1,5 @@
-// Generated: one line per (left rank, right rank) pair; axes aligned right.
-broadcast_with!([] []; lead []; pairs []);
-broadcast_with!([] [P]; lead [P]; pairs []);
-broadcast_with!([] [P Q]; lead [P Q]; pairs []);
-broadcast_with!([] [P Q R]; lead [P Q R]; pairs []);
-broadcast_with!([] [P Q R V]; lead [P Q R V]; pairs []);
-broadcast_with!([] [P Q R V W]; lead [P Q R V W]; pairs []);
-broadcast_with!([] [P Q R V W X]; lead [P Q R V W X]; pairs []);
+// Generated: one line per (left rank, right rank) pair; axes aligned right. A rank-0 left
+// operand (a scalar) has one generic impl in `broadcast.rs` instead.
 broadcast_with!([A] []; lead [A]; pairs []);
 broadcast_with!([A] [P]; lead []; pairs [A:P]);
 broadcast_with!([A] [P Q]; lead [P]; pairs [A:Q]);

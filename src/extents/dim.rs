@@ -1,6 +1,18 @@
-//! One axis: [`Const<N>`] when the extent is known to the compiler, [`Dyn`] when it is
-//! known only at run time. A `Const` axis occupies no memory.
+//! One axis: [`Const<N>`] when the extent is known to the compiler, [`One`] for a static
+//! axis of extent 1 that stretches (numpy's broadcasting), [`Dyn`] when the extent is known
+//! only at run time. `Const` and `One` axes occupy no memory.
+//!
+//! Why `One` is a type of its own: stable Rust cannot let `Const<1>` stretch *and* let
+//! `Const<N>` match `Const<N>` for every `N` (the two impls overlap at `N = 1`, and telling
+//! them apart needs typenum, which would put a `ToUInt` bound on every generic function a
+//! user writes). With `One` separate, equal static extents broadcast by equality — for a
+//! generic `const N` too, with no bound — and a stretching 1 is spelled `1` in
+//! [`ext!`](crate::ext), or made by `keepdims`, `unsqueeze` and `NewAxis`.
 
+use super::{
+    BandDim, BandFromDenseDim, BandSolveDim, CanBroadcastDim, DimBroadcast, DotDim, SameDim, SameExtent,
+    SparseProductDim, TensordotDim,
+};
 use core::fmt;
 use typenum::{Bit, B0, B1};
 
@@ -17,8 +29,29 @@ impl StaticBit for B1 {
     type And<B: StaticBit> = B;
 }
 
-/// The extent of one axis, static ([`Const`]) or dynamic ([`Dyn`]).
-pub trait Dim: Copy + Eq + fmt::Debug + Send + Sync + 'static {
+/// The extent of one axis, static ([`Const`], [`One`]) or dynamic ([`Dyn`]).
+///
+/// Every dim broadcasts with itself and matches itself in every product rule (the
+/// supertraits), so generic code over `D: Dim` needs no further bound for same-shape
+/// elementwise work, `a.t().matmul(&a)` or `v.dot(&v)`.
+pub trait Dim:
+    Copy
+    + Eq
+    + fmt::Debug
+    + Send
+    + Sync
+    + 'static
+    + CanBroadcastDim<Self>
+    + DimBroadcast<Self, Broadcast = Self>
+    + SameDim<Self>
+    + DotDim<Self>
+    + TensordotDim<Self>
+    + BandDim<Self>
+    + SparseProductDim<Self>
+    + SameExtent<Self>
+    + BandFromDenseDim<Self>
+    + BandSolveDim<Self>
+{
     /// `Some(n)` when the extent is a compile-time constant.
     const STATIC: Option<usize>;
     /// `B1` for a static dim, `B0` for a dynamic one: lets impls dispatch on staticness.
@@ -42,6 +75,22 @@ pub trait Dim: Copy + Eq + fmt::Debug + Send + Sync + 'static {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Const<const N: usize>;
 
+/// A static axis of extent 1 that stretches to any extent when broadcast (numpy's rule).
+///
+/// `ext![1, 3]` is `(One, Const<3>)`; `keepdims`, `unsqueeze` and `NewAxis` insert it. A
+/// `Const<1>` that comes from a const generic or an array length is an ordinary static
+/// extent: it matches 1 and does not stretch (see the module docs for why).
+///
+/// ```
+/// use mdtensor::{ext, prelude::*, tensor, Tensor};
+/// let a = tensor![[1.0f32, 2.0, 3.0], [4.0, 5.0, 6.0]];
+/// let row_max = Tensor::<f32, ext![2, 1]>::from_vec(ext![2, 1], vec![3.0, 6.0]);
+/// let centred = (&a - &row_max).eval();                // (2, 3) - (2, 1) → (2, 3)
+/// assert_eq!(centred.to_vec(), [-2.0, -1.0, 0.0, -2.0, -1.0, 0.0]);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct One;
+
 /// An extent known only at run time.
 ///
 /// ```
@@ -64,6 +113,19 @@ impl<const N: usize> Dim for Const<N> {
     }
 }
 
+impl Dim for One {
+    const STATIC: Option<usize> = Some(1);
+    type IsStatic = B1;
+    #[inline(always)]
+    fn size(self) -> usize {
+        1
+    }
+    #[inline]
+    fn from_size(n: usize) -> Option<Self> {
+        (n == 1).then_some(One)
+    }
+}
+
 impl Dim for Dyn {
     const STATIC: Option<usize> = None;
     type IsStatic = B0;
@@ -80,5 +142,11 @@ impl Dim for Dyn {
 impl<const N: usize> fmt::Debug for Const<N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Const<{N}>")
+    }
+}
+
+impl fmt::Debug for One {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("One")
     }
 }

@@ -14,18 +14,7 @@
 //! Static inner dimensions that differ do not compile ([`SameDim`]); dynamic ones are
 //! checked at run time.
 
-use super::{Const, Dim, DimBroadcast, Dyn, Extents};
-
-/// The inner dimensions of a product agree.
-#[diagnostic::on_unimplemented(
-    message = "matmul: inner dimensions `{Self}` and `{Rhs}` differ",
-    label = "the left operand's last axis must match the right operand's contracted axis"
-)]
-pub trait SameDim<Rhs: Dim>: Dim {}
-impl<const N: usize> SameDim<Const<N>> for Const<N> {}
-impl<const N: usize> SameDim<Dyn> for Const<N> {}
-impl<const N: usize> SameDim<Const<N>> for Dyn {}
-impl SameDim<Dyn> for Dyn {}
+use super::{CanBroadcastDim, Const, Dim, DimBroadcast, DotDim, Dyn, Extents, SameDim};
 
 /// Two vectors whose lengths may agree: the operands of a dot product.
 #[diagnostic::on_unimplemented(
@@ -33,7 +22,7 @@ impl SameDim<Dyn> for Dyn {}
     label = "`dot` takes two rank-1 tensors; use `matmul` for matrices"
 )]
 pub trait DotShape<Rhs: Extents>: Extents {}
-impl<K: Dim, K2: Dim> DotShape<(K2,)> for (K,) where K: SameDim<K2> {}
+impl<K: Dim, K2: Dim> DotShape<(K2,)> for (K,) where K: DotDim<K2> {}
 
 /// The length of an operand of a 3-D cross product: `Const<3>`, or `Dyn` (checked at run
 /// time).
@@ -89,9 +78,9 @@ where
 impl<B: Dim, M: Dim, K: Dim, B2: Dim, K2: Dim, N: Dim> MatMulShape<(B2, K2, N)> for (B, M, K)
 where
     K: SameDim<K2>,
-    B: DimBroadcast<B2>,
+    B: CanBroadcastDim<B2> + DimBroadcast<B2>,
 {
-    type Output = (<B as DimBroadcast<B2>>::Output, M, N);
+    type Output = (<B as DimBroadcast<B2>>::Broadcast, M, N);
     const VECTORS: (bool, bool) = (false, false);
 }
 impl<B: Dim, M: Dim, K: Dim, K2: Dim, N: Dim> MatMulShape<(K2, N)> for (B, M, K)

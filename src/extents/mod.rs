@@ -17,18 +17,22 @@ mod broadcast;
 mod concat;
 mod dim;
 mod dyn_rank;
+mod equal;
 mod matmul;
 pub(crate) mod static_arith;
 mod table;
 mod tuple;
 
 pub use axis::{AxisAt, InsertAxis, RemoveAxis, Reverse};
-pub use broadcast::{broadcast_shapes, BroadcastDim, BroadcastTo, BroadcastWith, DimBroadcast};
+pub use broadcast::{
+    broadcast_shapes, BroadcastDim, BroadcastTo, BroadcastWith, CanBroadcast, CanBroadcastDim, DimBroadcast,
+};
 pub(crate) use broadcast::{broadcast_shapes_into, broadcast_strides};
 pub use concat::ConcatAxes;
-pub use dim::{Const, Dim, Dyn, StaticBit};
+pub use dim::{Const, Dim, Dyn, One, StaticBit};
 pub use dyn_rank::DynRank;
-pub use matmul::{CrossDim, DotShape, MatMulShape, SameDim};
+pub use equal::{BandDim, BandFromDenseDim, BandSolveDim, DotDim, SameDim, SameExtent, SparseProductDim, TensordotDim};
+pub use matmul::{CrossDim, DotShape, MatMulShape};
 pub use static_arith::{StaticDim, StaticExtents, ToDim};
 
 use crate::error::ShapeError;
@@ -64,7 +68,31 @@ impl<I: Copy + Debug + PartialEq + Send + Sync + 'static> AxisArray<I> for Vec<I
 /// assert_eq!(e.dims(), [2, 5]);
 /// assert_eq!(e.numel(), 10);
 /// ```
-pub trait Extents: Clone + Debug + PartialEq + Send + Sync + 'static {
+///
+/// Every extents type broadcasts with itself and with a scalar to itself (the
+/// [`CanBroadcast`] and [`BroadcastWith`] supertraits), so same-shape elementwise work and scalar arithmetic over
+/// a generic `E: Extents` compile with no other bound:
+///
+/// ```
+/// use mdtensor::{prelude::*, Extents, Tensor};
+/// fn add<E: Extents>(a: &Tensor<f32, E>, b: &Tensor<f32, E>) -> Tensor<f32, E> {
+///     (a + b * 2.0).eval()
+/// }
+/// let a = Tensor::<f32, mdtensor::ext![2, 3]>::ones(mdtensor::ext![2, 3]);
+/// assert_eq!(add(&a, &a).to_vec(), [3.0; 6]);
+/// ```
+pub trait Extents:
+    Clone
+    + Debug
+    + PartialEq
+    + Send
+    + Sync
+    + 'static
+    + CanBroadcast<Self>
+    + CanBroadcast<()>
+    + BroadcastWith<Self, Broadcast = Self>
+    + BroadcastWith<(), Broadcast = Self>
+{
     /// The rank, when it is known at compile time.
     const RANK: Option<usize>;
     /// True when every extent is a compile-time constant.

@@ -1,8 +1,9 @@
-//! Generated table: typenum number → `Const<N>` for 0..=1024 (see `static_arith`).
+//! Generated table: typenum number → `Const<N>` for 0..=1024 (see `static_arith`), except
+//! 1, which maps to [`One`].
 //! Regenerate with the Python snippet in `static_arith.rs`; do not edit by hand.
 
 use super::static_arith::TableDim;
-use super::Const;
+use super::{Const, One};
 use typenum::consts::*;
 
 macro_rules! table {
@@ -11,8 +12,13 @@ macro_rules! table {
     };
 }
 
+// A computed extent of 1 (a static slice of length 1, say) is `One`, so it broadcasts.
+impl TableDim for U1 {
+    type Output = One;
+}
+
 table! {
-    0 => U0, 1 => U1, 2 => U2, 3 => U3, 4 => U4, 5 => U5, 6 => U6, 7 => U7,
+    0 => U0, 2 => U2, 3 => U3, 4 => U4, 5 => U5, 6 => U6, 7 => U7,
     8 => U8, 9 => U9, 10 => U10, 11 => U11, 12 => U12, 13 => U13, 14 => U14, 15 => U15,
     16 => U16, 17 => U17, 18 => U18, 19 => U19, 20 => U20, 21 => U21, 22 => U22, 23 => U23,
     24 => U24, 25 => U25, 26 => U26, 27 => U27, 28 => U28, 29 => U29, 30 => U30, 31 => U31,

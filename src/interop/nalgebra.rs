@@ -66,9 +66,9 @@
 
 use super::{view_parts, ViewParts};
 use crate::error::ShapeError;
-use crate::extents::{extents_from, Const, Dim, Dyn, Extents, StaticExtents};
+use crate::extents::{extents_from, Const, Dim, Dyn, Extents, One};
 use crate::layout::{strides_match, ColMajor, Layout, Strided};
-use crate::storage::{DenseStorage, DenseStorageMut, Heap, OwnedStorage, View, ViewMut};
+use crate::storage::{DenseStorage, DenseStorageMut, Heap, InlineExtents, OwnedStorage, View, ViewMut};
 use crate::tensor::{or_panic, StackTensor, Tensor};
 use nalgebra::allocator::Allocator;
 use nalgebra::storage::{RawStorage, RawStorageMut};
@@ -85,6 +85,12 @@ pub trait NalgebraDim: Dim {
 }
 impl<const N: usize> NalgebraDim for Const<N> {
     type Na = nalgebra::Const<N>;
+    fn to_na(self) -> Self::Na {
+        nalgebra::Const
+    }
+}
+impl NalgebraDim for One {
+    type Na = nalgebra::U1;
     fn to_na(self) -> Self::Na {
         nalgebra::Const
     }
@@ -487,8 +493,6 @@ impl<T: Scalar> From<Tensor<T, (Dyn, Dyn), ColMajor, Heap<T>>> for DMatrix<T> {
 
 impl<T: Scalar, const R: usize, const C: usize> From<SMatrix<T, R, C>>
     for StackTensor<T, (Const<R>, Const<C>), ColMajor>
-where
-    (Const<R>, Const<C>): StaticExtents,
 {
     /// The column-major elements, moved from one inline array to another.
     fn from(m: SMatrix<T, R, C>) -> Self {
@@ -499,8 +503,6 @@ where
 
 impl<T: Scalar, const R: usize, const C: usize> From<StackTensor<T, (Const<R>, Const<C>), ColMajor>>
     for SMatrix<T, R, C>
-where
-    (Const<R>, Const<C>): StaticExtents,
 {
     /// The column-major elements, copied into the matrix's inline array.
     fn from(t: StackTensor<T, (Const<R>, Const<C>), ColMajor>) -> Self {
@@ -508,7 +510,7 @@ where
     }
 }
 
-impl<T, E: StaticExtents, S: Layout<E>, St: OwnedStorage<T>> Tensor<T, E, S, St> {
+impl<T, E: InlineExtents, S: Layout<E>, St: OwnedStorage<T>> Tensor<T, E, S, St> {
     /// Fills a tensor with static extents from `next()` in the policy's memory order.
     fn from_fn_memory_order(mut next: impl FnMut() -> T) -> Self {
         let ext = E::default();

@@ -48,7 +48,7 @@ fn tree<R: Reducer<T>, T>(r: &R, accs: &mut [R::Acc]) -> R::Acc {
 /// One chunk `lo..hi` of a whole reduction.
 #[inline(always)]
 fn chunk<X: Expr, R: Reducer<X::Elem>>(
-    x: &X,
+    proto: Option<&X::Cursor>,
     flat: Option<X::Flat>,
     cursor: &mut Option<X::Cursor>,
     dims: &[usize],
@@ -77,7 +77,7 @@ fn chunk<X: Expr, R: Reducer<X::Elem>>(
             }
         }
         None => {
-            let c = cursor.get_or_insert_with(|| x.cursor(dims));
+            let c = cursor.get_or_insert_with(|| proto.expect("a cursor for a non-flat expression").clone());
             let mut p = lo;
             for_each_run(dims, lo, hi, |idx, len| {
                 c.seek(idx);
@@ -97,8 +97,12 @@ fn chunk<X: Expr, R: Reducer<X::Elem>>(
 pub(crate) fn reduce_all<X: Expr, R: Reducer<X::Elem>>(x: &X, dims: &[usize], r: R, par: Par) -> R::Out {
     let n: usize = dims.iter().product();
     let flat = x.is_flat(dims).then(|| x.flat());
+    // Prepared once, on this thread: tasks clone it, so the expression itself never crosses
+    // threads (it need not be `Sync`).
+    let proto = flat.is_none().then(|| x.cursor(dims));
+    let proto = proto.as_ref();
     let acc = if n <= RCHUNK {
-        chunk(x, flat, &mut None, dims, 0, n, r)
+        chunk::<X, R>(proto, flat, &mut None, dims, 0, n, r)
     } else {
         let chunks = n.div_ceil(RCHUNK);
         let bounds = |c: usize| (c * RCHUNK, ((c + 1) * RCHUNK).min(n));
@@ -109,7 +113,7 @@ pub(crate) fn reduce_all<X: Expr, R: Reducer<X::Elem>>(x: &X, dims: &[usize], r:
             |cur, c| {
                 dispatch(Call(
                     #[inline(always)]
-                    || chunk(x, flat, cur, dims, bounds(c).0, bounds(c).1, r),
+                    || chunk::<X, R>(proto, flat, cur, dims, bounds(c).0, bounds(c).1, r),
                 ))
             },
         );
@@ -146,6 +150,9 @@ pub(crate) unsafe fn reduce_axis<X: Expr, R: Reducer<X::Elem>>(
     }
     let out = SendPtr(out);
     let cost = total_out.saturating_mul(r_len.max(1));
+    // Prepared once, on this thread: tasks clone it (see `reduce_all`).
+    let proto = x.cursor(dims);
+    let proto = &proto;
     if axis == last {
         // One output per outer position: the fold runs along a row.
         for_each_block(
@@ -154,7 +161,7 @@ pub(crate) unsafe fn reduce_axis<X: Expr, R: Reducer<X::Elem>>(
             #[inline(always)]
             move |o_lo, o_hi| {
                 let out = out;
-                let mut c = x.cursor(dims);
+                let mut c = proto.clone();
                 let mut idx = vec![0usize; rank];
                 let mut oidx = vec![0usize; outer_dims.len()];
                 for o in o_lo..o_hi {
@@ -185,7 +192,7 @@ pub(crate) unsafe fn reduce_axis<X: Expr, R: Reducer<X::Elem>>(
             #[inline(always)]
             move |u_lo, u_hi| {
                 let out = out;
-                let mut c = x.cursor(dims);
+                let mut c = proto.clone();
                 let mut idx = vec![0usize; rank];
                 let mut oidx = vec![0usize; outer_dims.len()];
                 let mut row = vec![r.init(); COL_BLOCK.min(inner)];
@@ -213,7 +220,7 @@ pub(crate) unsafe fn reduce_axis<X: Expr, R: Reducer<X::Elem>>(
         #[inline(always)]
         move |u_lo, u_hi| {
             let part = part;
-            let mut c = x.cursor(dims);
+            let mut c = proto.clone();
             let mut idx = vec![0usize; rank];
             let mut oidx = vec![0usize; outer_dims.len()];
             for u in u_lo..u_hi {

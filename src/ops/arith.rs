@@ -2,7 +2,7 @@
 //! expressions and scalars, building lazy [`Expr`] trees.
 
 use super::expr::{Binary, BinaryOp, Expr, IntoExpr, ScalarLeaf, Unary, UnaryOp};
-use crate::extents::{BroadcastWith, Extents};
+use crate::extents::{CanBroadcast, Extents};
 use crate::layout::Layout;
 use crate::tensor::Tensor;
 use core::ops::{Add, Div, Mul, Neg, Rem, Sub};
@@ -69,7 +69,7 @@ macro_rules! expr_lhs_ops {
         impl<$($g)* Rhs: IntoExpr> $Trait<Rhs> for $Lhs
         where
             $Lhs: IntoExpr,
-            <<$Lhs as IntoExpr>::Expr as Expr>::Extents: BroadcastWith<<Rhs::Expr as Expr>::Extents>,
+            <<$Lhs as IntoExpr>::Expr as Expr>::Extents: CanBroadcast<<Rhs::Expr as Expr>::Extents>,
         {
             type Output = Binary<<$Lhs as IntoExpr>::Expr, Rhs::Expr, $Op>;
             #[inline(always)]
@@ -103,7 +103,7 @@ macro_rules! scalar_lhs_ops {
         impl<$($g)*> $Trait<$Rhs> for $s
         where
             $Rhs: IntoExpr,
-            (): BroadcastWith<<<$Rhs as IntoExpr>::Expr as Expr>::Extents>,
+            (): CanBroadcast<<<$Rhs as IntoExpr>::Expr as Expr>::Extents>,
         {
             type Output = Binary<ScalarLeaf<$s>, <$Rhs as IntoExpr>::Expr, $Op>;
             #[inline(always)]

@@ -2,9 +2,9 @@
 //! an axis. Conversions are in `band_convert.rs`, the LU solve in `band_solve.rs`.
 //!
 //! A static length mismatch of `matvec` (a `Const<5>` column count and a `Const<4>`
-//! vector) does not compile ([`SameDim`]); dynamic lengths are checked at run time.
+//! vector) does not compile ([`BandDim`]); dynamic lengths are checked at run time.
 
-use crate::extents::{Dim, SameDim};
+use crate::extents::{BandDim, Dim};
 use crate::kernels::band::{band_matvec, BandElem, BandShape};
 use crate::kernels::par::Par;
 use crate::layout::{ColMajor, Layout};
@@ -32,11 +32,11 @@ impl<T: BandElem, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
         par: Par,
     ) -> Result<(), BandError>
     where
-        N: SameDim<N2>,
+        N: BandDim<N2>,
         N2: Dim,
         S2: Layout<(N2,)>,
         St2: DenseStorage<T>,
-        M: SameDim<M2>,
+        M: BandDim<M2>,
         M2: Dim,
         S3: Layout<(M2,)>,
         St3: DenseStorageMut<T>,
@@ -79,11 +79,11 @@ impl<T: BandElem, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
         y: &mut Tensor<T, (M2,), S3, St3>,
     ) -> Result<(), BandError>
     where
-        N: SameDim<N2>,
+        N: BandDim<N2>,
         N2: Dim,
         S2: Layout<(N2,)>,
         St2: DenseStorage<T>,
-        M: SameDim<M2>,
+        M: BandDim<M2>,
         M2: Dim,
         S3: Layout<(M2,)>,
         St3: DenseStorageMut<T>,
@@ -98,11 +98,11 @@ impl<T: BandElem, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
         x: &Tensor<T, (N2,), S2, St2>,
         y: &mut Tensor<T, (M2,), S3, St3>,
     ) where
-        N: SameDim<N2>,
+        N: BandDim<N2>,
         N2: Dim,
         S2: Layout<(N2,)>,
         St2: DenseStorage<T>,
-        M: SameDim<M2>,
+        M: BandDim<M2>,
         M2: Dim,
         S3: Layout<(M2,)>,
         St3: DenseStorageMut<T>,
@@ -113,7 +113,7 @@ impl<T: BandElem, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     /// column count.
     pub fn try_matvec<N2, S2, St2>(&self, x: &Tensor<T, (N2,), S2, St2>) -> Result<Tensor<T, (M,)>, BandError>
     where
-        N: SameDim<N2>,
+        N: BandDim<N2>,
         N2: Dim,
         S2: Layout<(N2,)>,
         St2: DenseStorage<T>,
@@ -132,7 +132,7 @@ impl<T: BandElem, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     #[track_caller]
     pub fn matvec<N2, S2, St2>(&self, x: &Tensor<T, (N2,), S2, St2>) -> Tensor<T, (M,)>
     where
-        N: SameDim<N2>,
+        N: BandDim<N2>,
         N2: Dim,
         S2: Layout<(N2,)>,
         St2: DenseStorage<T>,

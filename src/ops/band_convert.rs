@@ -4,7 +4,7 @@
 //! A conversion never drops an element silently: a non-zero element outside the band is
 //! an error naming its `(i, j)`.
 
-use crate::extents::Dim;
+use crate::extents::{BandFromDenseDim, Dim};
 use crate::layout::{ColMajor, Layout};
 use crate::storage::{Band, BandError, DenseStorage};
 use crate::tensor::{ShapeArg, Tensor};
@@ -26,8 +26,12 @@ impl<T: Clone + Zero, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
         dense: &Tensor<T, (M2, N2), S2, St2>,
         kl: usize,
         ku: usize,
-    ) -> Result<Self, BandError> {
-        let mut band = Self::try_with_bandwidths(dense.dims(), kl, ku)?;
+    ) -> Result<Self, BandError>
+    where
+        M: BandFromDenseDim<M2>,
+        N: BandFromDenseDim<N2>,
+    {
+        let mut band = Self::try_with_bandwidths(&dense.dims()[..], kl, ku)?;
         for (idx, v) in dense.indexed_iter() {
             let [i, j] = idx;
             match band.stored_mut([i, j]) {
@@ -44,7 +48,11 @@ impl<T: Clone + Zero, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
         dense: &Tensor<T, (M2, N2), S2, St2>,
         kl: usize,
         ku: usize,
-    ) -> Self {
+    ) -> Self
+    where
+        M: BandFromDenseDim<M2>,
+        N: BandFromDenseDim<N2>,
+    {
         Self::try_from_dense(dense, kl, ku).unwrap_or_else(|e| panic!("{e}"))
     }
 

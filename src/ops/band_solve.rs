@@ -7,7 +7,7 @@
 //! multipliers of `L` sit below the diagonal. A zero pivot is an error naming its column
 //! (LAPACK's `INFO > 0`).
 
-use crate::extents::Dim;
+use crate::extents::{BandSolveDim, Dim};
 use crate::layout::{ColMajor, Layout};
 use crate::storage::{Band, BandError, DenseStorage};
 use crate::tensor::Tensor;
@@ -58,7 +58,10 @@ impl<T: Float, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     pub fn try_solve<D: Dim, S2: Layout<(D,)>, St2: DenseStorage<T>>(
         &self,
         b: &Tensor<T, (D,), S2, St2>,
-    ) -> Result<Tensor<T, (D,)>, BandError> {
+    ) -> Result<Tensor<T, (D,)>, BandError>
+    where
+        M: BandSolveDim<N> + BandSolveDim<D>,
+    {
         let lu = self.factorize()?;
         lu.solve(b)
     }
@@ -70,10 +73,10 @@ impl<T: Float, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     /// assert_eq!(a.solve(&tensor![3.0, 3.0]).to_vec(), [1.0, 1.0]);
     /// ```
     #[track_caller]
-    pub fn solve<D: Dim, S2: Layout<(D,)>, St2: DenseStorage<T>>(
-        &self,
-        b: &Tensor<T, (D,), S2, St2>,
-    ) -> Tensor<T, (D,)> {
+    pub fn solve<D: Dim, S2: Layout<(D,)>, St2: DenseStorage<T>>(&self, b: &Tensor<T, (D,), S2, St2>) -> Tensor<T, (D,)>
+    where
+        M: BandSolveDim<N> + BandSolveDim<D>,
+    {
         self.try_solve(b).unwrap_or_else(|e| panic!("{e}"))
     }
 }

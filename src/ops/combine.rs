@@ -2,14 +2,14 @@
 //! with every element of the other, axes concatenated) and `tensordot`.
 
 use crate::error::ShapeError;
-use crate::extents::{AxisAt, ConcatAxes, Dyn, DynRank, Extents, SameDim};
+use crate::extents::{AxisAt, ConcatAxes, Dyn, DynRank, Extents, TensordotDim};
 use crate::kernels::gemm::GemmElem;
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
 use crate::tensor::{or_panic, Tensor};
 use crate::view::Ax;
 
-impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T> + Sync> Tensor<T, E, S, St> {
+impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// `out[i…, j…] = f(self[i…], rhs[j…])`: the outer combination, whose axes are this
     /// tensor's followed by `rhs`'s (numpy's `ufunc.outer`).
     ///
@@ -68,7 +68,7 @@ impl<E, E2, const I: usize, const J: usize> Contraction<E, E2> for ((Ax<I>,), (A
 where
     E: AxisAt<I>,
     E2: AxisAt<J>,
-    <E as AxisAt<I>>::Dim: SameDim<<E2 as AxisAt<J>>::Dim>,
+    <E as AxisAt<I>>::Dim: TensordotDim<<E2 as AxisAt<J>>::Dim>,
 {
     const LEFT: &'static [usize] = &[I];
     const RIGHT: &'static [usize] = &[J];
@@ -78,8 +78,8 @@ impl<E, E2, const I1: usize, const I2: usize, const J1: usize, const J2: usize> 
 where
     E: AxisAt<I1> + AxisAt<I2>,
     E2: AxisAt<J1> + AxisAt<J2>,
-    <E as AxisAt<I1>>::Dim: SameDim<<E2 as AxisAt<J1>>::Dim>,
-    <E as AxisAt<I2>>::Dim: SameDim<<E2 as AxisAt<J2>>::Dim>,
+    <E as AxisAt<I1>>::Dim: TensordotDim<<E2 as AxisAt<J1>>::Dim>,
+    <E as AxisAt<I2>>::Dim: TensordotDim<<E2 as AxisAt<J2>>::Dim>,
 {
     const LEFT: &'static [usize] = &[I1, I2];
     const RIGHT: &'static [usize] = &[J1, J2];

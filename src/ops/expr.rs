@@ -20,16 +20,18 @@
 //!   its own (possibly zero) strides.
 
 use crate::error::ShapeError;
-use crate::extents::{broadcast_shapes_into, broadcast_strides, AxisArray, BroadcastWith, Extents};
+use crate::extents::{
+    broadcast_shapes_into, broadcast_strides, AxisArray, BroadcastWith, CanBroadcast, Extents, Reverse,
+};
 use crate::kernels::par::Par;
 use crate::layout::Layout;
-use crate::layout::RowMajor;
+use crate::layout::{ColMajor, RowMajor};
 use crate::storage::DenseStorage;
 use crate::storage::OwnedStorage;
 use crate::tensor::{or_panic, Scalar, Tensor};
 
 /// A lazily evaluated elementwise expression; see the [module docs](self).
-pub trait Expr: Sized + Sync {
+pub trait Expr: Sized {
     /// Element type of the result.
     type Elem: Copy + Send + Sync;
     /// Extents of the result.
@@ -95,9 +97,39 @@ pub trait Expr: Sized + Sync {
     #[track_caller]
     fn eval_stack(self) -> crate::StackTensor<Self::Elem, Self::Extents>
     where
-        Self::Extents: crate::extents::StaticExtents,
+        Self::Extents: crate::storage::InlineExtents,
     {
         self.eval_in()
+    }
+
+    /// Evaluates and returns the elements in row-major order: an expression read as the
+    /// tensor it stands for.
+    ///
+    /// ```
+    /// use mdtensor::{prelude::*, tensor};
+    /// let a = tensor![[1, 2], [3, 4]];
+    /// assert_eq!((&a * 10).to_vec(), [10, 20, 30, 40]);
+    /// ```
+    #[track_caller]
+    fn to_vec(self) -> Vec<Self::Elem> {
+        self.eval().into_vec()
+    }
+    /// Evaluates and transposes, without a second copy: the result is the owned, reversed
+    /// (`ColMajor`) tensor, as `x.eval().reversed_axes()`.
+    ///
+    /// ```
+    /// use mdtensor::{prelude::*, ext, tensor};
+    /// let a = tensor![[1, 2, 3], [4, 5, 6]];
+    /// let t = (&a + 1).t();
+    /// let _: &ext![3, 2] = t.extents();
+    /// assert_eq!(t[[2, 0]], 4);
+    /// ```
+    #[track_caller]
+    fn t(self) -> Tensor<Self::Elem, <Self::Extents as Reverse>::Output, ColMajor>
+    where
+        Self::Extents: Reverse,
+    {
+        self.eval().reversed_axes()
     }
 
     /// Maps every element lazily.
@@ -108,6 +140,8 @@ pub trait Expr: Sized + Sync {
     fn zip_with<R: IntoExpr, O: Copy + Send + Sync, F>(self, rhs: R, f: F) -> Binary<Self, R::Expr, FnOp<F>>
     where
         F: Fn(Self::Elem, <R::Expr as Expr>::Elem) -> O + Copy + Send + Sync,
+        // The shape rule at the call, so a mismatch is reported here and not at `.eval()`.
+        Self::Extents: CanBroadcast<<R::Expr as Expr>::Extents>,
     {
         Binary::new(self, rhs.into_expr(), FnOp(f))
     }
@@ -243,7 +277,7 @@ where
     T: Copy + Send + Sync,
     E: Extents,
     S: Layout<E>,
-    St: DenseStorage<T> + Sync,
+    St: DenseStorage<T>,
 {
     type Elem = T;
     type Extents = E;
@@ -288,7 +322,7 @@ where
     T: Copy + Send + Sync,
     E: Extents,
     S: Layout<E>,
-    St: DenseStorage<T> + Sync,
+    St: DenseStorage<T>,
 {
     type Elem = T;
     type Extents = E;
@@ -512,7 +546,7 @@ where
     L::Extents: BroadcastWith<R::Extents>,
 {
     type Elem = Op::Out;
-    type Extents = <L::Extents as BroadcastWith<R::Extents>>::Output;
+    type Extents = <L::Extents as BroadcastWith<R::Extents>>::Broadcast;
     type Flat = BinaryKernel<L::Flat, R::Flat, Op>;
     type Cursor = BinaryKernel<L::Cursor, R::Cursor, Op>;
 

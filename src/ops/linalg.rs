@@ -196,7 +196,7 @@ impl<
         T: Copy + Send + Sync + core::ops::Mul<Output = T>,
         D: crate::extents::Dim,
         S: Layout<(D,)>,
-        St: DenseStorage<T> + Sync,
+        St: DenseStorage<T>,
     > Tensor<T, (D,), S, St>
 {
     /// Outer product of two vectors: `out[i, j] = a[i] · b[j]`.
@@ -207,7 +207,7 @@ impl<
     /// let _: &ext![2, 3] = o.extents();
     /// assert_eq!(o.to_vec(), [10, 20, 30, 20, 40, 60]);
     /// ```
-    pub fn outer<D2: crate::extents::Dim, S2: Layout<(D2,)>, St2: DenseStorage<T> + Sync>(
+    pub fn outer<D2: crate::extents::Dim, S2: Layout<(D2,)>, St2: DenseStorage<T>>(
         &self,
         rhs: &Tensor<T, (D2,), S2, St2>,
     ) -> Tensor<T, (D, D2)> {

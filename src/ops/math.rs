@@ -4,7 +4,7 @@
 
 use super::expr::{Binary, BinaryOp, Expr, FnOp, IntoExpr, Unary, UnaryOp};
 use crate::error::ShapeError;
-use crate::extents::{BroadcastWith, Extents};
+use crate::extents::{BroadcastWith, CanBroadcast, Extents};
 use crate::kernels::buffer::AlignedBuf;
 use crate::layout::Layout;
 use crate::storage::{DenseStorage, DenseStorageMut, Heap};
@@ -129,7 +129,7 @@ macro_rules! compare_methods {
         fn $method<R: IntoExpr>(self, rhs: R) -> Binary<Self, R::Expr, $Op>
         where
             Self::Elem: PartialOrd<<R::Expr as Expr>::Elem>,
-            Self::Extents: BroadcastWith<<R::Expr as Expr>::Extents>,
+            Self::Extents: CanBroadcast<<R::Expr as Expr>::Extents>,
         {
             Binary::new(self, rhs.into_expr(), $Op)
         }
@@ -215,6 +215,10 @@ where
     B: IntoExpr,
     B::Expr: Expr<Elem = T>,
     T: Copy + Send + Sync,
+    // The shape rules at the call, so a mismatch is reported here and not at `.eval()`.
+    <A::Expr as Expr>::Extents: CanBroadcast<<B::Expr as Expr>::Extents>,
+    <M::Expr as Expr>::Extents:
+        CanBroadcast<<<A::Expr as Expr>::Extents as BroadcastWith<<B::Expr as Expr>::Extents>>::Broadcast>,
 {
     Binary::new(mask.into_expr(), Binary::new(a.into_expr(), b.into_expr(), PairOp), PickOp)
 }
@@ -274,11 +278,11 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         &self,
         rhs: R,
         f: F,
-    ) -> Result<Tensor<U, <E as BroadcastWith<<R::Expr as Expr>::Extents>>::Output>, ShapeError>
+    ) -> Result<Tensor<U, <E as BroadcastWith<<R::Expr as Expr>::Extents>>::Broadcast>, ShapeError>
     where
         T: Copy + Send + Sync,
         St: Sync,
-        E: BroadcastWith<<R::Expr as Expr>::Extents>,
+        E: CanBroadcast<<R::Expr as Expr>::Extents>,
         F: Fn(T, <R::Expr as Expr>::Elem) -> U + Copy + Send + Sync,
     {
         Binary::new(self, rhs.into_expr(), FnOp(f)).try_eval()
@@ -295,11 +299,11 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         &self,
         rhs: R,
         f: F,
-    ) -> Tensor<U, <E as BroadcastWith<<R::Expr as Expr>::Extents>>::Output>
+    ) -> Tensor<U, <E as BroadcastWith<<R::Expr as Expr>::Extents>>::Broadcast>
     where
         T: Copy + Send + Sync,
         St: Sync,
-        E: BroadcastWith<<R::Expr as Expr>::Extents>,
+        E: CanBroadcast<<R::Expr as Expr>::Extents>,
         F: Fn(T, <R::Expr as Expr>::Elem) -> U + Copy + Send + Sync,
     {
         or_panic(self.try_zip_with(rhs, f))

@@ -12,7 +12,7 @@
 
 use super::expr::Expr;
 use crate::error::ShapeError;
-use crate::extents::{Const, Extents, InsertAxis, RemoveAxis};
+use crate::extents::{Extents, InsertAxis, RemoveAxis};
 use crate::kernels::buffer::AlignedBuf;
 use crate::kernels::par::Par;
 use crate::kernels::reduce::{reduce_all, reduce_axis, Reducer};
@@ -538,11 +538,11 @@ fn extreme_positions<T: Copy, E: Extents>(
 impl<T, E: Extents> Tensor<T, E, RowMajor, Heap<T>> {
     /// Re-inserts a reduced axis as an axis of extent 1 (numpy's `keepdims=True`), without
     /// copying.
-    pub fn keepdims<const I: usize>(self) -> Tensor<T, <E as InsertAxis<I, Const<1>>>::Output>
+    pub fn keepdims<const I: usize>(self) -> Tensor<T, <E as InsertAxis<I, crate::extents::One>>::Output>
     where
-        E: InsertAxis<I, Const<1>>,
+        E: InsertAxis<I, crate::extents::One>,
     {
-        let ext = or_panic(self.extents.insert_axis(Const));
+        let ext = or_panic(self.extents.insert_axis(crate::extents::One));
         // SAFETY: inserting an axis of extent 1 keeps the row-major element order.
         unsafe { Tensor::from_parts_unchecked(self.storage, ext, ()) }
     }

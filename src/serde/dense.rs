@@ -163,12 +163,12 @@ macro_rules! dense_serde {
 dense_serde! { serialize:
     Heap<T> => [T],
     Shared<T> => [T],
-    Inline<T, N> => [T, N: generic_array::ArrayLength],
+    Inline<T, IE> => [T, IE: crate::storage::InlineExtents],
     View<'a, T> => ['a, T],
     ViewMut<'a, T> => ['a, T],
 }
 dense_serde! { deserialize:
     Heap<T> => [T],
     Shared<T> => [T],
-    Inline<T, N> => [T, N: generic_array::ArrayLength],
+    Inline<T, IE> => [T, IE: crate::storage::InlineExtents],
 }

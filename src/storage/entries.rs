@@ -148,5 +148,5 @@ dense_read_storage! {
     Shared<T> => [T],
     View<'a, T> => ['a, T],
     ViewMut<'a, T> => ['a, T],
-    Inline<T, N> => [T, N: generic_array::ArrayLength],
+    Inline<T, IE> => [T, IE: crate::storage::InlineExtents],
 }

@@ -54,7 +54,7 @@ mod view;
 pub use band::{Band, BandError, BandMatrix};
 pub use entries::ReadStorage;
 pub use heap::Heap;
-pub use inline::Inline;
+pub use inline::{Inline, InlineDim, InlineExtents};
 #[cfg(feature = "mmap")]
 pub use mmap::{Mmap, MmapMut};
 pub use shared::Shared;
@@ -98,7 +98,9 @@ pub trait NonDenseStorage {
 ///
 /// # Safety
 /// `as_ptr()` must be valid for reads of `region_len()` elements for as long as `&self`
-/// lives, and the elements must be initialised. The type must not implement
+/// lives, and the elements must be initialised. While `&self` lives the elements must not
+/// change: the kernels read them through the pointer from several threads at once (for
+/// `T: Sync`), so the storage itself need not be `Sync`. The type must not implement
 /// [`NonDenseStorage`] (tensors over it could then be assembled without the dense
 /// invariant).
 pub unsafe trait DenseStorage<T>: Storage<T> {
@@ -173,11 +175,11 @@ impl<T, E: crate::extents::Extents> ResultStorage<T, E> for View<'_, T> {
 impl<T, E: crate::extents::Extents> ResultStorage<T, E> for ViewMut<'_, T> {
     type Out = Heap<T>;
 }
-impl<T, N: generic_array::ArrayLength, E: crate::extents::Extents> ResultStorage<T, E> for Inline<T, N>
+impl<T, E0: InlineExtents, E: crate::extents::Extents> ResultStorage<T, E> for Inline<T, E0>
 where
-    Inline<T, N>: InlineResult<T, E, E::IsStatic>,
+    Inline<T, E0>: InlineResult<T, E, E::IsStatic>,
 {
-    type Out = <Inline<T, N> as InlineResult<T, E, E::IsStatic>>::Out;
+    type Out = <Inline<T, E0> as InlineResult<T, E, E::IsStatic>>::Out;
 }
 
 /// Dispatch for results of inline operands: inline again when the result's extents are
@@ -186,11 +188,9 @@ where
 pub trait InlineResult<T, E, IsStatic> {
     type Out: OwnedStorage<T>;
 }
-impl<T, N: generic_array::ArrayLength, E: crate::extents::StaticExtents> InlineResult<T, E, typenum::B1>
-    for Inline<T, N>
-{
-    type Out = Inline<T, E::Numel>;
+impl<T, E0: InlineExtents, E: InlineExtents> InlineResult<T, E, typenum::B1> for Inline<T, E0> {
+    type Out = Inline<T, E>;
 }
-impl<T, N: generic_array::ArrayLength, E> InlineResult<T, E, typenum::B0> for Inline<T, N> {
+impl<T, E0: InlineExtents, E> InlineResult<T, E, typenum::B0> for Inline<T, E0> {
     type Out = Heap<T>;
 }

@@ -10,14 +10,34 @@
 
 use super::Tensor;
 use crate::error::ShapeError;
-use crate::extents::{extents_from, Const, Dim, Extents};
+use crate::extents::{extents_from, Const, Dim, Dyn, DynRank, Extents};
 use crate::layout::{Layout, RowMajor};
 use crate::storage::{Heap, NonDenseStorage, OwnedStorage};
 use num_traits::{Float, FromPrimitive, One, Zero};
+use typenum::B0;
 
 /// Anything that names the extents of a new tensor: the extents value itself
-/// (`ext![2, 3]`, `(Const::<2>, Dyn(3))`), an array or slice of lengths (checked against
-/// the static axes and the rank), or a single `usize` for rank 1.
+/// (`ext![2, 3]`, `(Const::<2>, Dyn(3))`), an array of lengths (one per axis, for extents
+/// with a dynamic axis), a slice or `Vec` of lengths (checked at run time), or a single
+/// `usize` for one dynamic axis.
+///
+/// What is known at compile time is checked at compile time: an array of the wrong rank, or
+/// an array for extents that are all static (whose shape the type already gives: pass the
+/// extents value, `ext![2, 3]`), does not compile.
+///
+/// ```compile_fail
+/// use mdtensor::{ext, Tensor};
+/// let a = Tensor::<f32, ext![2, 3]>::zeros([3, 2]); // the type says 2×3: pass ext![2, 3]
+/// ```
+/// ```compile_fail
+/// use mdtensor::{ext, Tensor};
+/// let a = Tensor::<f32, ext![_, _]>::zeros([2, 3, 1]); // rank 3 for rank-2 extents
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a shape for extents `{E}`",
+    label = "wrong rank, or a run-time shape for extents the type already fixes",
+    note = "an array needs one length per axis and is taken where some axis is dynamic; for static extents pass the extents value (`ext![2, 3]`); generic code passes an extents value, or a slice (`&dims[..]`, checked at run time)"
+)]
 pub trait ShapeArg<E: Extents> {
     /// The extents, or why these lengths do not fit `E`.
     fn into_extents(self, op: &'static str) -> Result<E, ShapeError>;
@@ -29,7 +49,8 @@ impl<E: Extents> ShapeArg<E> for E {
         Ok(self)
     }
 }
-impl<E: Extents, const R: usize> ShapeArg<E> for [usize; R] {
+#[diagnostic::do_not_recommend]
+impl<E: ArrayShape<R>, const R: usize> ShapeArg<E> for [usize; R] {
     fn into_extents(self, op: &'static str) -> Result<E, ShapeError> {
         extents_from(op, &self)
     }
@@ -44,11 +65,29 @@ impl<E: Extents> ShapeArg<E> for Vec<usize> {
         extents_from(op, &self)
     }
 }
-impl<D: Dim> ShapeArg<(D,)> for usize {
-    fn into_extents(self, op: &'static str) -> Result<(D,), ShapeError> {
-        extents_from(op, &[self])
+impl ShapeArg<(Dyn,)> for usize {
+    fn into_extents(self, _: &'static str) -> Result<(Dyn,), ShapeError> {
+        Ok((Dyn(self),))
     }
 }
+
+/// Extents that an array of `R` run-time lengths may describe: rank `R` with at least one
+/// dynamic axis, dynamic rank, or rank 0.
+pub trait ArrayShape<const R: usize>: Extents {}
+impl<const R: usize> ArrayShape<R> for DynRank {}
+// Rank 0: an empty array carries nothing that could disagree with the type.
+impl ArrayShape<0> for () {}
+macro_rules! array_shape {
+    ($rank:literal; $($D:ident)*) => {
+        impl<$($D: Dim),*> ArrayShape<$rank> for ($($D,)*) where ($($D,)*): Extents<IsStatic = B0> {}
+    };
+}
+array_shape!(1; A);
+array_shape!(2; A B);
+array_shape!(3; A B C);
+array_shape!(4; A B C D);
+array_shape!(5; A B C D F);
+array_shape!(6; A B C D F G);
 
 /// Unwraps a `try_` result into the panic a user reads.
 #[track_caller]

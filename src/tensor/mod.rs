@@ -6,13 +6,15 @@
 mod construct;
 mod convert;
 mod eq;
+mod generic;
 mod index;
 
 pub(crate) use construct::or_panic;
-pub use construct::{NestedArray, Scalar, ShapeArg};
+pub use construct::{ArrayShape, NestedArray, Scalar, ShapeArg};
+pub use generic::{DenseTensor, ReadTensor, Real};
 pub use index::TensorIndex;
 
-use crate::extents::{Extents, StaticExtents};
+use crate::extents::Extents;
 use crate::layout::{Layout, RowMajor};
 use crate::storage::{DenseStorage, Heap, Inline, Shared, View, ViewMut};
 use core::marker::PhantomData;
@@ -53,7 +55,7 @@ pub type SharedTensor<T, E, S = RowMajor> = Tensor<T, E, S, Shared<T>>;
 /// let m = StackTensor::<f32, ext![4, 4]>::eye(ext![4, 4]);
 /// assert_eq!(m[[2, 2]], 1.0);
 /// ```
-pub type StackTensor<T, E, S = RowMajor> = Tensor<T, E, S, Inline<T, <E as StaticExtents>::Numel>>;
+pub type StackTensor<T, E, S = RowMajor> = Tensor<T, E, S, Inline<T, E>>;
 
 impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     /// The extents value.

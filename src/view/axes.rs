@@ -4,7 +4,7 @@
 //! compile; for [`DynRank`](crate::DynRank) it is a run-time `Err`.
 
 use crate::error::ShapeError;
-use crate::extents::{AxisAt, Const, Dim, Dyn, Extents, InsertAxis, RemoveAxis};
+use crate::extents::{AxisAt, Const, Dim, Dyn, Extents, InsertAxis, One, RemoveAxis};
 use crate::layout::{Layout, Strided};
 use crate::storage::{BorrowedStorage, DenseStorage, DenseStorageMut, View, ViewMut};
 use crate::tensor::{or_panic, Tensor};
@@ -17,6 +17,7 @@ use crate::tensor::{or_panic, Tensor};
 )]
 pub trait Squeezable: Dim {}
 impl Squeezable for Const<1> {}
+impl Squeezable for One {}
 impl Squeezable for Dyn {}
 
 /// Copies `src` into `out` without element `skip` (`out` is one shorter).
@@ -62,12 +63,12 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
     /// Inserts an axis of extent 1 before axis `I` (`I == rank` appends).
     pub fn try_into_unsqueezed<const I: usize>(
         self,
-    ) -> Result<Tensor<T, <E as InsertAxis<I, Const<1>>>::Output, S::AxesChanged, St>, ShapeError>
+    ) -> Result<Tensor<T, <E as InsertAxis<I, One>>::Output, S::AxesChanged, St>, ShapeError>
     where
-        E: InsertAxis<I, Const<1>>,
-        S::AxesChanged: Layout<<E as InsertAxis<I, Const<1>>>::Output>,
+        E: InsertAxis<I, One>,
+        S::AxesChanged: Layout<<E as InsertAxis<I, One>>::Output>,
     {
-        let ext = self.extents.insert_axis(Const)?;
+        let ext = self.extents.insert_axis(One)?;
         let src = self.strides();
         let mut strides = ext.zero_strides();
         for (k, &s) in src.as_ref().iter().enumerate() {
@@ -151,12 +152,10 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// let _: &ext![1, 3] = a.unsqueeze::<0>().extents();
     /// ```
     #[track_caller]
-    pub fn unsqueeze<const I: usize>(
-        &self,
-    ) -> Tensor<T, <E as InsertAxis<I, Const<1>>>::Output, S::AxesChanged, View<'_, T>>
+    pub fn unsqueeze<const I: usize>(&self) -> Tensor<T, <E as InsertAxis<I, One>>::Output, S::AxesChanged, View<'_, T>>
     where
-        E: InsertAxis<I, Const<1>>,
-        S::AxesChanged: Layout<<E as InsertAxis<I, Const<1>>>::Output>,
+        E: InsertAxis<I, One>,
+        S::AxesChanged: Layout<<E as InsertAxis<I, One>>::Output>,
     {
         or_panic(self.view().try_into_unsqueezed::<I>())
     }

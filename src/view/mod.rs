@@ -28,7 +28,7 @@ pub use axes::Squeezable;
 pub use reshape::ReshapeTo;
 pub use slice::{NewAxis, SliceArg, SliceElem, SliceInfo, SliceInput};
 pub use slice_static::{Full, Span, StaticAxisSlice, StaticSlicePolicy, StaticSliceSpec};
-pub use transpose::{Ax, Permutation};
+pub use transpose::{Ax, DistinctAxis, Permutation, PermutationRank};
 
 use crate::error::ShapeError;
 use crate::extents::Extents;

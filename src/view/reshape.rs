@@ -16,7 +16,8 @@ use typenum::{Bit, Eq, IsEqual, B0, B1};
 /// Extents `Self` may be reshaped to `Target`: checked in the type when both are static.
 #[diagnostic::on_unimplemented(
     message = "cannot reshape extents `{Self}` to `{Target}`",
-    label = "the element counts differ"
+    label = "the element counts differ",
+    note = "static element counts are compared with typenum, for extents in 0..=1024 and powers of two"
 )]
 pub trait ReshapeTo<Target: Extents>: Extents {}
 
@@ -33,6 +34,8 @@ pub trait ReshapeDispatch<Target, BothStatic> {}
 pub trait SameNumel<Target, Equal: Bit> {}
 impl<E, Target> SameNumel<Target, B1> for E {}
 
+// Reported as a whole (both extents), not through the typenum dispatch inside.
+#[diagnostic::do_not_recommend]
 impl<E: Extents, Target: Extents> ReshapeTo<Target> for E where
     E: ReshapeDispatch<Target, <E::IsStatic as crate::extents::StaticBit>::And<Target::IsStatic>>
 {

@@ -32,8 +32,9 @@ pub struct Full;
 
 /// How a static slice entry acts on an axis of dim `D`.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot slice an axis of extent `{D}`",
-    label = "invalid static slice for this axis"
+    message = "static slice `{Self}` does not fit an axis of extent `{D}`",
+    label = "a `Span<START, END, STEP>` needs START <= END <= the axis' extent and STEP > 0",
+    note = "static slice bounds are checked with typenum, for values in 0..=1024 and powers of two"
 )]
 pub trait StaticAxisSlice<D: Dim> {
     /// Resulting dim.
@@ -59,12 +60,35 @@ impl<D: Dim> StaticAxisSlice<D> for Full {
 type U<const N: usize> = typenum::U<N>;
 
 /// The extent of a span, computed once its step and order are known to be valid.
+#[diagnostic::on_unimplemented(
+    message = "static slice `{Self}` is invalid: it needs STEP > 0 and START <= END",
+    label = "a `Span<START, END, STEP>` needs STEP >= 1 and START <= END"
+)]
 #[doc(hidden)]
 pub trait SpanLen {
     type Out: Dim;
 }
 
-/// Step check (`StepOk = B1` when `STEP > 0`).
+/// A typenum comparison's outcome as a type of this crate, so that a failed check reads
+/// `SpanStep<Fails>` rather than printing typenum's bits.
+#[doc(hidden)]
+pub struct Holds;
+/// See [`Holds`].
+#[doc(hidden)]
+pub struct Fails;
+/// Maps typenum's `B1`/`B0` to [`Holds`]/[`Fails`].
+#[doc(hidden)]
+pub trait Outcome {
+    type Out;
+}
+impl Outcome for B1 {
+    type Out = Holds;
+}
+impl Outcome for B0 {
+    type Out = Fails;
+}
+
+/// Step check (`StepOk = Holds` when `STEP > 0`).
 #[diagnostic::on_unimplemented(
     message = "static slice `{Self}` has step 0",
     label = "the step of a slice must be at least 1"
@@ -74,7 +98,7 @@ pub trait SpanStep<StepOk> {
     type Out: Dim;
 }
 
-/// Order check (`Ordered = B1` when `START <= END`).
+/// Order check (`Ordered = Holds` when `START <= END`).
 #[diagnostic::on_unimplemented(
     message = "static slice `{Self}` starts after it ends",
     label = "a static slice needs START <= END"
@@ -84,7 +108,7 @@ pub trait SpanOrder<Ordered> {
     type Out: Dim;
 }
 
-/// Bounds check (`InBounds = B1` when `END <= N`).
+/// Bounds check (`InBounds = Holds` when `END <= N`).
 #[diagnostic::on_unimplemented(
     message = "static slice `{Self}` is out of bounds for an axis of extent `{D}`",
     label = "END must not exceed the axis' extent"
@@ -92,27 +116,32 @@ pub trait SpanOrder<Ordered> {
 #[doc(hidden)]
 pub trait SpanWithin<D, InBounds> {}
 
+// Reported as a whole (the span), not through the typenum steps inside.
+#[diagnostic::do_not_recommend]
 impl<const S: usize, const E: usize, const ST: usize> SpanLen for Span<S, E, ST>
 where
     typenum::Const<ST>: typenum::ToUInt,
     U<ST>: IsGreater<U0>,
-    Self: SpanStep<typenum::Gr<U<ST>, U0>>,
+    typenum::Gr<U<ST>, U0>: Outcome,
+    Self: SpanStep<<typenum::Gr<U<ST>, U0> as Outcome>::Out>,
 {
-    type Out = <Self as SpanStep<typenum::Gr<U<ST>, U0>>>::Out;
+    type Out = <Self as SpanStep<<typenum::Gr<U<ST>, U0> as Outcome>::Out>>::Out;
 }
 
-impl<const S: usize, const E: usize, const ST: usize> SpanStep<B1> for Span<S, E, ST>
+#[diagnostic::do_not_recommend]
+impl<const S: usize, const E: usize, const ST: usize> SpanStep<Holds> for Span<S, E, ST>
 where
     typenum::Const<S>: typenum::ToUInt,
     typenum::Const<E>: typenum::ToUInt,
     U<S>: IsLessOrEqual<U<E>>,
-    Self: SpanOrder<LeEq<U<S>, U<E>>>,
+    LeEq<U<S>, U<E>>: Outcome,
+    Self: SpanOrder<<LeEq<U<S>, U<E>> as Outcome>::Out>,
 {
-    type Out = <Self as SpanOrder<LeEq<U<S>, U<E>>>>::Out;
+    type Out = <Self as SpanOrder<<LeEq<U<S>, U<E>> as Outcome>::Out>>::Out;
 }
 
 // ceil((E - S) / ST) = (E - S + ST - 1) / ST
-impl<const S: usize, const E: usize, const ST: usize> SpanOrder<B1> for Span<S, E, ST>
+impl<const S: usize, const E: usize, const ST: usize> SpanOrder<Holds> for Span<S, E, ST>
 where
     typenum::Const<S>: typenum::ToUInt,
     typenum::Const<E>: typenum::ToUInt,
@@ -126,15 +155,18 @@ where
     type Out = <Quot<Sum<Diff<U<E>, U<S>>, Sub1<U<ST>>>, U<ST>> as ToDim>::Output;
 }
 
-impl<const S: usize, const E: usize, const ST: usize, const N: usize> SpanWithin<Const<N>, B1> for Span<S, E, ST> {}
+impl<const S: usize, const E: usize, const ST: usize, const N: usize> SpanWithin<Const<N>, Holds> for Span<S, E, ST> {}
 
+// Reported as a whole (the span and the extent), not through the typenum steps inside.
+#[diagnostic::do_not_recommend]
 impl<const S: usize, const E: usize, const ST: usize, const N: usize> StaticAxisSlice<Const<N>> for Span<S, E, ST>
 where
     Self: SpanLen,
     Const<N>: StaticDim,
     typenum::Const<E>: typenum::ToUInt,
     U<E>: IsLessOrEqual<<Const<N> as StaticDim>::U>,
-    Self: SpanWithin<Const<N>, LeEq<U<E>, <Const<N> as StaticDim>::U>>,
+    LeEq<U<E>, <Const<N> as StaticDim>::U>: Outcome,
+    Self: SpanWithin<Const<N>, <LeEq<U<E>, <Const<N> as StaticDim>::U> as Outcome>::Out>,
 {
     type Out = <Self as SpanLen>::Out;
     const START: usize = S;
@@ -146,6 +178,7 @@ where
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<const S: usize, const E: usize, const ST: usize> StaticAxisSlice<Dyn> for Span<S, E, ST>
 where
     Self: SpanLen,

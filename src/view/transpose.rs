@@ -58,58 +58,75 @@ where
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Ax<const I: usize>;
 
-/// A static permutation of the axes of `E`.
+/// A static permutation of the axes of `E`: one `Ax<I>` per axis, each axis once.
+///
+/// Both rules are trait bounds, so `cargo check` reports a wrong count
+/// ([`PermutationRank`]) or a repeated axis ([`DistinctAxis`]) at the call.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a permutation of the axes of extents `{E}`",
-    label = "name every axis once, as a tuple of `Ax<I>` with one entry per axis",
-    note = "an axis beyond the rank is reported separately as out of range"
+    message = "permute_axes: `{Self}` is not a permutation of the axes of extents `{E}`",
+    label = "name every axis once, as a tuple of `Ax<I>` with one entry per axis"
 )]
 pub trait Permutation<E: Extents> {
     /// The permuted extents.
     type Output: Extents<Index = E::Index, Strides = E::Strides>;
     /// The source axis of each result axis.
     const AXES: &'static [usize];
-    /// Checked when used: every axis appears once.
-    const VALID: () = {
-        let a = Self::AXES;
-        let mut i = 0;
-        while i < a.len() {
-            let mut j = i + 1;
-            while j < a.len() {
-                assert!(a[i] != a[j], "permute_axes: an axis appears twice in the permutation");
-                j += 1;
-            }
-            i += 1;
-        }
-    };
     /// The permuted extents value.
     fn permute(e: &E) -> Self::Output;
 }
 
+/// Extents of rank `R`: a permutation of `R` axes applies to them.
+#[diagnostic::on_unimplemented(
+    message = "permute_axes: the permutation names {R} axes but extents `{Self}` have another rank",
+    label = "give one `Ax<I>` per axis of the tensor"
+)]
+pub trait PermutationRank<const R: usize>: Extents<Index = [usize; R], Strides = [isize; R]> {}
+
+/// Two different axes of a static permutation.
+#[diagnostic::on_unimplemented(
+    message = "permute_axes: axis `{Self}` appears twice in the permutation",
+    label = "each axis must appear exactly once"
+)]
+pub trait DistinctAxis<Other> {}
+
+macro_rules! distinct_axes {
+    ($($a:literal: $($b:literal)*;)*) => { $($(impl DistinctAxis<Ax<$b>> for Ax<$a> {})*)* };
+}
+// Every ordered pair of different axes below the largest rank (6).
+distinct_axes! {
+    0: 1 2 3 4 5;
+    1: 0 2 3 4 5;
+    2: 0 1 3 4 5;
+    3: 0 1 2 4 5;
+    4: 0 1 2 3 5;
+    5: 0 1 2 3 4;
+}
+
 macro_rules! permutation {
-    ($($D:ident $I:ident $i:tt),*) => {
+    ($rank:literal; $($D:ident $I:ident),*; $($x:ident: $($y:ident)*;)*) => {
+        impl<$($D: Dim),*> PermutationRank<$rank> for ($($D,)*) {}
+
         impl<E, $(const $I: usize),*> Permutation<E> for ($(Ax<$I>,)*)
         where
-            E: Extents<Index = [usize; { 0 $(+ { let _ = $i; 1 })* }], Strides = [isize; { 0 $(+ { let _ = $i; 1 })* }]>
-                $(+ AxisAt<$I>)*,
-            ($(<E as AxisAt<$I>>::Dim,)*): Extents<Index = E::Index, Strides = E::Strides>,
+            E: PermutationRank<$rank> $(+ AxisAt<$I>)*,
+            $($(Ax<$x>: DistinctAxis<Ax<$y>>,)*)*
         {
             type Output = ($(<E as AxisAt<$I>>::Dim,)*);
             const AXES: &'static [usize] = &[$($I),*];
             #[inline(always)]
             fn permute(e: &E) -> Self::Output {
                 let d = e.dims();
-                ($(<<E as AxisAt<$I>>::Dim as Dim>::from_size(d.as_ref()[$I]).expect("same axis"),)*)
+                ($(<<E as AxisAt<$I>>::Dim as Dim>::from_size(d[$I]).expect("same axis"),)*)
             }
         }
     };
 }
-permutation!(A I0 0);
-permutation!(A I0 0, B I1 1);
-permutation!(A I0 0, B I1 1, C I2 2);
-permutation!(A I0 0, B I1 1, C I2 2, D I3 3);
-permutation!(A I0 0, B I1 1, C I2 2, D I3 3, F I4 4);
-permutation!(A I0 0, B I1 1, C I2 2, D I3 3, F I4 4, G I5 5);
+permutation!(1; A I0;);
+permutation!(2; A I0, B I1; I0: I1;);
+permutation!(3; A I0, B I1, C I2; I0: I1 I2; I1: I2;);
+permutation!(4; A I0, B I1, C I2, D I3; I0: I1 I2 I3; I1: I2 I3; I2: I3;);
+permutation!(5; A I0, B I1, C I2, D I3, F I4; I0: I1 I2 I3 I4; I1: I2 I3 I4; I2: I3 I4; I3: I4;);
+permutation!(6; A I0, B I1, C I2, D I3, F I4, G I5; I0: I1 I2 I3 I4 I5; I1: I2 I3 I4 I5; I2: I3 I4 I5; I3: I4 I5; I4: I5;);
 
 /// Validates a run-time permutation of `rank` axes.
 fn check_permutation(axes: &[usize], rank: usize) -> Result<(), ShapeError> {
@@ -151,8 +168,6 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
 
     /// Permutes the axes by a static permutation, keeping each axis' static extent.
     pub fn into_permuted_axes<P: Permutation<E>>(self) -> Tensor<T, P::Output, Strided, St> {
-        #[allow(clippy::let_unit_value)]
-        let () = P::VALID;
         let strides = self.strides();
         let mut new_strides = self.extents.zero_strides();
         for (k, &a) in P::AXES.iter().enumerate() {
@@ -192,9 +207,6 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// assert_eq!(p[[3, 1, 2]], 123);
     /// ```
     pub fn permute_axes<P: Permutation<E>>(&self) -> Tensor<T, P::Output, Strided, View<'_, T>> {
-        // Evaluated here so a repeated axis is reported at the caller's line.
-        #[allow(clippy::let_unit_value)]
-        let () = P::VALID;
         self.view().into_permuted_axes::<P>()
     }
 }

@@ -4,10 +4,10 @@
 //! The dense operand may have any dense storage and stride policy: a row-major contiguous
 //! one is read in place, any other is first copied into row-major order (one pass over it,
 //! cheap next to the product). Static extents that disagree do not compile
-//! ([`SameDim`]); dynamic ones are `Err(ShapeError)`.
+//! ([`SparseProductDim`]); dynamic ones are `Err(ShapeError)`.
 
 use crate::error::ShapeError;
-use crate::extents::{Dim, SameDim};
+use crate::extents::{Dim, SparseProductDim};
 use crate::kernels::par::Par;
 use crate::kernels::spmv::{csc_matmat, csr_matmat, csr_matvec, CsRef};
 use crate::layout::Layout;
@@ -63,13 +63,13 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
         par: Par,
     ) -> Result<Tensor<T, (E::Rows,)>, ShapeError>
     where
-        E::Cols: SameDim<K>,
+        E::Cols: SparseProductDim<K>,
     {
         self.check_inner("matvec", x.shape())?;
         let rows = self.dims()[0];
         let mut y = vec![T::zero(); rows];
         self.product_into(&row_major(x), 1, &mut y, par);
-        Tensor::try_from_vec([rows], y).map_err(|(e, _)| e)
+        Tensor::try_from_vec(&[rows][..], y).map_err(|(e, _)| e)
     }
     /// See [`Tensor::matvec`].
     pub fn try_matvec<K: Dim, S2: Layout<(K,)>, St2: DenseStorage<T>>(
@@ -77,7 +77,7 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
         x: &Tensor<T, (K,), S2, St2>,
     ) -> Result<Tensor<T, (E::Rows,)>, ShapeError>
     where
-        E::Cols: SameDim<K>,
+        E::Cols: SparseProductDim<K>,
     {
         self.try_matvec_with(x, Par::Auto)
     }
@@ -98,7 +98,7 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
         x: &Tensor<T, (K,), S2, St2>,
     ) -> Tensor<T, (E::Rows,)>
     where
-        E::Cols: SameDim<K>,
+        E::Cols: SparseProductDim<K>,
     {
         or_panic(self.try_matvec(x))
     }
@@ -110,8 +110,8 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
         par: Par,
     ) -> Result<(), ShapeError>
     where
-        E::Cols: SameDim<K>,
-        E::Rows: SameDim<R>,
+        E::Cols: SparseProductDim<K>,
+        E::Rows: SparseProductDim<R>,
         St3: DenseStorageMut<T>,
     {
         self.check_inner("matvec_into", x.shape())?;
@@ -130,8 +130,8 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
         x: &Tensor<T, (K,), S2, St2>,
         y: &mut Tensor<T, (R,), S3, St3>,
     ) where
-        E::Cols: SameDim<K>,
-        E::Rows: SameDim<R>,
+        E::Cols: SparseProductDim<K>,
+        E::Rows: SparseProductDim<R>,
         St3: DenseStorageMut<T>,
     {
         or_panic(self.try_matvec_into(x, y, Par::Auto))
@@ -166,14 +166,14 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
         par: Par,
     ) -> Result<Tensor<T, (E::Rows, N)>, ShapeError>
     where
-        E::Cols: SameDim<K>,
+        E::Cols: SparseProductDim<K>,
     {
         self.check_inner("matmat", b.shape())?;
         let (rows, n) = (self.dims()[0], b.dims()[1]);
         let len = crate::error::checked_numel("matmat", &[rows, n], core::mem::size_of::<T>())?;
         let mut c = vec![T::zero(); len];
         self.product_into(&row_major(b), n, &mut c, par);
-        Tensor::try_from_vec([rows, n], c).map_err(|(e, _)| e)
+        Tensor::try_from_vec(&[rows, n][..], c).map_err(|(e, _)| e)
     }
     /// See [`Tensor::matmat`].
     pub fn try_matmat<K: Dim, N: Dim, S2: Layout<(K, N)>, St2: DenseStorage<T>>(
@@ -181,7 +181,7 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
         b: &Tensor<T, (K, N), S2, St2>,
     ) -> Result<Tensor<T, (E::Rows, N)>, ShapeError>
     where
-        E::Cols: SameDim<K>,
+        E::Cols: SparseProductDim<K>,
     {
         self.try_matmat_with(b, Par::Auto)
     }
@@ -200,7 +200,7 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
         b: &Tensor<T, (K, N), S2, St2>,
     ) -> Tensor<T, (E::Rows, N)>
     where
-        E::Cols: SameDim<K>,
+        E::Cols: SparseProductDim<K>,
     {
         or_panic(self.try_matmat(b))
     }
@@ -213,9 +213,9 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
         par: Par,
     ) -> Result<(), ShapeError>
     where
-        E::Cols: SameDim<K>,
-        E::Rows: SameDim<R>,
-        N: Dim + SameDim<N2>,
+        E::Cols: SparseProductDim<K>,
+        E::Rows: SparseProductDim<R>,
+        N: Dim + SparseProductDim<N2>,
         S2: Layout<(K, N)>,
         St2: DenseStorage<T>,
         S3: Layout<(R, N2)>,
@@ -237,9 +237,9 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
         b: &Tensor<T, (K, N), S2, St2>,
         c: &mut Tensor<T, (R, N2), S3, St3>,
     ) where
-        E::Cols: SameDim<K>,
-        E::Rows: SameDim<R>,
-        N: Dim + SameDim<N2>,
+        E::Cols: SparseProductDim<K>,
+        E::Rows: SparseProductDim<R>,
+        N: Dim + SparseProductDim<N2>,
         S2: Layout<(K, N)>,
         St2: DenseStorage<T>,
         S3: Layout<(R, N2)>,

@@ -1,28 +1,21 @@
 //! The same-shape rule of elementwise operations on sparse tensors, as bounds: static
 //! extents that differ do not compile; dynamic ones are checked at run time.
 
-use crate::extents::{Const, Dim, Dyn, DynRank, Extents};
+use crate::extents::{Dim, DynRank, Extents};
 
-/// One axis of two operands that may have the same extent.
-#[diagnostic::on_unimplemented(
-    message = "sparse elementwise operation: extents `{Self}` and `{Rhs}` differ",
-    label = "both operands must have the same extents on every axis"
-)]
-pub trait SameExtent<Rhs: Dim>: Dim {}
-impl<const N: usize> SameExtent<Const<N>> for Const<N> {}
-impl<const N: usize> SameExtent<Dyn> for Const<N> {}
-impl<const N: usize> SameExtent<Const<N>> for Dyn {}
-impl SameExtent<Dyn> for Dyn {}
+pub use crate::extents::SameExtent;
 
 /// Two extents that may describe the same shape: same rank, [`SameExtent`] on every axis.
 #[diagnostic::on_unimplemented(
-    message = "sparse elementwise operation: extents `{Self}` and `{Rhs}` have different ranks",
+    message = "sparse elementwise operation: extents `{Self}` and `{Rhs}` differ",
     label = "both operands must have the same shape"
 )]
 pub trait SameShape<Rhs: Extents>: Extents {}
 
 macro_rules! same_shape {
     ($($A:ident $B:ident),*) => {
+        // Reported as a whole (both extents), not once per differing axis.
+        #[diagnostic::do_not_recommend]
         impl<$($A: Dim + SameExtent<$B>, $B: Dim),*> SameShape<($($B,)*)> for ($($A,)*) {}
     };
 }

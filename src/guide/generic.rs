@@ -1,0 +1,145 @@
+//! # Writing generic code
+//!
+//! Functions and structs over tensors need few bounds, and none where the shapes are in
+//! the type. What to write, from the most static to the most dynamic:
+//!
+//! | you write code over… | bounds | example |
+//! |---|---|---|
+//! | shapes fixed by const generics (`ext![O, I]`) | none | a layer, a model struct of stack weights |
+//! | any extents `E`, same shape on both sides | `E: Extents` | `fn add<E: Extents>(a: &Tensor<f32, E>, b: &Tensor<f32, E>)` |
+//! | any axes `M`, `N` | `M: Dim, N: Dim` | `a.t().matmul(&a)` for `(M, N)` |
+//! | any dense tensor of `f64` | `X: DenseTensor<Elem = f64>` | views, transposes, stack and shared tensors |
+//! | any dense tensor, any real `T` | `T: Real, X: DenseTensor<Elem = T>` | |
+//! | any storage (sparse, band, your own) | `X: ReadTensor<Elem = f64>` | |
+//! | the four parameters spelled out | `E: Extents, S: Layout<E>, St: DenseStorage<T>` | the methods work as on a concrete tensor |
+//!
+//! ## Static shapes: no bounds
+//!
+//! Equal static extents match by type equality, so rules that compare shapes (matmul's
+//! inner dimension, same-shape elementwise work, `dot`, band and sparse products) hold for
+//! const generics with no where-clause, and stack storage is a nested array sized by the
+//! extents (any size: `StackTensor<f32, ext![1500]>` is fine).
+//!
+//! ```
+//! use mdtensor::prelude::*;
+//! use mdtensor::{ext, StackTensor, Tensor};
+//!
+//! fn layer<const I: usize, const O: usize>(
+//!     w: &Tensor<f32, ext![O, I]>,
+//!     b: &Tensor<f32, ext![O]>,
+//!     x: &Tensor<f32, ext![I]>,
+//! ) -> Tensor<f32, ext![O]> {
+//!     (w.matmul(x) + b).eval()
+//! }
+//!
+//! struct Mlp<const I: usize, const H: usize, const O: usize> {
+//!     w1: StackTensor<f32, ext![H, I]>,
+//!     b1: StackTensor<f32, ext![H]>,
+//!     w2: StackTensor<f32, ext![O, H]>,
+//!     b2: StackTensor<f32, ext![O]>,
+//! }
+//!
+//! impl<const I: usize, const H: usize, const O: usize> Mlp<I, H, O> {
+//!     fn forward(&self, x: &StackTensor<f32, ext![I]>) -> StackTensor<f32, ext![O]> {
+//!         let h = (self.w1.matmul(x) + &self.b1).relu().eval_stack();
+//!         (self.w2.matmul(&h) + &self.b2).eval_stack()
+//!     }
+//! }
+//!
+//! let w = Tensor::<f32, ext![2, 3]>::ones(ext![2, 3]);
+//! let y = layer(&w, &Tensor::zeros(ext![2]), &Tensor::ones(ext![3]));
+//! assert_eq!(y.to_vec(), [3.0, 3.0]);
+//!
+//! let mlp = Mlp::<3, 4, 2> {
+//!     w1: StackTensor::ones(ext![4, 3]),
+//!     b1: StackTensor::zeros(ext![4]),
+//!     w2: StackTensor::ones(ext![2, 4]),
+//!     b2: StackTensor::zeros(ext![2]),
+//! };
+//! assert_eq!(mlp.forward(&StackTensor::ones(ext![3])).to_vec(), [12.0, 12.0]);
+//! ```
+//!
+//! A mistake in generic code is still a compile error naming the operation:
+//! `w.matmul(x)` with `x: &Tensor<f32, ext![O]>` reads
+//! ``matmul: inner dimensions `Const<I>` and `Const<O>` differ``.
+//!
+//! ## Any extents, any axes
+//!
+//! Every [`Extents`](crate::Extents) broadcasts with itself and with a scalar, and every
+//! [`Dim`](crate::Dim) matches itself in every product rule, so:
+//!
+//! ```
+//! use mdtensor::prelude::*;
+//! use mdtensor::{Dim, Extents, Tensor};
+//!
+//! fn axpy<E: Extents>(a: f32, x: &Tensor<f32, E>, y: &Tensor<f32, E>) -> Tensor<f32, E> {
+//!     (x * a + y).eval()
+//! }
+//! fn gram<M: Dim, N: Dim>(a: &Tensor<f64, (M, N)>) -> Tensor<f64, (N, N)> {
+//!     a.t().matmul(a)
+//! }
+//! fn norm<N: Dim>(v: &Tensor<f64, (N,)>) -> f64 {
+//!     v.dot(v).sqrt()
+//! }
+//!
+//! let x = Tensor::<f32, mdtensor::ext![_, _]>::ones([2, 2]);
+//! assert_eq!(axpy(2.0, &x, &x).to_vec(), [3.0; 4]);
+//! assert_eq!(gram(&Tensor::<f64, mdtensor::ext![2, _]>::ones([2, 3])).dims(), [3, 3]);
+//! assert_eq!(norm(&mdtensor::tensor![3.0, 4.0]), 5.0);
+//! ```
+//!
+//! ## Any dense tensor, any storage
+//!
+//! [`DenseTensor`](crate::DenseTensor) stands for any dense tensor (owned, stack, shared,
+//! views, memory maps; any extents and stride policy) and [`ReadTensor`](crate::ReadTensor)
+//! for any readable one (sparse and band too). [`Real`](crate::Real) is what reductions,
+//! math and operators need of a generic element type. Spelling the parameters out works as
+//! well, with the bounds a user would guess:
+//!
+//! ```
+//! use mdtensor::prelude::*;
+//! use mdtensor::{DenseStorage, DenseTensor, Extents, Layout, Real, Tensor};
+//!
+//! fn rms<T: Real, X: DenseTensor<Elem = T>>(t: &X) -> T {
+//!     let v = t.view();
+//!     ((&v * &v).sum() / T::from_usize(v.numel()).unwrap()).sqrt()
+//! }
+//! fn softmax_max<E: Extents, S: Layout<E>, St: DenseStorage<f64>>(t: &Tensor<f64, E, S, St>) -> f64 {
+//!     let z = (t - t.max().unwrap_or(0.0)).exp().eval();
+//!     (&z / z.sum()).eval().max().unwrap_or(0.0)
+//! }
+//! let a = mdtensor::tensor![[3.0, 4.0], [0.0, 0.0]];
+//! assert_eq!(rms(&a), 2.5);
+//! assert_eq!(rms(&a.t()), 2.5);
+//! assert!(softmax_max(&a.t()) > 0.5);
+//! ```
+//!
+//! ## Broadcasting a static 1
+//!
+//! numpy stretches an axis of extent 1. Here a static axis stretches when its type is
+//! [`One`](crate::One): spelled `1` in `ext!` (`ext![2, 1]` is `(Const<2>, One)`), and made
+//! by `keepdims`, `unsqueeze` and `NewAxis`. A `Const<1>` that comes from a const generic
+//! or an array length (`tensor![[1.0, 2.0]]` is `(Const<1>, Const<2>)`) matches only 1.
+//! This is the trade-off that keeps generic code free of bounds: stable Rust cannot let
+//! `Const<1>` stretch and also let `Const<N>` match `Const<N>` for every `N` without
+//! typenum, and typenum would put a bound on every generic function. Dynamic axes follow
+//! numpy's rule at run time.
+//!
+//! ```
+//! use mdtensor::prelude::*;
+//! use mdtensor::{ext, tensor, Tensor};
+//! let t = tensor![[1.0f32, 2.0, 3.0], [4.0, 5.0, 6.0]];
+//! let m = t.max_axis::<1>().keepdims::<1>();             // ext![2, 1]: stretches
+//! assert_eq!((&t - &m).eval().to_vec(), [-2.0, -1.0, 0.0, -2.0, -1.0, 0.0]);
+//! let row = Tensor::<f32, ext![1, 3]>::from_vec(ext![1, 3], vec![1.0, 1.0, 1.0]);
+//! assert_eq!((&t + &row).eval().sum(), 27.0);
+//! ```
+//!
+//! ## Where static arithmetic still needs typenum
+//!
+//! Rules that *compute* a new extent — a static reshape (equal element counts), a static
+//! slice (`Span<S, E, STEP>` lengths), concatenation of static extents — go through typenum
+//! and cover extents in `0..=1024` and powers of two. Generic code that reaches them names
+//! [`StaticExtents`](crate::StaticExtents) / [`StaticDim`](crate::StaticDim) bounds; a
+//! computed extent above the table becomes a `Dyn` axis holding the right value. Everything
+//! in the table at the top of this page needs no typenum.

@@ -1,0 +1,116 @@
+//! One bound for "any tensor" in generic code.
+//!
+//! A tensor type has four parameters, and a function over any of them would repeat three
+//! bounds (`E: Extents, S: Layout<E>, St: DenseStorage<T>`) before it does anything. The
+//! traits here stand for those bundles (as ndarray's `ArrayRef` does for its storages):
+//!
+//! * [`DenseTensor`]: any dense tensor — owned, stack, shared, a view, a memory map, any
+//!   extents and stride policy. [`DenseTensor::view`] gives the borrowed tensor, on which
+//!   every method of the crate is available.
+//! * [`ReadTensor`]: any tensor whose elements can be read — dense, sparse, band or a
+//!   storage of your own.
+//!
+//! ```
+//! use mdtensor::prelude::*;
+//! use mdtensor::{ext, tensor, DenseTensor, ReadTensor, Real};
+//!
+//! // One bound: any dense tensor of f64.
+//! fn rms(t: &impl DenseTensor<Elem = f64>) -> f64 {
+//!     let v = t.view();
+//!     ((&v * &v).sum() / v.numel() as f64).sqrt()
+//! }
+//! // Two bounds: any element type too.
+//! fn centred_max<T: Real, X: DenseTensor<Elem = T>>(t: &X) -> T {
+//!     let v = t.view();
+//!     (&v - v.mean()).eval().max().unwrap_or(T::zero())
+//! }
+//! // Any storage, sparse and band included.
+//! fn stored_sum(t: &impl ReadTensor<Elem = f64>) -> f64 {
+//!     let mut s = 0.0;
+//!     t.for_each_stored(|_, v| s += *v);
+//!     s
+//! }
+//!
+//! let a = tensor![[3.0, 4.0], [0.0, 0.0]];
+//! assert_eq!(rms(&a), 2.5);
+//! assert_eq!(rms(&a.t()), 2.5);                       // a view with another stride policy
+//! assert_eq!(centred_max(&a), 2.25);
+//! assert_eq!(stored_sum(&a), 7.0);
+//! assert_eq!(stored_sum(&a.to_csr()), 7.0);           // a sparse matrix
+//! ```
+//!
+//! For shapes in the type (static extents, const generics), no bundle is needed: see
+//! [`crate::guide::generic`].
+
+use super::{Scalar, Tensor, TensorView};
+use crate::extents::Extents;
+use crate::layout::Layout;
+use crate::storage::{DenseStorage, ReadStorage};
+use num_traits::{Float, FromPrimitive, Zero};
+
+/// The element types of real-valued numeric code (`f32`, `f64`): what generic functions over
+/// reductions, math and operators need of `T`, as one bound.
+pub trait Real: Float + FromPrimitive + Scalar + Send + Sync + core::fmt::Debug {}
+impl<T: Float + FromPrimitive + Scalar + Send + Sync + core::fmt::Debug> Real for T {}
+
+/// Any tensor whose elements can be read: dense, sparse (COO, CSR, CSC), band, or a storage
+/// of your own ([`ReadStorage`]). One bound instead of `E: Extents, S: Layout<E>,
+/// St: ReadStorage<T, E, S>`.
+pub trait ReadTensor {
+    /// Element type.
+    type Elem: Clone + Zero;
+    /// Extents.
+    type Extents: Extents;
+    /// Stride policy.
+    type Layout: Layout<Self::Extents>;
+    /// The extents value.
+    fn extents(&self) -> &Self::Extents;
+    /// The value at a multi-index (zero where a sparse or band storage keeps nothing), or
+    /// `None` out of bounds.
+    fn value_at(&self, idx: &[usize]) -> Option<Self::Elem>;
+    /// Number of stored entries (every element of a dense tensor).
+    fn nnz(&self) -> usize;
+    /// Calls `f(index, value)` for every stored entry, in the storage's order.
+    fn for_each_stored(&self, f: impl FnMut(&[usize], &Self::Elem));
+    /// A dense, row-major copy.
+    fn to_dense(&self) -> Tensor<Self::Elem, Self::Extents>;
+}
+
+impl<T: Clone + Zero, E: Extents, S: Layout<E>, St: ReadStorage<T, E, S>> ReadTensor for Tensor<T, E, S, St> {
+    type Elem = T;
+    type Extents = E;
+    type Layout = S;
+    fn extents(&self) -> &E {
+        Tensor::extents(self)
+    }
+    fn value_at(&self, idx: &[usize]) -> Option<T> {
+        crate::storage::entries::check_index(Tensor::extents(self), idx).ok()?;
+        Some(St::value_at(self, idx))
+    }
+    fn nnz(&self) -> usize {
+        Tensor::nnz(self)
+    }
+    fn for_each_stored(&self, f: impl FnMut(&[usize], &T)) {
+        Tensor::for_each_stored(self, f)
+    }
+    fn to_dense(&self) -> Tensor<T, E> {
+        Tensor::to_dense(self)
+    }
+}
+
+/// Any dense tensor: owned, stack, shared, a view or a memory map, with any extents and
+/// stride policy. One bound instead of `E: Extents, S: Layout<E>, St: DenseStorage<T>`;
+/// [`DenseTensor::view`] gives the borrowed tensor, where every method is available.
+pub trait DenseTensor: ReadTensor {
+    /// A view of the whole tensor (no copy).
+    fn view(&self) -> TensorView<'_, Self::Elem, Self::Extents, Self::Layout>;
+}
+
+impl<T: Clone + Zero, E: Extents, S: Layout<E>, St> DenseTensor for Tensor<T, E, S, St>
+where
+    St: DenseStorage<T> + ReadStorage<T, E, S>,
+{
+    fn view(&self) -> TensorView<'_, T, E, S> {
+        Tensor::view(self)
+    }
+}
