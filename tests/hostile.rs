@@ -5,6 +5,7 @@
 //! refused `.npz` member is refused before anything of its inflated size is allocated.
 
 use mdtensor::io::{NpzReader, NpzWriter};
+use mdtensor::prelude::*;
 use mdtensor::sparse::SparseError;
 use mdtensor::{ext, BandMatrix, CooTensor, CscMatrix, CsrMatrix, DynRank, ShapeError, SliceElem, Tensor};
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -153,6 +154,11 @@ fn try_constructors_report_refused_allocations() {
     assert!(matches!(e, ShapeError::OutOfMemory { op: "full", .. }), "{e}");
     let e = Tensor::<u8, ext![_, _]>::try_from_fn([1 << 22, 1 << 23], |_| 0).unwrap_err();
     assert!(matches!(e, ShapeError::OutOfMemory { op: "from_fn", .. }), "{e}");
+    // A result buffer: a broadcast sum of two small operands with 2^45 elements.
+    let row = Tensor::<u8, ext![_]>::zeros([1 << 23]);
+    let col = Tensor::<u8, ext![_, _]>::zeros([1 << 22, 1]);
+    let e = (&col + &row).try_eval_with(mdtensor::Par::Seq).unwrap_err();
+    assert_eq!(e, ShapeError::OutOfMemory { op: "eval", bytes: 1 << 45 });
     let e = BandMatrix::<f64>::try_with_bandwidths([1 << 18, 1 << 40], 1, 1).unwrap_err();
     assert!(e.to_string().contains("out of memory"), "{e}");
 }
