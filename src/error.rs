@@ -88,6 +88,13 @@ pub enum ShapeError {
         /// Operation.
         op: &'static str,
     },
+    /// The allocator refused a buffer: the size rule allowed it, the machine did not.
+    OutOfMemory {
+        /// Operation.
+        op: &'static str,
+        /// Bytes requested.
+        bytes: usize,
+    },
 }
 
 impl fmt::Display for ShapeError {
@@ -125,6 +132,9 @@ impl fmt::Display for ShapeError {
                 write!(f, "{op}: shapes {lhs:?} and {rhs:?} are incompatible: {reason}")
             }
             ShapeError::InvalidArgument { op, reason } => write!(f, "{op}: {reason}"),
+            ShapeError::OutOfMemory { op, bytes } => {
+                write!(f, "{op}: out of memory: allocating {bytes} bytes failed")
+            }
             ShapeError::NotContiguous { op } => {
                 write!(f, "{op}: the tensor's elements are not consecutive in row-major order; make a row-major copy first (to_standard_layout)")
             }
@@ -134,14 +144,51 @@ impl fmt::Display for ShapeError {
 
 impl std::error::Error for ShapeError {}
 
-/// Product of extents, checked so that `n * size_of::<T>()` fits in `isize::MAX` bytes.
-#[inline(always)]
+impl ShapeError {
+    /// The same error attributed to `op` (an allocation failure names the operation the
+    /// user called, not the allocator).
+    pub(crate) fn with_op(self, op: &'static str) -> Self {
+        match self {
+            ShapeError::OutOfMemory { bytes, .. } => ShapeError::OutOfMemory { op, bytes },
+            ShapeError::Overflow { dims, .. } => ShapeError::Overflow { op, dims },
+            other => other,
+        }
+    }
+}
+
+/// Product of extents, checked with numpy's size rule: the product of the **non-zero**
+/// extents, times `elem_size` (at least 1), must fit in `isize::MAX`. Numpy and ndarray
+/// use the same rule, and it makes the answer independent of where a zero extent sits
+/// (`[0, 2³², 2³²]` and `[2³², 2³², 0]` are both refused). Every tensor the crate builds
+/// passes it, which keeps every dense stride in `isize`.
+#[inline]
 pub(crate) fn checked_numel(op: &'static str, dims: &[usize], elem_size: usize) -> Result<usize, ShapeError> {
     let overflow = || ShapeError::Overflow { op, dims: dims.to_vec() };
-    let n = dims.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d)).ok_or_else(overflow)?;
-    let bytes = n.checked_mul(elem_size.max(1)).ok_or_else(overflow)?;
+    let nonzero =
+        dims.iter().filter(|&&d| d != 0).try_fold(1usize, |acc, &d| acc.checked_mul(d)).ok_or_else(overflow)?;
+    let bytes = nonzero.checked_mul(elem_size.max(1)).ok_or_else(overflow)?;
     if bytes > isize::MAX as usize {
         return Err(overflow());
     }
-    Ok(n)
+    Ok(if dims.contains(&0) { 0 } else { nonzero })
+}
+
+/// A `Vec` with room for exactly `n` elements, or [`ShapeError::OutOfMemory`] (or
+/// [`ShapeError::Overflow`] past `isize::MAX` bytes) instead of an abort: the fallible
+/// allocation behind every buffer whose size comes from input.
+pub(crate) fn try_vec_with_capacity<T>(op: &'static str, n: usize) -> Result<Vec<T>, ShapeError> {
+    let bytes = n.saturating_mul(core::mem::size_of::<T>());
+    let mut v = Vec::new();
+    match v.try_reserve_exact(n) {
+        Ok(()) => Ok(v),
+        Err(_) if bytes > isize::MAX as usize => Err(ShapeError::Overflow { op, dims: vec![n] }),
+        Err(_) => Err(ShapeError::OutOfMemory { op, bytes }),
+    }
+}
+
+/// `n` copies of `value` in a fallibly allocated `Vec` (see [`try_vec_with_capacity`]).
+pub(crate) fn try_vec_filled<T: Clone>(op: &'static str, n: usize, value: T) -> Result<Vec<T>, ShapeError> {
+    let mut v = try_vec_with_capacity(op, n)?;
+    v.resize(n, value);
+    Ok(v)
 }

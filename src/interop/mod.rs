@@ -45,7 +45,8 @@ pub(crate) fn view_parts<E: Extents, S: Layout<E>>(
     st.as_mut().copy_from_slice(strides);
     let (low, len) = match span_of(dims, strides) {
         None => (0, 0),
-        Some((lo, hi)) => (lo, (hi - lo) as usize + 1),
+        // A span that does not fit `isize` saturates; its length then fails `fits_region`.
+        Some((lo, hi)) => (lo, hi.abs_diff(lo).saturating_add(1)),
     };
     let offset = low.unsigned_abs();
     let mapping = S::mapping_for(&ext, &st, offset).ok_or_else(|| ShapeError::InvalidArgument {

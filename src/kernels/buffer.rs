@@ -6,6 +6,7 @@
 //! 2 MiB aligned and advised to use transparent huge pages, so one fault maps 2 MiB.
 //! Results are written straight into uninitialised memory: no zeroing pass.
 
+use crate::error::ShapeError;
 use core::alloc::Layout;
 use core::ptr::NonNull;
 
@@ -52,14 +53,31 @@ impl<T> AlignedBuf<T> {
     /// `init` must initialise every one of the `len` elements before returning. If it
     /// panics, elements it wrote are leaked (not dropped), which is safe.
     pub unsafe fn from_raw_init(len: usize, init: impl FnOnce(*mut T)) -> Self {
-        let ptr = Self::allocate(len);
-        init(ptr.as_ptr());
-        AlignedBuf { ptr, len }
+        // SAFETY: forwarded contract.
+        unsafe { Self::try_from_raw_init(len, init) }.unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// A buffer of `f(0), f(1), …, f(len - 1)`.
-    pub fn from_fn(len: usize, mut f: impl FnMut(usize) -> T) -> Self {
-        let ptr = Self::allocate(len);
+    /// [`AlignedBuf::from_raw_init`], with a refused allocation reported as
+    /// [`ShapeError::OutOfMemory`] (or [`ShapeError::Overflow`] beyond `isize::MAX`
+    /// bytes) instead of a panic; `init` is not called then.
+    ///
+    /// # Safety
+    /// As for [`AlignedBuf::from_raw_init`].
+    pub unsafe fn try_from_raw_init(len: usize, init: impl FnOnce(*mut T)) -> Result<Self, ShapeError> {
+        let ptr = Self::try_allocate(len)?;
+        init(ptr.as_ptr());
+        Ok(AlignedBuf { ptr, len })
+    }
+
+    /// A buffer of `f(0), f(1), …, f(len - 1)`; panics with the number of bytes when the
+    /// allocator refuses it.
+    pub fn from_fn(len: usize, f: impl FnMut(usize) -> T) -> Self {
+        Self::try_from_fn(len, f).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`AlignedBuf::from_fn`], with a refused allocation as an error.
+    pub fn try_from_fn(len: usize, mut f: impl FnMut(usize) -> T) -> Result<Self, ShapeError> {
+        let ptr = Self::try_allocate(len)?;
         // Drops the elements written so far, and frees the block, if `f` panics.
         struct Guard<T> {
             ptr: NonNull<T>,
@@ -83,23 +101,30 @@ impl<T> AlignedBuf<T> {
             guard.written += 1;
         }
         core::mem::forget(guard);
-        AlignedBuf { ptr, len }
+        Ok(AlignedBuf { ptr, len })
     }
 
-    fn allocate(len: usize) -> NonNull<T> {
-        let layout = layout_for::<T>(len).expect("buffer size overflows isize::MAX bytes");
+    /// The one allocation of the crate's dense buffers. Fallible: running out of memory is
+    /// an error naming the bytes, never an abort (`handle_alloc_error`), so every `try_`
+    /// constructor can return it.
+    fn try_allocate(len: usize) -> Result<NonNull<T>, ShapeError> {
+        const OP: &str = "allocate";
+        let bytes = len.saturating_mul(core::mem::size_of::<T>());
+        let layout = layout_for::<T>(len).ok_or(ShapeError::Overflow { op: OP, dims: vec![len] })?;
         if layout.size() == 0 {
             // A well-aligned dangling pointer: ALIGN is a multiple of align_of::<T>() for all
             // element types with alignment up to 64.
-            return NonNull::new(core::ptr::without_provenance_mut::<T>(layout.align())).expect("non-zero alignment");
+            return Ok(
+                NonNull::new(core::ptr::without_provenance_mut::<T>(layout.align())).expect("non-zero alignment")
+            );
         }
         // SAFETY: the layout has non-zero size.
         let raw = unsafe { std::alloc::alloc(layout) };
-        let Some(ptr) = NonNull::new(raw) else { std::alloc::handle_alloc_error(layout) };
+        let ptr = NonNull::new(raw).ok_or(ShapeError::OutOfMemory { op: OP, bytes })?;
         if layout.size() >= HUGE_PAGE_BYTES {
             advise_huge(raw, layout.size());
         }
-        ptr.cast()
+        Ok(ptr.cast())
     }
 
     /// # Safety
@@ -197,5 +222,14 @@ mod tests {
     fn zero_sized_elements() {
         let b = AlignedBuf::from_fn(5, |_| ());
         assert_eq!(b.len(), 5);
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore = "Miri aborts on an allocation larger than the address space it models")]
+    fn refused_allocations_are_errors() {
+        let e = AlignedBuf::<u8>::try_from_fn(1 << 45, |_| 0).err().expect("32 TiB cannot be allocated");
+        assert_eq!(e, ShapeError::OutOfMemory { op: "allocate", bytes: 1 << 45 });
+        let e = AlignedBuf::<u64>::try_from_fn(usize::MAX / 4, |_| 0).err().expect("beyond isize::MAX bytes");
+        assert!(matches!(e, ShapeError::Overflow { .. }), "{e}");
     }
 }

@@ -2,6 +2,7 @@
 //! triplets, where a comparison sort would be `n log n`), then a sort of each short lane
 //! and a summing of repeated indices.
 
+use crate::error::{try_vec_filled, try_vec_with_capacity};
 use crate::kernels::par::Par;
 use crate::storage::sparse::{SparseElem, SparseError, SparseIndex};
 
@@ -160,7 +161,10 @@ pub(crate) fn from_triplets<T: SparseElem, J: SparseIndex, I: SparseIndex>(
     }
     crate::storage::sparse::validate_fits::<I>("nnz", n)?;
     let parallel = par.parallel_for(n);
-    let per_block = (lanes as u128 * BLOCK_ENTRIES as u128 / n.max(1) as u128).max(1) as usize;
+    // Saturating: a declared extent far beyond the input must not wrap to a tiny block
+    // size (and so to one block per lane).
+    let per_block =
+        usize::try_from(lanes as u128 * BLOCK_ENTRIES as u128 / n.max(1) as u128).unwrap_or(usize::MAX).max(1);
     let shift = usize::BITS - 1 - per_block.leading_zeros();
     let nblocks = if lanes == 0 { 0 } else { ((lanes - 1) >> shift) + 1 };
     // Pass 1: check every coordinate, then copy each chunk's triplets into one bucket per
@@ -199,7 +203,11 @@ pub(crate) fn from_triplets<T: SparseElem, J: SparseIndex, I: SparseIndex>(
     // slice of the output, then sorts and sums its lanes.
     let sizes: Vec<usize> = (0..nblocks).map(|b| buckets.iter().map(|bk| bk[b].len()).sum()).collect();
     let block_lanes: Vec<usize> = (0..nblocks).map(|b| ((b + 1) << shift).min(lanes) - (b << shift)).collect();
-    let mut lens = vec![0usize; lanes];
+    // The only buffers sized by the declared shape rather than by the input: one count
+    // per lane, and `indptr`. Both are allocated fallibly, so a shape larger than memory
+    // is an error, not an abort.
+    let mut lens = try_vec_filled("compressed sparse matrix", lanes, 0usize)?;
+    let mut indptr = try_vec_with_capacity("compressed sparse matrix", lanes.saturating_add(1))?;
     let mut indices = vec![I::default(); n];
     let mut vals = vec![T::zero(); n];
     let pieces: Vec<_> =
@@ -226,7 +234,6 @@ pub(crate) fn from_triplets<T: SparseElem, J: SparseIndex, I: SparseIndex>(
     });
     drop(buckets);
     close_gaps(&sizes, &kept, &mut indices, &mut vals);
-    let mut indptr = Vec::new();
     indptr_from_lens(&lens, &mut indptr);
     Ok(Built { indptr, indices, values: vals })
 }

@@ -39,11 +39,7 @@ impl<E: Extents> Layout<E> for RowMajor {
     fn strides(ext: &E, _: &()) -> E::Strides {
         let dims = ext.dims();
         let mut s = ext.zero_strides();
-        let mut acc = 1isize;
-        for (st, &d) in s.as_mut().iter_mut().zip(dims.as_ref()).rev() {
-            *st = acc;
-            acc = acc.wrapping_mul(d as isize);
-        }
+        super::arith::dense_strides(dims.as_ref().iter().rev(), s.as_mut().iter_mut().rev());
         s
     }
     #[inline(always)]
@@ -69,11 +65,7 @@ impl<E: Extents> Layout<E> for ColMajor {
     fn strides(ext: &E, _: &()) -> E::Strides {
         let dims = ext.dims();
         let mut s = ext.zero_strides();
-        let mut acc = 1isize;
-        for (st, &d) in s.as_mut().iter_mut().zip(dims.as_ref()) {
-            *st = acc;
-            acc = acc.wrapping_mul(d as isize);
-        }
+        super::arith::dense_strides(dims.as_ref().iter(), s.as_mut().iter_mut());
         s
     }
     #[inline(always)]

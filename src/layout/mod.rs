@@ -13,10 +13,12 @@
 //! is linearised. For compressed sparse storage it picks CSR (`RowMajor`) or CSC
 //! (`ColMajor`).
 
+pub(crate) mod arith;
 mod contiguous;
 mod static_sliced;
 mod strided;
 
+pub(crate) use arith::span_of;
 pub use contiguous::{ColMajor, RowMajor};
 pub use static_sliced::{SliceSteps, StaticSliced};
 pub use strided::{Strided, StridedMapping};
@@ -74,22 +76,4 @@ pub(crate) fn strides_match(dims: &[usize], strides: &[isize], want: &[isize]) -
         return true;
     }
     dims.iter().zip(strides.iter().zip(want)).all(|(&d, (&s, &w))| d == 1 || s == w)
-}
-
-/// Lowest and highest element positions (relative to element `[0, …, 0]`) that the strides
-/// reach, or `None` for an empty tensor.
-pub(crate) fn span_of(dims: &[usize], strides: &[isize]) -> Option<(isize, isize)> {
-    if dims.contains(&0) {
-        return None;
-    }
-    let (mut lo, mut hi) = (0isize, 0isize);
-    for (&d, &s) in dims.iter().zip(strides) {
-        let reach = (d as isize - 1) * s;
-        if reach < 0 {
-            lo += reach;
-        } else {
-            hi += reach;
-        }
-    }
-    Some((lo, hi))
 }

@@ -43,7 +43,8 @@ impl<T: Float, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
         }
         let (n, kl, ku) = (rows, self.kl(), self.ku());
         let ld = 2 * kl + ku + 1;
-        let mut ab = vec![T::zero(); ld * n];
+        let len = ld.checked_mul(n).ok_or(crate::ShapeError::Overflow { op: "factorize", dims: vec![ld, n] })?;
+        let mut ab = crate::error::try_vec_filled("factorize", len, T::zero())?;
         // Each column of A moves down by kl rows; the kl rows on top start as zero.
         for (dst, src) in ab.chunks_exact_mut(ld).zip(self.as_lapack_slice().chunks_exact(kl + ku + 1)) {
             dst[kl..].copy_from_slice(src);

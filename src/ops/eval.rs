@@ -27,11 +27,13 @@ pub(super) fn try_eval<X: Expr>(x: X, par: Par) -> Result<Tensor<X::Elem, X::Ext
     let strides = <RowMajor as Layout<X::Extents>>::strides(&ext, &());
     // SAFETY: `run` writes every element of a row-major block of `numel` elements, each
     // exactly once, and the shape of `x` was checked to be `dims`.
+    // A refused allocation is an `Err` of the `try_` form, not an abort.
     let buf = unsafe {
-        AlignedBuf::from_raw_init(ext.numel(), |p| {
+        AlignedBuf::try_from_raw_init(ext.numel(), |p| {
             run(&x, dims.as_ref(), p, strides.as_ref(), true, par, |p, v| p.write(v))
         })
-    };
+    }
+    .map_err(|e| e.with_op("eval"))?;
     // SAFETY: a row-major buffer of exactly numel elements.
     Ok(unsafe { Tensor::from_parts_unchecked(Heap::from_aligned(buf), ext, ()) })
 }

@@ -96,6 +96,13 @@ unsafe impl<T> OwnedStorage<T> for Heap<T> {
     fn from_vec(v: Vec<T>) -> Result<Self, Vec<T>> {
         Ok(Heap(Repr::Vec(v)))
     }
+    fn try_from_fn_linear(
+        op: &'static str,
+        n: usize,
+        f: impl FnMut(usize) -> T,
+    ) -> Result<Option<Self>, crate::ShapeError> {
+        AlignedBuf::try_from_fn(n, f).map(|b| Some(Heap(Repr::Aligned(b)))).map_err(|e| e.with_op(op))
+    }
     unsafe fn from_raw_init(n: usize, init: impl FnOnce(*mut T)) -> Option<Self> {
         // SAFETY: forwarded contract.
         Some(Heap(Repr::Aligned(unsafe { AlignedBuf::from_raw_init(n, init) })))

@@ -155,6 +155,18 @@ pub unsafe trait OwnedStorage<T>: DenseStorageMut<T> + Sized {
     fn fixed_len() -> Option<usize> {
         None
     }
+    /// [`OwnedStorage::from_fn_linear`] for the `try_` constructors: a storage that
+    /// allocates reports a refused allocation as
+    /// [`ShapeError::OutOfMemory`](crate::ShapeError::OutOfMemory) (naming `op` and the
+    /// bytes) instead of aborting. The default suits storages that do not allocate.
+    fn try_from_fn_linear(
+        op: &'static str,
+        n: usize,
+        f: impl FnMut(usize) -> T,
+    ) -> Result<Option<Self>, crate::ShapeError> {
+        let _ = op;
+        Ok(Self::from_fn_linear(n, f))
+    }
 }
 
 /// The owned storage of a computed result, chosen from an operand's storage: results of

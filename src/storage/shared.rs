@@ -60,6 +60,13 @@ unsafe impl<T: Clone> OwnedStorage<T> for Shared<T> {
     fn from_vec(v: Vec<T>) -> Result<Self, Vec<T>> {
         Heap::from_vec(v).map(Shared::from_heap)
     }
+    fn try_from_fn_linear(
+        op: &'static str,
+        n: usize,
+        f: impl FnMut(usize) -> T,
+    ) -> Result<Option<Self>, crate::ShapeError> {
+        Ok(Heap::try_from_fn_linear(op, n, f)?.map(Shared::from_heap))
+    }
     unsafe fn from_raw_init(n: usize, init: impl FnOnce(*mut T)) -> Option<Self> {
         // SAFETY: forwarded contract.
         unsafe { Heap::from_raw_init(n, init) }.map(Shared::from_heap)

@@ -107,7 +107,7 @@ impl<T, E: Extents, S: Layout<E>, St: OwnedStorage<T>> Tensor<T, E, S, St> {
     fn build(op: &'static str, ext: E, f: impl FnMut(usize) -> T) -> Result<Self, ShapeError> {
         let n = ext.checked_numel(op, core::mem::size_of::<T>())?;
         super::owns_dense::<E, S>(op, &ext)?;
-        let storage = St::from_fn_linear(n, f).ok_or_else(|| ShapeError::LengthMismatch {
+        let storage = St::try_from_fn_linear(op, n, f)?.ok_or_else(|| ShapeError::LengthMismatch {
             op,
             dims: ext.dims().as_ref().to_vec(),
             expected: n,
@@ -187,12 +187,15 @@ impl<T, E: Extents, S: Layout<E>, St: OwnedStorage<T>> Tensor<T, E, S, St> {
     }
 
     /// A tensor whose element at index `i` is `f(i)`.
-    pub fn try_from_fn(shape: impl ShapeArg<E>, mut f: impl FnMut(E::Index) -> T) -> Result<Self, ShapeError> {
+    pub fn try_from_fn(shape: impl ShapeArg<E>, f: impl FnMut(E::Index) -> T) -> Result<Self, ShapeError> {
         let ext = shape.into_extents("from_fn")?;
+        Self::from_index_fn("from_fn", ext, f)
+    }
+    fn from_index_fn(op: &'static str, ext: E, mut f: impl FnMut(E::Index) -> T) -> Result<Self, ShapeError> {
         let dims = ext.dims();
         let strides = S::strides(&ext, &S::dense_mapping(&ext));
         let mut idx = ext.zero_index();
-        Self::build("from_fn", ext, |pos| {
+        Self::build(op, ext, |pos| {
             unravel::<E>(pos, dims.as_ref(), strides.as_ref(), &mut idx);
             f(idx.clone())
         })
@@ -284,7 +287,7 @@ impl<T, E: Extents, S: Layout<E>, St: OwnedStorage<T>> Tensor<T, E, S, St> {
         if ext.rank() != 2 {
             return Err(ShapeError::RankMismatch { op: "eye", expected: 2, found: ext.rank() });
         }
-        Self::try_from_fn(ext, |i| if i.as_ref()[0] == i.as_ref()[1] { T::one() } else { T::zero() })
+        Self::from_index_fn("eye", ext, |i| if i.as_ref()[0] == i.as_ref()[1] { T::one() } else { T::zero() })
     }
     /// The identity matrix (rectangular allowed).
     ///
@@ -310,20 +313,16 @@ impl<T, D: Dim, S: Layout<(D,)>, St: OwnedStorage<T>> Tensor<T, (D,), S, St> {
     where
         T: Float + FromPrimitive,
     {
-        if step.is_zero() || step.is_nan() || start.is_nan() || end.is_nan() {
-            return Err(ShapeError::InvalidArgument {
-                op: "arange",
-                reason: "step must be non-zero and no bound may be NaN".into(),
-            });
-        }
-        let count = ((end - start) / step).ceil();
-        let n = if count > T::zero() {
-            count.to_usize().ok_or(ShapeError::Overflow { op: "arange", dims: vec![] })?
-        } else {
-            0
-        };
+        let n = arange_len(start, end, step)?;
         let ext: (D,) = extents_from("arange", &[n])?;
-        Self::build("arange", ext, |i| start + step * T::from_usize(i).expect("float from usize"))
+        // Element 0 is `start` itself: `start + 0 × step` is NaN for an infinite step.
+        Self::build("arange", ext, |i| {
+            if i == 0 {
+                start
+            } else {
+                start + step * T::from_usize(i).expect("float from usize")
+            }
+        })
     }
     /// See [`Tensor::try_arange`].
     ///
@@ -369,6 +368,46 @@ impl<T, D: Dim, S: Layout<(D,)>, St: OwnedStorage<T>> Tensor<T, (D,), S, St> {
     {
         or_panic(Self::try_linspace(start, end, n))
     }
+}
+
+/// Numpy's length of `arange(start, end, step)`: `ceil((end - start) / step)`, except that
+/// a quotient that underflows to zero from a non-empty interval (`step` infinite, or far
+/// larger than the interval) still holds `start`, as numpy's `_arange_safe_ceil_to_intp`.
+fn arange_len<T: Float + FromPrimitive>(start: T, end: T, step: T) -> Result<usize, ShapeError> {
+    let invalid = |reason: String| Err(ShapeError::InvalidArgument { op: "arange", reason });
+    let (s, e, st) = (start.to_f64(), end.to_f64(), step.to_f64());
+    let shown = |x: Option<f64>| x.map_or_else(|| "?".to_string(), |x| format!("{x:?}"));
+    if step.is_zero() || step.is_nan() {
+        return invalid(format!("step must be non-zero and not NaN (step = {})", shown(st)));
+    }
+    if !start.is_finite() || !end.is_finite() {
+        return invalid(format!("bounds must be finite (start = {}, end = {})", shown(s), shown(e)));
+    }
+    let delta = end - start;
+    let quotient = delta / step;
+    let count = if quotient.is_zero() && !delta.is_zero() {
+        // Same sign: one element (`start`); opposite signs: none.
+        if (delta > T::zero()) == (step > T::zero()) {
+            T::one()
+        } else {
+            T::zero()
+        }
+    } else {
+        quotient.ceil()
+    };
+    if count <= T::zero() {
+        return Ok(0);
+    }
+    count.to_usize().ok_or_else(|| ShapeError::InvalidArgument {
+        op: "arange",
+        reason: format!(
+            "start = {}, end = {}, step = {} give {} elements, more than usize::MAX",
+            shown(s),
+            shown(e),
+            shown(st),
+            shown(count.to_f64())
+        ),
+    })
 }
 
 impl<T, E: Extents, S: Layout<E>, St: NonDenseStorage> Tensor<T, E, S, St> {

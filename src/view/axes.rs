@@ -5,6 +5,7 @@
 
 use crate::error::ShapeError;
 use crate::extents::{AxisAt, Const, Dim, Dyn, Extents, InsertAxis, One, RemoveAxis};
+use crate::layout::arith::{advance, negated_stride};
 use crate::layout::{Layout, Strided};
 use crate::storage::{BorrowedStorage, DenseStorage, DenseStorageMut, View, ViewMut};
 use crate::tensor::{or_panic, Tensor};
@@ -95,7 +96,7 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
             return Err(ShapeError::IndexOutOfBounds { op: "index_axis", index: index as isize, axis: I, extent: n });
         }
         let src = self.strides();
-        let first = index as isize * src.as_ref()[I];
+        let first = advance("index_axis", 0, index, src.as_ref()[I])?;
         let strides = without(src.as_ref(), I, ext.zero_strides());
         // SAFETY: fixing one in-bounds index selects a subset of the positions.
         unsafe { self.relayout(ext, strides, first) }
@@ -107,9 +108,9 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
         let n = self.extents.extent(axis);
         let mut strides = self.strides();
         let s = strides.as_ref()[axis];
-        strides.as_mut()[axis] = -s;
+        strides.as_mut()[axis] = negated_stride("flip", s, n)?;
         let ext = self.extents.clone();
-        let first = n.saturating_sub(1) as isize * s;
+        let first = advance("flip", 0, n.saturating_sub(1), s)?;
         // SAFETY: index i on the flipped axis is index n-1-i of the original.
         unsafe { self.relayout(ext, strides, first) }
     }

@@ -9,6 +9,7 @@
 
 use crate::error::ShapeError;
 use crate::extents::{Dyn, DynRank, Extents};
+use crate::layout::arith::{advance, step_stride};
 use crate::layout::{Layout, Strided};
 use crate::storage::{BorrowedStorage, DenseStorage, DenseStorageMut, View, ViewMut};
 use crate::tensor::{or_panic, Tensor};
@@ -282,23 +283,17 @@ fn apply_slice(
                 if j < 0 || j >= n as isize {
                     return Err(ShapeError::IndexOutOfBounds { op: "slice", index: i, axis, extent: n });
                 }
-                first += j * strides[axis];
+                first = advance("slice", first, j as usize, strides[axis])?;
                 axis += 1;
             }
             SliceElem::Range { start, end, step } => {
                 let (s, len) = resolve_range(axis, dims[axis], start, end, step)?;
                 if len > 0 {
-                    first += s * strides[axis];
+                    // `s` is a valid index when the range is not empty.
+                    first = advance("slice", first, s as usize, strides[axis])?;
                 }
                 out_dims.push(len);
-                // With two or more elements |step| < extent, so the product stays inside
-                // the tensor's span; with fewer the stride is never used, and a huge step
-                // must not overflow it.
-                out_strides.push(if len > 1 {
-                    strides[axis] * step
-                } else {
-                    strides[axis].checked_mul(step).unwrap_or(0)
-                });
+                out_strides.push(step_stride("slice", strides[axis], step, len)?);
                 axis += 1;
             }
         }

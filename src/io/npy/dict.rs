@@ -186,10 +186,13 @@ pub(crate) fn parse_dict(s: &[u8], data_offset: usize) -> Result<NpyHeader, NpyE
     let shape64 = f.shape.ok_or_else(|| missing("shape"))?;
     let dtype = Dtype::parse(&descr)?;
     let overflow = || NpyError::ShapeOverflow { shape: shape64.clone(), elem_size: dtype.size };
-    let numel = shape64.iter().try_fold(1u64, |acc, &d| acc.checked_mul(d)).ok_or_else(overflow)?;
-    let bytes = numel.checked_mul(dtype.size as u64).filter(|&b| b <= isize::MAX as u64).ok_or_else(overflow)?;
-    let shape = shape64.iter().map(|&d| d as usize).collect();
-    Ok(NpyHeader { descr, dtype, fortran_order, shape, data_offset, payload_len: bytes as usize })
+    let shape: Vec<usize> =
+        shape64.iter().map(|&d| usize::try_from(d)).collect::<Result<_, _>>().map_err(|_| overflow())?;
+    // The crate's one size rule (numpy's), so a file is accepted exactly when the tensor
+    // it describes could be built.
+    let numel = crate::error::checked_numel("read_npy", &shape, dtype.size).map_err(|_| overflow())?;
+    let payload_len = numel * dtype.size;
+    Ok(NpyHeader { descr, dtype, fortran_order, shape, data_offset, payload_len })
 }
 
 #[cfg(test)]

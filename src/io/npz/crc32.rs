@@ -20,7 +20,25 @@ static TABLE: [u32; 256] = make_table();
 
 /// The CRC-32 of `data`.
 pub(crate) fn crc32(data: &[u8]) -> u32 {
-    !data.iter().fold(!0u32, |c, &b| TABLE[((c ^ u32::from(b)) & 0xFF) as usize] ^ (c >> 8))
+    let mut c = Crc32::new();
+    c.update(data);
+    c.finish()
+}
+
+/// A CRC-32 computed piece by piece, for data that is never held whole.
+#[derive(Clone, Copy)]
+pub(crate) struct Crc32(u32);
+
+impl Crc32 {
+    pub(crate) fn new() -> Self {
+        Crc32(!0)
+    }
+    pub(crate) fn update(&mut self, data: &[u8]) {
+        self.0 = data.iter().fold(self.0, |c, &b| TABLE[((c ^ u32::from(b)) & 0xFF) as usize] ^ (c >> 8));
+    }
+    pub(crate) fn finish(self) -> u32 {
+        !self.0
+    }
 }
 
 #[cfg(test)]
@@ -30,5 +48,9 @@ mod tests {
         assert_eq!(super::crc32(b""), 0);
         assert_eq!(super::crc32(b"123456789"), 0xCBF4_3926);
         assert_eq!(super::crc32(b"The quick brown fox jumps over the lazy dog"), 0x414F_A339);
+        let mut c = super::Crc32::new();
+        c.update(b"The quick brown ");
+        c.update(b"fox jumps over the lazy dog");
+        assert_eq!(c.finish(), 0x414F_A339);
     }
 }

@@ -155,43 +155,79 @@ pub(crate) fn read_member<R: Read + Seek>(r: &mut R, entry: &Entry, total: u64) 
     }
     let start = entry.local_offset + 30 + u64::from(u16_at(&local, 26)) + u64::from(u16_at(&local, 28));
     let raw = read_at(r, start, entry.compressed, total, "a member's data")?;
-    let data = match entry.method {
-        STORED => raw,
-        DEFLATED => inflate(&raw, entry)?,
-        m => {
-            return Err(NpyError::npz(format!(
-                "member '{name}' uses compression method {m} (only stored and deflate are read)"
-            )))
+    match entry.method {
+        STORED => {
+            check_size_and_crc(entry, raw.len() as u64, crc32(&raw))?;
+            Ok(raw)
         }
-    };
-    if data.len() as u64 != entry.uncompressed {
+        DEFLATED => inflate(&raw, entry),
+        m => Err(NpyError::npz(format!(
+            "member '{name}' uses compression method {m} (only stored and deflate are read)"
+        ))),
+    }
+}
+
+/// The size and CRC-32 of a member's bytes against its directory entry.
+fn check_size_and_crc(entry: &Entry, len: u64, crc: u32) -> Result<(), NpyError> {
+    let name = &entry.name;
+    if len != entry.uncompressed {
         return Err(NpyError::npz(format!(
-            "member '{name}' has {} bytes but the directory says {}",
-            data.len(),
+            "member '{name}' has {len} bytes but the directory says {}",
             entry.uncompressed
         )));
     }
-    let crc = crc32(&data);
     if crc != entry.crc {
         return Err(NpyError::npz(format!(
             "member '{name}': CRC-32 is {crc:#010x}, the directory says {:#010x}",
             entry.crc
         )));
     }
-    Ok(data)
+    Ok(())
 }
 
+/// Inflates a member in two streaming passes. The first holds one chunk at a time: it
+/// stops as soon as the output passes the declared size and checks the CRC-32 as the
+/// bytes go by, so a deflate bomb, a lying directory or damaged data is refused before
+/// anything the size of the output is allocated. Only then does the second pass fill a
+/// buffer of exactly the verified size, allocated fallibly.
 #[cfg(feature = "npz-deflate")]
 fn inflate(raw: &[u8], entry: &Entry) -> Result<Vec<u8>, NpyError> {
-    // The limit is the declared size, so a deflate bomb stops there; the output grows with
-    // what is actually decompressed, never preallocated from the declared size.
-    let limit = usize::try_from(entry.uncompressed).unwrap_or(usize::MAX);
-    miniz_oxide::inflate::decompress_to_vec_with_limit(raw, limit).map_err(|e| {
-        NpyError::npz(format!(
-            "member '{}': deflate data is invalid or larger than declared ({:?})",
-            entry.name, e.status
-        ))
-    })
+    let mut crc = super::crc32::Crc32::new();
+    let len = inflate_stream(raw, entry, |chunk| crc.update(chunk))?;
+    check_size_and_crc(entry, len, crc.finish())?;
+    let len = usize::try_from(len).map_err(|_| NpyError::npz(format!("member '{}' is too large", entry.name)))?;
+    let mut out = crate::error::try_vec_with_capacity::<u8>("read_npz", len)
+        .map_err(|e| NpyError::npz(format!("member '{}': {e}", entry.name)))?;
+    inflate_stream(raw, entry, |chunk| out.extend_from_slice(chunk))?;
+    Ok(out)
+}
+
+/// Streams the inflated bytes of `raw` to `sink` in chunks; the total, or an error when the
+/// data is invalid, truncated, or inflates beyond the declared size.
+#[cfg(feature = "npz-deflate")]
+fn inflate_stream(raw: &[u8], entry: &Entry, mut sink: impl FnMut(&[u8])) -> Result<u64, NpyError> {
+    use miniz_oxide::inflate::stream::{inflate, InflateState};
+    use miniz_oxide::{DataFormat, MZError, MZFlush, MZStatus};
+    const CHUNK: usize = if cfg!(miri) { 512 } else { 64 << 10 };
+    let bad = |what: String| NpyError::npz(format!("member '{}': {what}", entry.name));
+    let mut state = InflateState::new_boxed(DataFormat::Raw);
+    let mut chunk = vec![0u8; CHUNK];
+    let (mut input, mut total) = (raw, 0u64);
+    loop {
+        let r = inflate(&mut state, input, &mut chunk, MZFlush::None);
+        input = &input[r.bytes_consumed..];
+        total += r.bytes_written as u64;
+        if total > entry.uncompressed {
+            return Err(bad(format!("deflate data inflates beyond the declared {} bytes", entry.uncompressed)));
+        }
+        sink(&chunk[..r.bytes_written]);
+        match r.status {
+            Ok(MZStatus::StreamEnd) => return Ok(total),
+            Ok(_) if r.bytes_consumed > 0 || r.bytes_written > 0 => {}
+            Ok(_) | Err(MZError::Buf) => return Err(bad("deflate data ends before the end of its stream".into())),
+            Err(e) => return Err(bad(format!("deflate data is invalid ({e:?})"))),
+        }
+    }
 }
 
 #[cfg(not(feature = "npz-deflate"))]

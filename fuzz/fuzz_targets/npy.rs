@@ -1,0 +1,7 @@
+//! Fuzz target `npy`: see `check_npy` in `fuzz/checks.rs`.
+#![no_main]
+
+#[path = "../checks.rs"]
+mod checks;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::check_npy(data));

@@ -1,0 +1,7 @@
+//! Fuzz target `serde`: see `check_serde` in `fuzz/checks.rs`.
+#![no_main]
+
+#[path = "../checks.rs"]
+mod checks;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::check_serde(data));

@@ -1,0 +1,7 @@
+//! Fuzz target `slice`: see `check_slice` in `fuzz/checks.rs`.
+#![no_main]
+
+#[path = "../checks.rs"]
+mod checks;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::check_slice(data));

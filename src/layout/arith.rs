@@ -1,0 +1,110 @@
+//! The one place where stride and offset arithmetic is done with overflow checks.
+//!
+//! Every stride a view computes (a slice's `stride × step`, a flip's negated stride, the
+//! strides of a dense order) and every element position it anchors at (`index × stride`
+//! summed over axes) goes through these functions, so a hostile shape, step or index
+//! gives an error instead of a wrapped number or a debug-build panic. The size rule
+//! ([`crate::error::checked_numel`]) keeps the product of the non-zero extents of every
+//! live tensor within `isize::MAX`; these functions do not rely on it.
+
+use crate::error::ShapeError;
+
+fn overflow(op: &'static str, what: &str) -> ShapeError {
+    ShapeError::InvalidArgument { op, reason: format!("{what} overflows isize") }
+}
+
+/// Strides of the dense order that visits `dims` in `order` (innermost axis first),
+/// written into `out`. An axis of extent 0 makes every outer stride 0: such a tensor has
+/// no element, so its strides are never used, and they cannot overflow.
+#[inline(always)]
+pub(crate) fn dense_strides<'a>(dims: impl Iterator<Item = &'a usize>, out: impl Iterator<Item = &'a mut isize>) {
+    let mut acc = 1isize;
+    for (st, &d) in out.zip(dims) {
+        *st = acc;
+        // Beyond isize::MAX only when the element count is refused by the size rule, or
+        // after an extent 0; 0 is right for both (no element is ever addressed).
+        acc = isize::try_from(d).ok().and_then(|d| acc.checked_mul(d)).unwrap_or(0);
+    }
+}
+
+/// The stride of an axis of `len` elements taken every `step` elements of an axis of
+/// stride `stride`. An axis of at most one element never moves, so its stride is 0
+/// (whatever the step): iteration then never computes a position past the last element.
+#[inline]
+pub(crate) fn step_stride(op: &'static str, stride: isize, step: isize, len: usize) -> Result<isize, ShapeError> {
+    if len <= 1 {
+        return Ok(0);
+    }
+    stride.checked_mul(step).ok_or_else(|| overflow(op, &format!("stride {stride} times step {step}")))
+}
+
+/// The stride of an axis reversed in place.
+#[inline]
+pub(crate) fn negated_stride(op: &'static str, stride: isize, len: usize) -> Result<isize, ShapeError> {
+    if len <= 1 {
+        return Ok(0);
+    }
+    stride.checked_neg().ok_or_else(|| overflow(op, &format!("the negation of stride {stride}")))
+}
+
+/// `first + index × stride`: the position of an element `index` steps along an axis.
+#[inline]
+pub(crate) fn advance(op: &'static str, first: isize, index: usize, stride: isize) -> Result<isize, ShapeError> {
+    isize::try_from(index)
+        .ok()
+        .and_then(|i| i.checked_mul(stride))
+        .and_then(|d| first.checked_add(d))
+        .ok_or_else(|| overflow(op, &format!("the position of index {index} at stride {stride}")))
+}
+
+/// Lowest and highest element positions (relative to element `[0, …, 0]`) that the strides
+/// reach, or `None` for an empty tensor. A span beyond `isize` saturates to `isize::MIN`
+/// or `isize::MAX`, which no region of memory contains, so a saturated span never passes
+/// a bounds check.
+pub(crate) fn span_of(dims: &[usize], strides: &[isize]) -> Option<(isize, isize)> {
+    if dims.contains(&0) {
+        return None;
+    }
+    let (mut lo, mut hi) = (0isize, 0isize);
+    for (&d, &s) in dims.iter().zip(strides) {
+        let reach = isize::try_from(d - 1).ok().and_then(|d| d.checked_mul(s));
+        match reach {
+            Some(r) if r < 0 => lo = lo.saturating_add(r),
+            Some(r) => hi = hi.saturating_add(r),
+            None if s < 0 => lo = isize::MIN,
+            None => hi = isize::MAX,
+        }
+    }
+    Some((lo, hi))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dense_strides_never_overflow() {
+        let dims = [0usize, 1 << 40, 1 << 40];
+        let mut s = [0isize; 3];
+        dense_strides(dims.iter().rev(), s.iter_mut().rev());
+        assert_eq!(s, [0, 1 << 40, 1]);
+        let dims = [2usize, 3, 4];
+        dense_strides(dims.iter().rev(), s.iter_mut().rev());
+        assert_eq!(s, [12, 4, 1]);
+    }
+
+    #[test]
+    fn checked_steps_and_positions() {
+        assert_eq!(step_stride("t", 1, isize::MAX, 1), Ok(0));
+        assert_eq!(step_stride("t", 3, -2, 5), Ok(-6));
+        assert!(step_stride("t", 2, isize::MAX, 2).is_err());
+        assert_eq!(negated_stride("t", 4, 3), Ok(-4));
+        assert!(negated_stride("t", isize::MIN, 2).is_err());
+        assert_eq!(advance("t", 5, 3, -2), Ok(-1));
+        assert!(advance("t", 0, usize::MAX, 1).is_err());
+        assert!(advance("t", 1, 1, isize::MAX).is_err());
+        assert_eq!(span_of(&[3, 2], &[-4, 1]), Some((-8, 1)));
+        assert_eq!(span_of(&[3, 1 << 62], &[1, 4]), Some((0, isize::MAX)));
+        assert_eq!(span_of(&[0, 5], &[1, 1]), None);
+    }
+}
