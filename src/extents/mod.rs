@@ -17,6 +17,7 @@ mod broadcast;
 mod concat;
 mod dim;
 mod dyn_rank;
+mod join;
 mod matmul;
 pub(crate) mod static_arith;
 mod table;
@@ -28,6 +29,8 @@ pub(crate) use broadcast::{broadcast_shapes_into, broadcast_strides};
 pub use concat::ConcatAxes;
 pub use dim::{Const, Dim, Dyn, StaticBit};
 pub use dyn_rank::DynRank;
+pub(crate) use join::joined_dims;
+pub use join::{ConcatAlong, DimSum, JoinDim};
 pub use matmul::{CrossDim, DotShape, MatMulShape, SameDim};
 pub use static_arith::{StaticDim, StaticExtents, ToDim};
 
