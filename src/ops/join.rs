@@ -18,6 +18,27 @@ use crate::layout::{Layout, Strided};
 use crate::storage::{DenseStorage, View};
 use crate::tensor::{or_panic, Tensor, TensorView};
 
+/// A dense tensor of any extents, stride policy and storage: the right operand of
+/// [`Tensor::concatenate`]. A trait rather than three more type parameters, so that a call
+/// names only the axis: `a.concatenate::<0, _>(&b)`.
+pub trait DenseOperand<T> {
+    /// The operand's extents type.
+    type Extents: Extents;
+    /// The operand's extents.
+    fn operand_extents(&self) -> &Self::Extents;
+    /// The operand's elements as a dynamic-rank view.
+    fn operand_view(&self) -> TensorView<'_, T, DynRank, Strided>;
+}
+impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> DenseOperand<T> for Tensor<T, E, S, St> {
+    type Extents = E;
+    fn operand_extents(&self) -> &E {
+        self.extents()
+    }
+    fn operand_view(&self) -> TensorView<'_, T, DynRank, Strided> {
+        dyn_view(self)
+    }
+}
+
 /// The elements of `parts` interleaved block by block: for each index of the axes before
 /// `axis`, every part's sub-block from `axis` on, in order.
 fn interleave<T: Clone>(parts: &[TensorView<'_, T, DynRank, Strided>], axis: usize, numel: usize) -> Vec<T> {
@@ -199,43 +220,44 @@ fn section_bounds(op: &'static str, n: usize, sections: usize, exact: bool) -> R
 /// # Joining and splitting
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// See [`Tensor::concatenate`].
-    pub fn try_concatenate<const I: usize, E2: Extents, S2: Layout<E2>, St2: DenseStorage<T>>(
+    pub fn try_concatenate<const I: usize, R: DenseOperand<T>>(
         &self,
-        other: &Tensor<T, E2, S2, St2>,
-    ) -> Result<Tensor<T, <E as ConcatAlong<I, E2>>::Output>, ShapeError>
+        other: &R,
+    ) -> Result<Tensor<T, <E as ConcatAlong<I, R::Extents>>::Output>, ShapeError>
     where
-        E: ConcatAlong<I, E2>,
+        E: ConcatAlong<I, R::Extents>,
         T: Clone,
     {
-        let ext = self.extents().concat_along(other.extents())?;
-        let views = [dyn_view(self), dyn_view(other)];
+        let ext = self.extents().concat_along(other.operand_extents())?;
+        let views = [dyn_view(self), other.operand_view()];
         let dims = ext.dims();
         let n = checked_numel("concatenate", dims.as_ref(), core::mem::size_of::<T>())?;
         Tensor::try_from_vec(ext, interleave(&views, I, n)).map_err(|(e, _)| e)
     }
     /// `self` followed by `other` along axis `I` (numpy's `concatenate((a, b), axis=I)`),
-    /// any stride policies. Static extents are added in the type and must agree off the
-    /// axis at compile time; dynamic ones are checked at run time (`try_concatenate`).
+    /// any stride policies and storages. Static extents are added in the type and must
+    /// agree off the axis at compile time; dynamic ones are checked at run time
+    /// (`try_concatenate`). The `_` stands for the operand's type.
     ///
     /// ```
     /// use mdtensor::{ext, tensor, Tensor};
     /// let a = Tensor::<i32, ext![2, 3]>::zeros(ext![2, 3]);
     /// let b = Tensor::<i32, ext![4, 3]>::ones(ext![4, 3]);
-    /// let c = a.concatenate::<0>(&b);
+    /// let c = a.concatenate::<0, _>(&b);
     /// let _: &ext![6, 3] = c.extents();
-    /// let d = tensor![[1, 2], [3, 4]].concatenate::<1>(&tensor![[5], [6]].t().t());
+    /// let d = tensor![[1, 2], [3, 4]].concatenate::<1, _>(&tensor![[5, 6]].t());
     /// assert_eq!(d.to_vec(), [1, 2, 5, 3, 4, 6]);
     /// ```
     #[track_caller]
-    pub fn concatenate<const I: usize, E2: Extents, S2: Layout<E2>, St2: DenseStorage<T>>(
+    pub fn concatenate<const I: usize, R: DenseOperand<T>>(
         &self,
-        other: &Tensor<T, E2, S2, St2>,
-    ) -> Tensor<T, <E as ConcatAlong<I, E2>>::Output>
+        other: &R,
+    ) -> Tensor<T, <E as ConcatAlong<I, R::Extents>>::Output>
     where
-        E: ConcatAlong<I, E2>,
+        E: ConcatAlong<I, R::Extents>,
         T: Clone,
     {
-        or_panic(self.try_concatenate::<I, E2, S2, St2>(other))
+        or_panic(self.try_concatenate::<I, R>(other))
     }
 
     fn pieces(

@@ -29,7 +29,7 @@ pub use band_solve::BandLu;
 pub use combine::Contraction;
 pub use expr::UnaryOp;
 pub use expr::{Binary, BinaryOp, Expr, FnOp, IntoExpr, Owned, ScalarLeaf, Unary};
-pub use join::{concatenate_dyn, stack, stack_dyn, try_concatenate_dyn, try_stack, try_stack_dyn};
+pub use join::{concatenate_dyn, stack, stack_dyn, try_concatenate_dyn, try_stack, try_stack_dyn, DenseOperand};
 pub use linalg::Product;
 pub use math::{select, ElementwiseExt};
 pub use norm::Norm;
