@@ -322,6 +322,13 @@ proptest! {
         let c1 = s.concatenate::<1, _>(&d);
         let _: &(mdtensor::Const<3>, Dyn) = c1.extents();
         prop_assert_eq!(got(&c1), Ref::from_fn(vec![3, 8], |i| r.at(&[i[0], i[1] % 4])));
+        // A dynamic-rank operand on either side: a dynamic-rank result, checked at run time.
+        let dr = Tensor::<i64, DynRank>::from_vec(vec![3, 4], data.clone());
+        let joined_dr = s.concatenate::<1, _>(&dr);
+        let _: &DynRank = joined_dr.extents();
+        prop_assert_eq!(got(&joined_dr), got(&c1));
+        prop_assert_eq!(got(&dr.concatenate::<1, _>(&s)), got(&c1));
+        prop_assert!(s.try_concatenate::<0, _>(&Tensor::<i64, DynRank>::zeros(vec![4])).is_err());
         let cm = m.concatenate::<1, _>(&m.flip_axis(1));
         prop_assert_eq!(cm.dims(), [3, 2 * cols]);
         prop_assert!(d.try_concatenate::<1, _>(&Tensor::<i64, ext![_, _]>::zeros([2, 1])).is_err());

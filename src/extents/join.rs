@@ -2,6 +2,9 @@
 //! of the result is the sum of the operands' (`Const<2> + Const<4>` is `Const<6>`), every
 //! other axis must agree (a static mismatch does not compile).
 //!
+//! With a [`DynRank`] operand on either side the result has dynamic rank, checked at run
+//! time.
+//!
 //! Sums of static axes go through typenum (see [`super::static_arith`]): up to 1024 the
 //! result is `Const<N>`, above it a `Dyn` axis holding the right value.
 
@@ -122,6 +125,21 @@ macro_rules! concat_along {
                 Ok(($(self.$k.$f(rhs.$k).ok_or_else(|| err($k))?,)*))
             }
         }
+        // Not suggested in messages: a static mistake is about the tuple impl above.
+        #[diagnostic::do_not_recommend]
+        impl<$($A: Dim),*> ConcatAlong<$i, DynRank> for ($($A,)*) {
+            type Output = DynRank;
+            fn concat_along(&self, rhs: &DynRank) -> Result<DynRank, ShapeError> {
+                dyn_rank_join($i, self.dims().as_ref(), rhs.as_slice())
+            }
+        }
+        #[diagnostic::do_not_recommend]
+        impl<$($A: Dim),*> ConcatAlong<$i, ($($A,)*)> for DynRank {
+            type Output = DynRank;
+            fn concat_along(&self, rhs: &($($A,)*)) -> Result<DynRank, ShapeError> {
+                dyn_rank_join($i, self.as_slice(), rhs.dims().as_ref())
+            }
+        }
     };
 }
 include!("join_table.rs");
@@ -129,12 +147,16 @@ include!("join_table.rs");
 impl<const I: usize> ConcatAlong<I, DynRank> for DynRank {
     type Output = DynRank;
     fn concat_along(&self, rhs: &DynRank) -> Result<DynRank, ShapeError> {
-        let (l, r) = (self.as_slice(), rhs.as_slice());
-        if I >= l.len() {
-            return Err(ShapeError::AxisOutOfRange { op: "concatenate", axis: I, rank: l.len() });
-        }
-        joined_dims(I, l, r).map(DynRank::new)
+        dyn_rank_join(I, self.as_slice(), rhs.as_slice())
     }
+}
+
+/// A dynamic-rank operand on either side makes the result dynamic-rank, checked at run time.
+fn dyn_rank_join(axis: usize, l: &[usize], r: &[usize]) -> Result<DynRank, ShapeError> {
+    if axis >= l.len() {
+        return Err(ShapeError::AxisOutOfRange { op: "concatenate", axis, rank: l.len() });
+    }
+    joined_dims(axis, l, r).map(DynRank::new)
 }
 
 /// numpy's concatenation rule on run-time extents: same rank, equal extents off axis
