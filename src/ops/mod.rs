@@ -16,6 +16,8 @@ mod join;
 mod linalg;
 mod math;
 mod norm;
+#[cfg(feature = "rand")]
+mod random;
 mod reduce;
 mod softmax;
 mod sort;
