@@ -51,9 +51,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let sp = CsrMatrix::<f64, ext![2, 3]>::from_triplets(ext![2, 3], &[0usize, 1, 1], &[0, 1, 2], &[1.0, 2.0, 3.0]);
     let x = tensor![1.0, 10.0, 100.0];
     println!("CSR · x = {}", sp.matvec(&x));
-    let tri: Vec<(usize, usize, f64)> = (0..4)
-        .flat_map(|i| [(i, i, 2.0)].into_iter().chain((i > 0).then(|| (i, i - 1, -1.0))))
-        .collect();
+    let tri: Vec<(usize, usize, f64)> =
+        (0..4).flat_map(|i| [(i, i, 2.0)].into_iter().chain((i > 0).then(|| (i, i - 1, -1.0)))).collect();
     let band = BandMatrix::<f64>::from_triplets([4, 4], 1, 0, &tri);
     println!("band · [1, 1, 1, 1] = {}\n", band.matvec(&tensor![1.0, 1.0, 1.0, 1.0]));
 
