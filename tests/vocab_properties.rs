@@ -365,3 +365,30 @@ proptest! {
         prop_assert_eq!(halves[1].to_vec(), (0..3).flat_map(|i| (2..4).map(move |j| (i, j))).map(|(i, j)| r.at(&[i, j])).collect::<Vec<_>>());
     }
 }
+
+/// For dynamic rank a static axis is checked at run time: every `try_` form returns
+/// `AxisOutOfRange` and never panics.
+#[test]
+fn dyn_rank_static_axis_out_of_range_is_an_error() {
+    let t = Tensor::<i64, DynRank>::from_vec(vec![2, 3], (0..6).collect());
+    let out = |r: Result<(), ShapeError>| {
+        assert!(matches!(r, Err(ShapeError::AxisOutOfRange { axis: 2, rank: 2, .. })), "{r:?}")
+    };
+    out(t.try_cumsum::<2>().map(drop));
+    out(t.try_cumprod::<2>().map(drop));
+    out(t.try_sort_axis::<2>().map(drop));
+    out(t.try_argsort_axis::<2>().map(drop));
+    out(t.try_take::<2>(&[0]).map(drop));
+    out(t.try_split::<2>(1).map(drop));
+    out(t.try_array_split::<2>(1).map(drop));
+    out(t.try_axis_iter::<2>().map(drop));
+    out(t.try_lanes::<2>().map(drop));
+    out(t.try_axis_chunks::<2>(1).map(drop));
+    out(t.try_concatenate::<2, _>(&t).map(drop));
+    let e = mdtensor::try_stack::<3, _, _, _, _>(&[&t]).map(drop).unwrap_err();
+    assert!(matches!(e, ShapeError::AxisOutOfRange { axis: 3, .. }), "{e}");
+    // The panicking forms panic with the same message, naming the operation.
+    let msg = std::panic::catch_unwind(|| t.cumsum_dyn(5)).unwrap_err();
+    let msg = msg.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert_eq!(msg, "cumsum_dyn: axis 5 is out of range for a tensor of rank 2");
+}
