@@ -78,6 +78,7 @@
 //! | `np.concatenate(parts, axis)` | [`concatenate_dyn`](crate::concatenate_dyn)`(axis, &[&a, &b, …])` |
 //! | `np.stack(parts, axis=1)` | [`stack`](crate::stack)`::<1, _, _, _, _>(&[&a, &b])`, [`stack_dyn`](crate::stack_dyn)`(axis, &parts)` |
 //! | `np.split(a, 3, axis=1)` | `a.split::<1>(3)`, `a.split_dyn(axis, 3)` (views, no copy) |
+//! | `np.split(a, [2, 5], axis=0)` | `a.split_indices::<0>(&[2, 5])`, `a.split_indices_dyn(axis, &[2, 5])` (views) |
 //! | `np.array_split(a, 3, axis=0)` | `a.array_split::<0>(3)`, `a.array_split_dyn(axis, 3)` (views) |
 //! | `np.take(a, [2, 0], axis=1)` | `a.take::<1>(&[2, 0])`, `a.take_dyn(axis, &[2, 0])` |
 //! | `a[mask]` (boolean mask) | `a.masked_select(&mask)` (a 1-D tensor, row-major order) |

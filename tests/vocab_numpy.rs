@@ -89,6 +89,13 @@ fn concatenate_stack_split_match_numpy() {
         same(&p.to_vec(), &load_f(&format!("split_ax1_{k}")).to_vec(), "split");
     }
     assert!(fx.try_split::<0>(2).is_err(), "7 rows do not split in 2 (numpy raises)");
+    let pieces = x.split_indices_dyn(0, &[2, 5, 3, 9]);
+    assert_eq!(pieces.len(), 5);
+    for (k, p) in pieces.iter().enumerate() {
+        let want = load_f(&format!("split_idx_ax0_{k}"));
+        assert_eq!(p.shape(), want.shape(), "split at indices, piece {k}");
+        same(&p.to_vec(), &want.to_vec(), "split at indices");
+    }
 }
 
 #[test]

@@ -163,6 +163,16 @@ proptest! {
             prop_assert!(v.try_split_dyn(axis, sections).is_err());
         }
         prop_assert!(v.try_split_dyn(axis, 0).is_err());
+        // Split points in any order, possibly past the end: numpy slices between them.
+        let points = [sections, sections / 2, n + 1];
+        let mut prev = 0;
+        let got_pieces: Vec<Ref> = v.split_indices_dyn(axis, &points).iter().map(got).collect();
+        let mut want = Vec::new();
+        for q in points.iter().map(|&q| q.min(n)).chain([n]) {
+            want.push(r.narrow(axis, prev, q.saturating_sub(prev)));
+            prev = q;
+        }
+        prop_assert_eq!(got_pieces, want);
     }
 
     #[test]

@@ -268,9 +268,17 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         exact: bool,
     ) -> Result<Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>>, ShapeError> {
         check_axis(op, axis, self.rank())?;
+        let bounds = section_bounds(op, self.extents().extent(axis), sections, exact)?;
+        self.pieces_at(axis, bounds)
+    }
+    /// Views of the ranges `(start, len)` along `axis`, each inside the axis.
+    fn pieces_at(
+        &self,
+        axis: usize,
+        bounds: Vec<(usize, usize)>,
+    ) -> Result<Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>>, ShapeError> {
         let dims = self.dims();
         let step = self.strides().as_ref()[axis];
-        let bounds = section_bounds(op, dims.as_ref()[axis], sections, exact)?;
         let mut item = dims.as_ref().to_vec();
         let mut out = Vec::with_capacity(bounds.len());
         for (start, len) in bounds {
@@ -278,8 +286,8 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
             let ext = E::Dynamic::from_dims(&item)?;
             let mut strides = ext.zero_strides();
             strides.as_mut().copy_from_slice(self.strides().as_ref());
-            // SAFETY: indices `start..start + len` of the axis are in bounds (the sections
-            // partition it); the other axes are unchanged.
+            // SAFETY: indices `start..start + len` of the axis are in bounds (the callers'
+            // ranges lie inside it); the other axes are unchanged.
             out.push(unsafe { self.view().relayout(ext, strides, start as isize * step) }?);
         }
         Ok(out)
@@ -322,6 +330,63 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     #[track_caller]
     pub fn split_dyn(&self, axis: usize, sections: usize) -> Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>> {
         or_panic(self.try_split_dyn(axis, sections))
+    }
+    fn pieces_between(
+        &self,
+        op: &'static str,
+        axis: usize,
+        indices: &[usize],
+    ) -> Result<Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>>, ShapeError> {
+        check_axis(op, axis, self.rank())?;
+        let n = self.extents().extent(axis);
+        let points: Vec<usize> = core::iter::once(0).chain(indices.iter().map(|&i| i.min(n))).chain([n]).collect();
+        // numpy slices `a[p:q]` between consecutive points: empty when `q <= p`.
+        let bounds = points.windows(2).map(|w| (w[0], w[1].saturating_sub(w[0]))).collect();
+        self.pieces_at(axis, bounds)
+    }
+    /// See [`Tensor::split_indices`]; `Err` only for a [`DynRank`] tensor without axis `I`.
+    pub fn try_split_indices<const I: usize>(
+        &self,
+        indices: &[usize],
+    ) -> Result<Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>>, ShapeError>
+    where
+        E: crate::extents::AxisAt<I>,
+    {
+        self.pieces_between("split_indices", I, indices)
+    }
+    /// Views between the given indices along axis `I`: `a[:i0]`, `a[i0:i1]`, …, `a[ik:]`
+    /// (numpy's `split(a, [i0, i1, …], axis=I)`; indices past the end are clipped, and a
+    /// piece whose end is before its start is empty, as numpy's slices).
+    ///
+    /// ```
+    /// use mdtensor::tensor;
+    /// let a = tensor![0, 1, 2, 3, 4, 5];
+    /// let p: Vec<Vec<i32>> = a.split_indices::<0>(&[2, 5]).iter().map(|v| v.to_vec()).collect();
+    /// assert_eq!(p, [vec![0, 1], vec![2, 3, 4], vec![5]]);
+    /// ```
+    #[track_caller]
+    pub fn split_indices<const I: usize>(&self, indices: &[usize]) -> Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>>
+    where
+        E: crate::extents::AxisAt<I>,
+    {
+        or_panic(self.try_split_indices::<I>(indices))
+    }
+    /// [`Tensor::split_indices`] along a run-time axis; `Err` when `axis >= rank`.
+    pub fn try_split_indices_dyn(
+        &self,
+        axis: usize,
+        indices: &[usize],
+    ) -> Result<Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>>, ShapeError> {
+        self.pieces_between("split_indices_dyn", axis, indices)
+    }
+    /// [`Tensor::split_indices`] along a run-time axis.
+    #[track_caller]
+    pub fn split_indices_dyn(
+        &self,
+        axis: usize,
+        indices: &[usize],
+    ) -> Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>> {
+        or_panic(self.try_split_indices_dyn(axis, indices))
     }
     /// See [`Tensor::array_split`]; `Err` when `sections` is 0.
     pub fn try_array_split<const I: usize>(
