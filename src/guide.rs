@@ -69,6 +69,8 @@
 //! | `np.cumsum(a, axis=1)`, `np.cumprod(a, axis=1)` | `a.cumsum::<1>()`, `a.cumprod::<1>()`; run-time axis: `a.cumsum_dyn(axis)` |
 //! | `np.linalg.norm(v)`, `norm(v, 1)`, `norm(v, np.inf)` | `v.norm(Norm::L2)`, `v.norm(Norm::L1)`, `v.norm(Norm::Max)` ([`crate::ops::Norm`]; over all elements) |
 //! | `np.linalg.norm(m, 'fro')`, `np.linalg.norm(a)` | `a.norm(Norm::Fro)` (any rank) |
+//! | `np.linalg.norm(a, 1, axis=1)` | `a.norm_axis::<1>(Norm::L1)`, `a.norm_axis_dyn(axis, Norm::L1)` |
+//! | `np.cumsum(a)`, `np.cumprod(a)` (no axis: flattened) | `a.cumsum_flat()`, `a.cumprod_flat()` |
 //!
 //! ## Joining, splitting, selecting, sorting
 //!

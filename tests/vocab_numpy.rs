@@ -54,6 +54,18 @@ fn cumsum_and_cumprod_match_numpy() {
         assert_eq!(small.cumprod_dyn(axis).to_vec(), load_i(&format!("cumprod_ax{axis}")).to_vec(), "axis {axis}");
     }
     assert_eq!(fixed.cumsum::<2>().to_vec(), load_i("cumsum_ax2").to_vec());
+    assert_eq!(fixed.t().cumsum_flat().to_vec(), {
+        let mut acc = 0;
+        fixed
+            .t()
+            .iter()
+            .map(|&x| {
+                acc += x;
+                acc
+            })
+            .collect::<Vec<_>>()
+    });
+    assert_eq!(c.cumsum_flat().to_vec(), load_i("cumsum_flat").to_vec());
     let mixed: Tensor<i64, ext![2, _, 4]> = io::load_npy(fixture("cum_in")).unwrap();
     assert_eq!(mixed.cumsum::<1>().to_vec(), load_i("cumsum_ax1").to_vec());
 }
@@ -107,6 +119,19 @@ fn norms_take_clip_match_numpy() {
         assert!((g - w).abs() <= 1e-12 * w.abs(), "{got:?} vs {want:?}");
     }
     let fm: Tensor<f64, ext![3, 3]> = io::load_npy(fixture("norm_m")).unwrap();
+    let by_axis = load_f("norm_axis").to_vec();
+    let kinds = [Norm::L1, Norm::L2, Norm::Max];
+    for (row, (axis, kind)) in [0, 1].iter().flat_map(|&a| kinds.iter().map(move |&k| (a, k))).enumerate() {
+        let got = m.norm_axis_dyn(axis, kind).to_vec();
+        let want = &by_axis[row * 3..row * 3 + 3];
+        assert!(
+            got.iter().zip(want).all(|(g, w)| (g - w).abs() <= 1e-12 * w.abs()),
+            "{axis} {kind:?}: {got:?} vs {want:?}"
+        );
+    }
+    let s1 = fm.norm_axis::<1>(Norm::L2);
+    let _: &ext![3] = s1.extents();
+    assert!(s1.iter().zip(&by_axis[12..15]).all(|(g, w)| (g - w).abs() <= 1e-12 * w.abs()));
     same(&fm.take::<1>(&[2, 0, 2]).to_vec(), &load_f("take_ax1").to_vec(), "take");
     same(&m.take_dyn(1, &[2, 0, 2]).to_vec(), &load_f("take_ax1").to_vec(), "take_dyn");
     let x = mdtensor::tensor![-3.0, f64::NAN, 0.2, 9.0];

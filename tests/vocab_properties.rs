@@ -306,6 +306,22 @@ proptest! {
         prop_assert!(close(f.norm(Norm::L2), x.iter().map(|v| v * v).sum::<f64>().sqrt()));
         prop_assert!(close(f.norm(Norm::Fro), f.norm(Norm::L2)));
         prop_assert!(close(f.norm(Norm::Max), x.iter().fold(0.0, |m, v| m.max(v.abs()))));
+        // Along each axis: the lanes' norms, in row-major order of the other axes.
+        for axis in 0..r.shape.len() {
+            let mut rest = r.shape.clone();
+            rest.remove(axis);
+            let got_l1 = f.norm_axis_dyn(axis, Norm::L1);
+            prop_assert_eq!(got_l1.shape(), rest.clone());
+            let want: Vec<f64> = all_indices(&rest)
+                .iter()
+                .map(|o| (0..r.shape[axis]).map(|k| { let mut j = o.clone(); j.insert(axis, k); r.at(&j).abs() as f64 }).sum())
+                .collect();
+            prop_assert!(got_l1.iter().zip(&want).all(|(&g, &w)| close(g, w)), "{:?} vs {:?}", got_l1.to_vec(), want);
+        }
+        prop_assert!(f.try_norm_axis_dyn(r.shape.len(), Norm::L2).is_err());
+        let mut acc = 0;
+        let flat: Vec<i64> = r.data.iter().map(|&x| { acc += x; acc }).collect();
+        prop_assert_eq!(v.cumsum_flat().to_vec(), flat);
         let clipped = v.clip(lo, hi);
         prop_assert_eq!(got(&clipped), Ref { shape: r.shape.clone(), data: r.data.iter().map(|&x| x.max(lo).min(hi)).collect() });
         let mask = v.mapv(|x| x % 2 == 0);

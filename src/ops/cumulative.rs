@@ -1,9 +1,10 @@
 //! Running sums and products along an axis: numpy's `cumsum(a, axis)` and
-//! `cumprod(a, axis)`, for any stride policy; the result has the input's extents.
+//! `cumprod(a, axis)`, for any stride policy; the result has the input's extents. Without
+//! an axis numpy flattens first: [`Tensor::cumsum_flat`], [`Tensor::cumprod_flat`].
 
 use super::along::{around, check_axis};
 use crate::error::ShapeError;
-use crate::extents::{AxisAt, Extents};
+use crate::extents::{AxisAt, Dyn, Extents};
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
 use crate::tensor::{or_panic, Tensor};
@@ -28,8 +29,37 @@ fn scan<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
     Tensor::try_from_vec(t.extents().clone(), v).map_err(|(e, _)| e)
 }
 
+/// Running `f` over all elements in logical order: numpy's cumulative functions without an
+/// axis.
+fn scan_flat<T: Clone>(mut v: Vec<T>, f: impl Fn(&T, &T) -> T) -> Tensor<T, (Dyn,)> {
+    for p in 1..v.len() {
+        v[p] = f(&v[p - 1], &v[p]);
+    }
+    Tensor::from_vec([v.len()], v)
+}
+
 /// # Cumulative sums and products
 impl<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
+    /// Running sums of all elements in logical (row-major) order, a vector (numpy's
+    /// `cumsum(a)` without an axis).
+    ///
+    /// ```
+    /// use mdtensor::tensor;
+    /// assert_eq!(tensor![[1, 2], [3, 4]].t().cumsum_flat().to_vec(), [1, 4, 6, 10]);
+    /// ```
+    pub fn cumsum_flat(&self) -> Tensor<T, (Dyn,)>
+    where
+        T: Add<Output = T>,
+    {
+        scan_flat(self.to_vec(), |a, b| a.clone() + b.clone())
+    }
+    /// Running products of all elements in logical order (numpy's `cumprod(a)`).
+    pub fn cumprod_flat(&self) -> Tensor<T, (Dyn,)>
+    where
+        T: Mul<Output = T>,
+    {
+        scan_flat(self.to_vec(), |a, b| a.clone() * b.clone())
+    }
     /// See [`Tensor::cumsum`]; `Err` only for a [`DynRank`](crate::DynRank) tensor without
     /// axis `I`.
     pub fn try_cumsum<const I: usize>(&self) -> Result<Tensor<T, E>, ShapeError>

@@ -1,11 +1,14 @@
-//! Vector norms of all elements (numpy's `np.linalg.norm(a.ravel(), ord)`) and `clip`.
+//! Vector norms of all elements (numpy's `np.linalg.norm(a.ravel(), ord)`) or of every
+//! lane along an axis (`np.linalg.norm(a, ord, axis)`), and `clip`.
 
+use super::along::check_axis;
 use super::expr::Unary;
 use super::reduce::Reductions;
-use crate::extents::Extents;
+use crate::error::ShapeError;
+use crate::extents::{extents_from, DynRank, Extents, RemoveAxis};
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
-use crate::tensor::Tensor;
+use crate::tensor::{or_panic, Tensor};
 use num_traits::Float;
 
 /// Which norm [`Tensor::norm`] computes, over all elements.
@@ -41,6 +44,54 @@ impl<T: Float + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T> + Syn
             Norm::L2 | Norm::Fro => Unary::new(self, |x: T| x * x).sum().sqrt(),
             Norm::Max => Unary::new(self, |x: T| x.abs()).max().unwrap_or_else(T::zero),
         }
+    }
+
+    /// The norm of every lane along `axis`, in row-major order of the other axes, and
+    /// their extents.
+    fn lane_norms(&self, op: &'static str, axis: usize, kind: Norm) -> Result<(Vec<T>, Vec<usize>), ShapeError> {
+        check_axis(op, axis, self.rank())?;
+        let mut dims = self.shape();
+        dims.remove(axis);
+        Ok((self.lanes_dyn(axis).map(|lane| lane.norm(kind)).collect(), dims))
+    }
+    /// See [`Tensor::norm_axis`]; `Err` only for a [`DynRank`] tensor without axis `I`.
+    pub fn try_norm_axis<const I: usize>(
+        &self,
+        kind: Norm,
+    ) -> Result<Tensor<T, <E as RemoveAxis<I>>::Output>, ShapeError>
+    where
+        E: RemoveAxis<I>,
+    {
+        let (v, dims) = self.lane_norms("norm_axis", I, kind)?;
+        let ext: <E as RemoveAxis<I>>::Output = extents_from("norm_axis", &dims)?;
+        Tensor::try_from_vec(ext, v).map_err(|(e, _)| e)
+    }
+    /// The norm `kind` of every lane along axis `I`, which disappears (numpy's
+    /// `np.linalg.norm(a, ord, axis=I)` for `ord` 1, 2 and inf).
+    ///
+    /// ```
+    /// use mdtensor::{ops::Norm, tensor};
+    /// let a = tensor![[3.0, 4.0], [-6.0, 8.0]];
+    /// assert_eq!(a.norm_axis::<1>(Norm::L2).to_vec(), [5.0, 10.0]);
+    /// assert_eq!(a.norm_axis::<0>(Norm::L1).to_vec(), [9.0, 12.0]);
+    /// ```
+    #[track_caller]
+    pub fn norm_axis<const I: usize>(&self, kind: Norm) -> Tensor<T, <E as RemoveAxis<I>>::Output>
+    where
+        E: RemoveAxis<I>,
+    {
+        or_panic(self.try_norm_axis::<I>(kind))
+    }
+    /// [`Tensor::norm_axis`] along a run-time axis (a dynamic-rank result); `Err` when
+    /// `axis >= rank`.
+    pub fn try_norm_axis_dyn(&self, axis: usize, kind: Norm) -> Result<Tensor<T, DynRank>, ShapeError> {
+        let (v, dims) = self.lane_norms("norm_axis_dyn", axis, kind)?;
+        Tensor::try_from_vec(DynRank::new(dims), v).map_err(|(e, _)| e)
+    }
+    /// [`Tensor::norm_axis`] along a run-time axis.
+    #[track_caller]
+    pub fn norm_axis_dyn(&self, axis: usize, kind: Norm) -> Tensor<T, DynRank> {
+        or_panic(self.try_norm_axis_dyn(axis, kind))
     }
 }
 
