@@ -1,72 +1,74 @@
-//! A tour of mdtensor: `cargo run --release --example quickstart`.
+//! A short tour of mdtensor: `cargo run --release --example quickstart`.
+//!
+//! Shapes (static, mixed, dynamic), views, a fused expression, reductions, matmul, numpy's
+//! everyday vocabulary, a sparse and a band product, a `.npy` round trip and a caught shape
+//! error. Each step prints what it computed.
 
-use mdtensor::{
-    ext, s, tensor, Ax, ColMajor, DynRank, Full, NewAxis, ShapeError, Span, StackTensor, Tensor, TensorView,
-};
+use mdtensor::ops::Norm;
+use mdtensor::prelude::*;
+use mdtensor::{concatenate_dyn, io, s, sparse::CsrMatrix, BandMatrix, DynRank, ShapeError, Tensor};
 
-fn main() -> Result<(), ShapeError> {
-    // Static extents: the shape is part of the type; nothing about it is stored.
-    let a = tensor![[1, 2, 3], [4, 5, 6]]; // Tensor<i32, ext![2, 3]>
-    println!("a =\n{a}\n");
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // 1. Shapes. Static extents live in the type (nothing stored, mistakes do not compile);
+    //    mixed and dynamic extents are checked at run time; DynRank is numpy's ndarray.
+    let a = tensor![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]; // Tensor<f64, ext![2, 3]>
+    let mixed = Tensor::<f64, ext![2, _]>::from_fn([2, 4], |[i, j]| (i * 4 + j) as f64);
+    let dynamic = Tensor::<f64, DynRank>::from_vec(vec![2, 2, 2], (0..8).map(f64::from).collect());
+    println!("static a =\n{a}\nmixed {:?}, dynamic rank {}\n", mixed.dims(), dynamic.rank());
 
-    // Transposing a RowMajor matrix gives a ColMajor view of the same memory.
-    let at: TensorView<'_, i32, ext![3, 2], ColMajor> = a.t();
-    println!("a.t() =\n{at}\n");
+    // 2. Views never copy: a transpose is a ColMajor view, a slice may step backwards.
+    println!("a.t() =\n{}\na[:, ::-2] =\n{}\n", a.t(), a.slice(s![.., ..;-2]));
 
-    // Static slices: start, end and step are types; extents and strides are computed at
-    // compile time. `Span<0, 3, 2>` on the columns keeps columns 0 and 2.
-    let cols = a.slice_static::<(Full, Span<0, 3, 2>)>();
-    let _: &ext![2, 2] = cols.extents();
-    println!("a[:, 0:3:2] =\n{cols}   (strides {:?})\n", cols.strides());
+    // 3. A fused expression: one pass, no temporaries, broadcasting the row vector.
+    let bias = tensor![0.5, -0.5, 0.0];
+    let y = ((&a * 2.0 + &bias).relu()).eval();
+    println!("relu(2a + bias) =\n{y}\n");
 
-    // Dynamic slices, numpy style: ranges, negative steps, dropped and new axes.
-    let m = Tensor::<i32, ext![3, 4]>::from_fn(ext![3, 4], |[i, j]| (10 * i + j) as i32);
-    println!("m =\n{m}\n");
-    println!("m[1:, ::-2] =\n{}\n", m.slice(s![1.., ..;-2]));
-    println!("m[-1, None, :2] =\n{}\n", m.slice(s![-1, NewAxis, ..2]));
+    // 4. Reductions, whole or along an axis (a static axis keeps the result's type).
+    let col_sums = a.sum_axis::<0>();
+    let _: &ext![3] = col_sums.extents();
+    println!("sum {}, mean {}, column sums {col_sums}, argmax {:?}\n", a.sum(), a.mean(), a.argmax());
 
-    // Views never copy: writing through a mutable slice writes the parent.
-    let mut z = Tensor::<f64, ext![3, 3]>::zeros(ext![3, 3]);
-    z.slice_mut(s![.., 1]).fill(7.0);
-    println!("z after z[:, 1] = 7 =\n{z}\n");
+    // 5. Matmul: the inner dimensions of static shapes are checked by the compiler.
+    let gram = a.matmul(&a.t()); // ext![2, 3] · ext![3, 2] → ext![2, 2]
+    println!("a · aᵀ =\n{gram}\n");
 
-    // Mixed extents: 3 rows known to the compiler, columns chosen at run time.
-    let cols_at_runtime = 5;
-    let mixed = Tensor::<f32, ext![3, _]>::from_fn([3, cols_at_runtime], |[i, j]| (i + j) as f32);
-    println!("mixed ({:?}) =\n{mixed}\n", mixed.extents());
+    // 6. numpy's everyday vocabulary: concatenate (static extents add up in the type),
+    //    split views, running sums, sorting with NaN last, norms, axis iteration.
+    let b = Tensor::<f64, ext![1, 3]>::full(ext![1, 3], 9.0);
+    let ab = a.concatenate::<0, _>(&b);
+    let _: &ext![3, 3] = ab.extents();
+    let wide = concatenate_dyn(1, &[&mixed, &mixed]); // ext![_, _]: the axis is a run-time value
+    let halves = wide.split_dyn(1, 2); // views of `wide`, no copy
+    let noisy = tensor![3.0, f64::NAN, -1.0, 2.0];
+    println!("concatenate → {:?}, split → {} views of {:?}", ab.dims(), halves.len(), halves[0].dims());
+    println!("cumsum along axis 1 =\n{}", a.cumsum::<1>());
+    println!("sort {} = {}, ‖a‖_F = {:.3}", noisy, noisy.sort_axis::<0>(), a.norm(Norm::Fro));
+    let row_sums: Vec<f64> = a.outer_iter().map(|row| row.sum()).collect();
+    println!("row sums by outer_iter: {row_sums:?}\n");
 
-    // Broadcasting, squeezing, permuting: shape rules checked by the type where static.
-    let row = tensor![1.0, 2.0, 3.0];
-    let stretched = row.broadcast_to(ext![2, 3]);
-    println!("row broadcast to 2×3 =\n{stretched}\n");
-    let cube = Tensor::<u32, ext![2, 3, 4]>::from_fn(ext![2, 3, 4], |[i, j, k]| (100 * i + 10 * j + k) as u32);
-    let p = cube.permute_axes::<(Ax<2>, Ax<0>, Ax<1>)>();
-    let _: &ext![4, 2, 3] = p.extents();
-    println!("permuted cube extents: {:?}, p[3, 1, 2] = {}\n", p.dims(), p[[3, 1, 2]]);
+    // 7. Sparse and band products.
+    let sp = CsrMatrix::<f64, ext![2, 3]>::from_triplets(ext![2, 3], &[0usize, 1, 1], &[0, 1, 2], &[1.0, 2.0, 3.0]);
+    let x = tensor![1.0, 10.0, 100.0];
+    println!("CSR · x = {}", sp.matvec(&x));
+    let tri: Vec<(usize, usize, f64)> =
+        (0..4).flat_map(|i| [(i, i, 2.0)].into_iter().chain((i > 0).then(|| (i, i - 1, -1.0)))).collect();
+    let band = BandMatrix::<f64>::from_triplets([4, 4], 1, 0, &tri);
+    println!("band · [1, 1, 1, 1] = {}\n", band.matvec(&tensor![1.0, 1.0, 1.0, 1.0]));
 
-    // Dynamic extents: the same mistakes are run-time errors, never wrong answers.
-    let d: Tensor<i32, ext![_, _]> = Tensor::from_vec([2, 3], vec![1, 2, 3, 4, 5, 6]);
-    match d.try_reshape::<ext![_, _]>([4, 2]) {
-        Err(e) => println!("reshape 2×3 → 4×2: {e}"),
-        Ok(_) => unreachable!("6 elements cannot fill 8"),
+    // 8. numpy's .npy files, both ways.
+    let path = std::env::temp_dir().join(format!("mdtensor_quickstart_{}.npy", std::process::id()));
+    io::save_npy(&path, &a.t())?;
+    let back: Tensor<f64, ext![_, _]> = io::load_npy(&path)?;
+    std::fs::remove_file(&path)?;
+    println!("saved aᵀ and loaded it back: {:?}, equal: {}\n", back.dims(), back.to_vec() == a.t().to_vec());
+
+    // 9. A shape mistake with run-time shapes is an Err that names the operation and shapes.
+    let d = Tensor::<f64, ext![_, _]>::zeros([2, 3]);
+    let e: ShapeError = d.try_reshape::<ext![_, _]>([4, 2]).unwrap_err();
+    println!("caught: {e}");
+    if let Err((e, _data_back)) = Tensor::<f32, ext![_, _]>::try_from_vec([2, 2], vec![1.0; 3]) {
+        println!("caught: {e}");
     }
-    match Tensor::<f32, ext![_, _]>::try_from_vec([2, 2], vec![1.0; 3]) {
-        Err((e, _data_back)) => println!("from_vec: {e}"),
-        Ok(_) => unreachable!(),
-    }
-
-    // Dynamic rank, as in numpy.
-    let dr = Tensor::<f64, DynRank>::from_fn(vec![2, 2, 2], |idx| idx.iter().sum::<usize>() as f64);
-    println!("\ndynamic rank {} tensor, element [1, 1, 1] = {}", dr.rank(), dr[&[1, 1, 1][..]]);
-
-    // Stack storage for static extents: no heap allocation at all.
-    let eye = StackTensor::<f32, ext![4, 4]>::eye(ext![4, 4]);
-    println!("trace of the 4×4 identity on the stack: {}", (0..4).map(|i| eye[[i, i]]).sum::<f32>());
-
-    // Shared storage: O(1) clones, copy-on-write.
-    let shared = tensor![[1, 2], [3, 4]].into_shared();
-    let mut other = shared.clone();
-    other[[0, 0]] = 100;
-    println!("shared[0,0] = {}, copy-on-write other[0,0] = {}", shared[[0, 0]], other[[0, 0]]);
     Ok(())
 }

@@ -52,7 +52,8 @@
 //! | `a += b` | `a += &b` (fused, in place) |
 //! | `np.broadcast_to(a, (4, 3))` | `a.broadcast_to::<ext![4, 3]>(ext![4, 3])` (a zero-stride view) |
 //! | `np.exp(a)`, `np.sqrt(a)` | `a.exp().eval()`, `a.sqrt().eval()` (`use mdtensor::prelude::*`) |
-//! | `np.where(m, a, b)` | `select(m, &a, &b).eval()` ([`crate::ops::select`]) |
+//! | `np.where(m, a, b)` | `select(m, &a, &b).eval()` ([`crate::ops::select`], in the prelude) |
+//! | `np.clip(a, lo, hi)` | `a.clip(lo, hi)` (NaN stays NaN; `lo > hi` gives `hi`, as numpy) |
 //! | `a > 0.5` | `a.gt(0.5).eval()` |
 //!
 //! ## Reductions
@@ -65,6 +66,46 @@
 //! | `a.sum(axis=0)` | `a.sum_axis::<0>()` (the axis is a constant: the result's extents are a type) |
 //! | `a.max(axis=1)` | `a.max_axis::<1>()` / `a.try_max_axis::<1>()` |
 //! | `scipy.special.softmax(a, axis=1)` | `a.softmax::<1>()`, `a.log_softmax::<1>()` |
+//! | `np.cumsum(a, axis=1)`, `np.cumprod(a, axis=1)` | `a.cumsum::<1>()`, `a.cumprod::<1>()`; run-time axis: `a.cumsum_dyn(axis)` |
+//! | `np.linalg.norm(v)`, `norm(v, 1)`, `norm(v, np.inf)` | `v.norm(Norm::L2)`, `v.norm(Norm::L1)`, `v.norm(Norm::Max)` ([`crate::ops::Norm`]; over all elements) |
+//! | `np.linalg.norm(m, 'fro')`, `np.linalg.norm(a)` | `a.norm(Norm::Fro)` (any rank) |
+//! | `np.linalg.norm(a, 1, axis=1)` | `a.norm_axis::<1>(Norm::L1)`, `a.norm_axis_dyn(axis, Norm::L1)` |
+//! | `np.cumsum(a)`, `np.cumprod(a)` (no axis: flattened) | `a.cumsum_flat()`, `a.cumprod_flat()` |
+//!
+//! ## Joining, splitting, selecting, sorting
+//!
+//! | numpy | mdtensor |
+//! |---|---|
+//! | `np.concatenate((a, b), axis=0)` | `a.concatenate::<0, _>(&b)` (`ext![2, 3]` and `ext![4, 3]` give `ext![6, 3]`; a static mismatch does not compile) |
+//! | `np.concatenate(parts, axis)` | [`concatenate_dyn`](crate::concatenate_dyn)`(axis, &[&a, &b, …])` |
+//! | `np.stack(parts, axis=1)` | [`stack`](crate::stack)`::<1, _, _, _, _>(&[&a, &b])`, [`stack_dyn`](crate::stack_dyn)`(axis, &parts)` |
+//! | `np.split(a, 3, axis=1)` | `a.split::<1>(3)`, `a.split_dyn(axis, 3)` (views, no copy) |
+//! | `np.split(a, [2, 5], axis=0)` | `a.split_indices::<0>(&[2, 5])`, `a.split_indices_dyn(axis, &[2, 5])` (views) |
+//! | `np.array_split(a, 3, axis=0)` | `a.array_split::<0>(3)`, `a.array_split_dyn(axis, 3)` (views) |
+//! | `np.take(a, [2, 0], axis=1)` | `a.take::<1>(&[2, 0])`, `a.take_dyn(axis, &[2, 0])` |
+//! | `a[mask]` (boolean mask) | `a.masked_select(&mask)` (a 1-D tensor, row-major order) |
+//! | `np.sort(a, axis=1, kind='stable')` | `a.sort_axis::<1>()`, `a.sort_axis_dyn(axis)` (stable, NaN last) |
+//! | `np.argsort(a, axis=0, kind='stable')` | `a.argsort_axis::<0>()`, `a.argsort_axis_dyn(axis)` |
+//!
+//! ## Iterating over axes (views, no copies)
+//!
+//! | numpy | mdtensor |
+//! |---|---|
+//! | `for x in a:` | `for x in a.outer_iter()` |
+//! | `for x in np.moveaxis(a, 1, 0):` | `a.axis_iter::<1>()`, `a.axis_iter_dyn(axis)` |
+//! | `a[i, :]`, `a[:, j]` | `a.row(i)`, `a.col(j)` (rank 2) |
+//! | `np.apply_along_axis(f, 1, a)` (the 1-D slices) | `a.lanes::<1>()`, `a.lanes_dyn(axis)` |
+//! | `sliding_window_view(a, (2, 2))` | `a.windows(&[2, 2])` |
+//! | `np.array_split(a, range(k, n, k), axis)` (chunks of `k`) | `a.axis_chunks::<0>(k)`, `a.axis_chunks_dyn(axis, k)` |
+//!
+//! ## Random arrays (feature `rand`)
+//!
+//! | numpy | mdtensor |
+//! |---|---|
+//! | `rng = np.random.default_rng(42)` | any `rand` generator, e.g. `rand_xorshift::XorShiftRng::seed_from_u64(42)` |
+//! | `rng.uniform(lo, hi, (2, 3))` | `Tensor::<f64, ext![2, 3]>::random_uniform(ext![2, 3], lo, hi, &mut rng)` |
+//! | `rng.normal(mu, sigma, n)` | `Tensor::<f64, ext![_]>::random_normal(n, mu, sigma, &mut rng)` |
+//! | other distributions | `Tensor::random_from(shape, &dist, &mut rng)` (any `rand_distr` distribution) |
 //!
 //! ## Products
 //!

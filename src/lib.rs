@@ -57,7 +57,8 @@ pub use extents::{
 pub use fmt::DebugStorage;
 pub use kernels::par::Par;
 pub use layout::{ColMajor, Layout, RowMajor, StridePolicy, Strided};
-pub use ops::Expr;
+pub use num_traits;
+pub use ops::{concatenate_dyn, stack, stack_dyn, try_concatenate_dyn, try_stack, try_stack_dyn, Expr};
 pub use storage::sparse;
 pub use storage::sparse::{CooTensor, CscMatrix, CsrMatrix};
 pub use storage::{
@@ -73,7 +74,7 @@ pub use view::*;
 
 /// The traits most programs need: `use mdtensor::prelude::*;`.
 pub mod prelude {
-    pub use crate::ops::{AxisReductions, ElementwiseExt, Expr, Reductions};
+    pub use crate::ops::{select, AxisReductions, ElementwiseExt, Expr, Reductions};
     pub use crate::{ext, s, tensor, Par};
 }
 

@@ -18,6 +18,7 @@ mod concat;
 mod dim;
 mod dyn_rank;
 mod equal;
+mod join;
 mod matmul;
 pub(crate) mod static_arith;
 mod table;
@@ -32,6 +33,8 @@ pub use concat::ConcatAxes;
 pub use dim::{Const, Dim, Dyn, One, StaticBit};
 pub use dyn_rank::DynRank;
 pub use equal::{BandDim, BandFromDenseDim, BandSolveDim, DotDim, SameDim, SameExtent, SparseProductDim, TensordotDim};
+pub(crate) use join::joined_dims;
+pub use join::{ConcatAlong, DimSum, JoinDim};
 pub use matmul::{CrossDim, DotShape, MatMulShape};
 pub use static_arith::{StaticDim, StaticExtents, ToDim};
 

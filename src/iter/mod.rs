@@ -1,7 +1,11 @@
 //! Iteration in logical (row-major index) order, whatever the stride policy:
-//! [`Iter`], [`IterMut`], [`IndexedIter`] and owned [`IntoIterator`].
+//! [`Iter`], [`IterMut`], [`IndexedIter`] and owned [`IntoIterator`]; sub-views along axes
+//! ([`SubViews`]: `outer_iter`, `axis_iter`, `lanes`, `windows`, `axis_chunks`).
 
+mod axis_iter;
 pub(crate) mod walk;
+
+pub use axis_iter::SubViews;
 
 use crate::extents::Extents;
 use crate::layout::Layout;

@@ -3,18 +3,26 @@
 //! Shape rules live in [`crate::extents`]; the loops live in [`crate::kernels`]; this module
 //! connects them to the API.
 
+pub(crate) mod along;
 mod arith;
 mod band;
 mod band_convert;
 mod band_solve;
 mod combine;
+mod cumulative;
 mod eval;
 pub mod expr;
+mod join;
 mod linalg;
 mod math;
+mod norm;
+#[cfg(feature = "rand")]
+mod random;
 mod reduce;
 mod softmax;
+mod sort;
 mod sparse;
+mod take;
 
 pub use crate::kernels::gemm::GemmElem;
 pub use crate::kernels::reduce::Reducer;
@@ -23,6 +31,9 @@ pub use band_solve::BandLu;
 pub use combine::Contraction;
 pub use expr::UnaryOp;
 pub use expr::{Binary, BinaryOp, Expr, FnOp, IntoExpr, Owned, ScalarLeaf, Unary};
+pub use join::{concatenate_dyn, stack, stack_dyn, try_concatenate_dyn, try_stack, try_stack_dyn, DenseOperand};
 pub use linalg::Product;
 pub use math::{select, ElementwiseExt};
+pub use norm::Norm;
 pub use reduce::{AxisReductions, Extreme, Logical, Mean, Prod, Reductions, Sum, Var};
+pub use take::Taken;
