@@ -32,6 +32,7 @@
 
 #[cfg(feature = "approx")]
 pub mod approx;
+mod crate_error;
 pub mod error;
 pub mod extents;
 mod fmt;
@@ -49,9 +50,10 @@ pub mod storage;
 pub mod tensor;
 pub mod view;
 
+pub use crate_error::Error;
 pub use error::ShapeError;
 pub use extents::{
-    broadcast_shapes, AxisAt, BroadcastDim, BroadcastTo, Const, Dim, Dyn, DynRank, Extents, InsertAxis, RemoveAxis,
+    broadcast_shapes, AxisAt, BroadcastDim, BroadcastTo, Const, Dim, Dyn, DynOfRank, DynRank, Rank, Extents, InsertAxis, RemoveAxis,
     Reverse, StaticDim, StaticExtents, ToDim,
 };
 pub use fmt::DebugStorage;

@@ -27,7 +27,7 @@ pub use broadcast::{broadcast_shapes, BroadcastDim, BroadcastTo, BroadcastWith, 
 pub(crate) use broadcast::{broadcast_shapes_into, broadcast_strides};
 pub use concat::ConcatAxes;
 pub use dim::{Const, Dim, Dyn, StaticBit};
-pub use dyn_rank::DynRank;
+pub use dyn_rank::{DynOfRank, DynRank, Rank};
 pub use matmul::{CrossDim, DotShape, MatMulShape, SameDim};
 pub use static_arith::{StaticDim, StaticExtents, ToDim};
 

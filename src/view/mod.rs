@@ -16,9 +16,11 @@
 //! | [`reshape`](crate::Tensor::reshape) | element count checked in the type | `RowMajor` |
 //! | [`slice`](crate::Tensor::slice) (`s![..]`) | dynamic | `Strided` |
 //! | [`slice_static`](crate::Tensor::slice_static) | computed in the type | [`StaticSliced`](crate::layout::StaticSliced) |
+//! | [`into_dyn`](crate::Tensor::into_dyn), [`try_into_extents`](crate::Tensor::try_into_extents) | `DynRank` / checked | kept |
 
 mod axes;
 mod broadcast;
+mod rank;
 mod reshape;
 mod slice;
 mod slice_static;
