@@ -53,8 +53,8 @@ pub mod view;
 pub use crate_error::Error;
 pub use error::ShapeError;
 pub use extents::{
-    broadcast_shapes, AxisAt, BroadcastDim, BroadcastTo, Const, Dim, Dyn, DynOfRank, DynRank, Rank, Extents, InsertAxis, RemoveAxis,
-    Reverse, StaticDim, StaticExtents, ToDim,
+    broadcast_shapes, AxisAt, BroadcastDim, BroadcastTo, Const, Dim, Dyn, DynOfRank, DynRank, Extents, InsertAxis,
+    Rank, RemoveAxis, Reverse, StaticDim, StaticExtents, ToDim,
 };
 pub use fmt::DebugStorage;
 pub use kernels::par::Par;

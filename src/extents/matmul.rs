@@ -126,11 +126,10 @@ pub fn matmul_dims(lhs: &[usize], rhs: &[usize]) -> Result<MatMulDims, ShapeErro
     if k != k2 {
         return Err(incompatible(format!("inner dimensions {k} and {k2} differ")));
     }
-    let batch = broadcast_shapes(&lhs[..ra.saturating_sub(2)], &rhs[..rb.saturating_sub(2)])
-        .map_err(|e| match e {
-            ShapeError::Incompatible { reason, .. } => incompatible(format!("batch axes: {reason}")),
-            other => other,
-        })?;
+    let batch = broadcast_shapes(&lhs[..ra.saturating_sub(2)], &rhs[..rb.saturating_sub(2)]).map_err(|e| match e {
+        ShapeError::Incompatible { reason, .. } => incompatible(format!("batch axes: {reason}")),
+        other => other,
+    })?;
     Ok(MatMulDims { batch, m, k, n, lhs_vector: ra == 1, rhs_vector: rb == 1 })
 }
 

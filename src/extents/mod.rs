@@ -22,7 +22,7 @@ pub(crate) mod static_arith;
 mod table;
 mod tuple;
 
-pub use axis::{AxisAt, InsertAxis, RemoveAxis, Reverse};
+pub use axis::{AxisAt, InsertAxis, InsertAxisDyn, RemoveAxis, RemoveAxisDyn, Reverse};
 pub use broadcast::{broadcast_shapes, BroadcastDim, BroadcastTo, BroadcastWith, DimBroadcast};
 pub(crate) use broadcast::{broadcast_shapes_into, broadcast_strides};
 pub use concat::ConcatAxes;

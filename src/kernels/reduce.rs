@@ -337,3 +337,83 @@ fn fold_run<C: Cursor, R: Reducer<C::Elem>>(c: &C, len: usize, r: R) -> R::Acc {
     }
     tree(&r, &mut lanes)
 }
+
+/// Reduces `x` (shape `dims`) over the axes flagged in `reduced`, in one pass, into `out`,
+/// row-major over the kept axes. At least one axis is kept and at least two are reduced
+/// (one axis is [`reduce_axis`], all of them [`reduce_all`]).
+///
+/// When the last axis is reduced, each output folds whole runs along it; when it is kept,
+/// a row of outputs (one per position of the last axis) folds whole runs into a row of
+/// accumulators. Positions passed to the reducer are row-major over the reduced axes.
+///
+/// # Safety
+/// `out` must be valid for writes of the product of the kept extents.
+pub(crate) unsafe fn reduce_axes<X: Expr, R: Reducer<X::Elem>>(
+    x: &X,
+    dims: &[usize],
+    reduced: &[bool],
+    r: R,
+    par: Par,
+    out: *mut R::Out,
+) {
+    let rank = dims.len();
+    let last = rank - 1;
+    let run = dims[last];
+    // Axes folded by the outer loop (reduced, but not the last) and axes that index the
+    // outputs of one task (kept, but not the last).
+    let red_axes: Vec<usize> = (0..last).filter(|&k| reduced[k]).collect();
+    let kept_axes: Vec<usize> = (0..last).filter(|&k| !reduced[k]).collect();
+    let red_dims: Vec<usize> = red_axes.iter().map(|&k| dims[k]).collect();
+    let kept_dims: Vec<usize> = kept_axes.iter().map(|&k| dims[k]).collect();
+    let (red_n, kept_n) = (red_dims.iter().product::<usize>(), kept_dims.iter().product::<usize>());
+    let count = if reduced[last] { red_n * run } else { red_n };
+    let out = SendPtr(out);
+    let parallel = par.parallel_for(dims.iter().product());
+    let place = |q: usize, axes: &[usize], ext: &[usize], sub: &mut [usize], idx: &mut [usize]| {
+        super::elementwise::unravel(q, ext, sub);
+        for (&k, &i) in axes.iter().zip(sub.iter()) {
+            idx[k] = i;
+        }
+    };
+    if reduced[last] {
+        for_each_block(kept_n, parallel, move |lo, hi| {
+            let out = out;
+            let mut c = x.cursor(dims);
+            let (mut idx, mut ks, mut rs) = (vec![0usize; rank], vec![0; kept_dims.len()], vec![0; red_dims.len()]);
+            for o in lo..hi {
+                place(o, &kept_axes, &kept_dims, &mut ks, &mut idx);
+                let mut acc = r.init();
+                for q in 0..red_n {
+                    place(q, &red_axes, &red_dims, &mut rs, &mut idx);
+                    c.seek(&idx);
+                    acc = r.combine(acc, fold_run(&c, run, r));
+                }
+                // SAFETY: output `o` is inside the buffer (caller's contract).
+                unsafe { out.0.add(o).write(r.finish(acc, count)) };
+            }
+        });
+        return;
+    }
+    for_each_block(kept_n, parallel, move |lo, hi| {
+        let out = out;
+        let mut c = x.cursor(dims);
+        let (mut idx, mut ks, mut rs) = (vec![0usize; rank], vec![0; kept_dims.len()], vec![0; red_dims.len()]);
+        let mut row = vec![r.init(); run];
+        for g in lo..hi {
+            place(g, &kept_axes, &kept_dims, &mut ks, &mut idx);
+            row.iter_mut().for_each(|a| *a = r.init());
+            for q in 0..red_n {
+                place(q, &red_axes, &red_dims, &mut rs, &mut idx);
+                c.seek(&idx);
+                for (t, a) in row.iter_mut().enumerate() {
+                    // SAFETY: `t` is below the extent of the last axis, the run's length.
+                    *a = r.fold(*a, unsafe { c.at(t) }, q);
+                }
+            }
+            for (t, a) in row.iter().enumerate() {
+                // SAFETY: outputs `g * run + t` are inside the buffer.
+                unsafe { out.0.add(g * run + t).write(r.finish(*a, count)) };
+            }
+        }
+    });
+}

@@ -147,7 +147,10 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
         }
         for (&i, &j) in left.iter().zip(right) {
             if ad[i] != bd[j] {
-                return Err(incompatible(format!("axis {i} (extent {}) and axis {j} (extent {}) differ", ad[i], bd[j])));
+                return Err(incompatible(format!(
+                    "axis {i} (extent {}) and axis {j} (extent {}) differ",
+                    ad[i], bd[j]
+                )));
             }
         }
         let free_a: Vec<usize> = (0..ad.len()).filter(|k| !left.contains(k)).collect();

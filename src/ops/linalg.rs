@@ -7,8 +7,7 @@
 
 use crate::error::ShapeError;
 use crate::extents::{
-    broadcast_strides, extents_from, matmul_dims, CrossDim, DotShape, Extents, MatMulDims, MatMulShape,
-    OutputFor,
+    broadcast_strides, extents_from, matmul_dims, CrossDim, DotShape, Extents, MatMulDims, MatMulShape, OutputFor,
 };
 use crate::kernels::elementwise::{unravel, SendPtr};
 use crate::kernels::gemm::{gemm, GemmElem, MatRef, PAR_FLOPS};
@@ -113,10 +112,14 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
         let ext = d.with_out(|out| extents_from::<<E as MatMulShape<E2>>::Output>("matmul", out))?;
         let total = ext.checked_numel("matmul", core::mem::size_of::<T>())?;
         // SAFETY: `batched_gemm` writes all batch·m·n = numel elements of C.
-        let storage = unsafe {
-            <St as ResultStorage<T, _>>::Out::from_raw_init(total, |c| batched_gemm(&d, &a, &b, c, par))
-        }
-        .ok_or_else(|| ShapeError::LengthMismatch { op: "matmul", dims: d.out(), expected: total, found: total })?;
+        let storage =
+            unsafe { <St as ResultStorage<T, _>>::Out::from_raw_init(total, |c| batched_gemm(&d, &a, &b, c, par)) }
+                .ok_or_else(|| ShapeError::LengthMismatch {
+                    op: "matmul",
+                    dims: d.out(),
+                    expected: total,
+                    found: total,
+                })?;
         // SAFETY: a row-major block of numel elements.
         Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, ()) })
     }

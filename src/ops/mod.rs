@@ -13,6 +13,7 @@ pub mod expr;
 mod linalg;
 mod math;
 mod reduce;
+mod reduce_dyn;
 mod softmax;
 mod sparse;
 

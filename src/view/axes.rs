@@ -1,10 +1,13 @@
-//! Views that remove, insert or reverse one axis: squeeze, unsqueeze, index_axis, flip.
+//! Views that remove, insert or reverse one axis: squeeze, unsqueeze, index_axis, flip,
+//! keepdims.
 //!
-//! The axis is a const generic, so for static rank an axis beyond the rank does not
-//! compile; for [`DynRank`](crate::DynRank) it is a run-time `Err`.
+//! Each comes twice: with the axis a const generic (`index_axis::<1>(i)`: for static rank
+//! an axis beyond the rank does not compile, for [`DynRank`](crate::DynRank) it is a
+//! run-time `Err`), and with a run-time axis (`index_axis_dyn(1, i)`, `Err` from the
+//! `try_` form when the axis is out of range).
 
 use crate::error::ShapeError;
-use crate::extents::{AxisAt, Const, Dim, Dyn, Extents, InsertAxis, RemoveAxis};
+use crate::extents::{AxisAt, Const, Dim, Dyn, Extents, InsertAxis, InsertAxisDyn, RemoveAxis, RemoveAxisDyn};
 use crate::layout::{Layout, Strided};
 use crate::storage::{BorrowedStorage, DenseStorage, DenseStorageMut, View, ViewMut};
 use crate::tensor::{or_panic, Tensor};
@@ -28,6 +31,18 @@ fn without<A: AsMut<[isize]>>(src: &[isize], skip: usize, mut out: A) -> A {
     out
 }
 
+/// Copies `src` into `out` with a new axis before `axis` (`out` is one longer). Its unit
+/// stride keeps `RowMajor`/`ColMajor` checks simple; it is never multiplied by anything
+/// but 0, since the axis has extent 1.
+fn with_unit<A: AsMut<[isize]>>(src: &[isize], axis: usize, mut out: A) -> A {
+    let o = out.as_mut();
+    for (k, &s) in src.iter().enumerate() {
+        o[if k < axis { k } else { k + 1 }] = s;
+    }
+    o[axis] = 1;
+    out
+}
+
 fn check_axis(op: &'static str, axis: usize, rank: usize) -> Result<(), ShapeError> {
     if axis >= rank {
         return Err(ShapeError::AxisOutOfRange { op, axis, rank });
@@ -47,16 +62,7 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
         S::AxesChanged: Layout<<E as RemoveAxis<I>>::Output>,
     {
         let ext = self.extents.remove_axis()?;
-        let n = self.extents.extent(I);
-        if n != 1 {
-            return Err(ShapeError::InvalidArgument {
-                op: "squeeze",
-                reason: format!("axis {I} has extent {n}, not 1"),
-            });
-        }
-        let strides = without(self.strides().as_ref(), I, ext.zero_strides());
-        // SAFETY: an axis of extent 1 contributes nothing to positions.
-        unsafe { self.relayout(ext, strides, 0) }
+        self.drop_unit_axis("squeeze", ext, I)
     }
 
     /// Inserts an axis of extent 1 before axis `I` (`I == rank` appends).
@@ -68,16 +74,7 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
         S::AxesChanged: Layout<<E as InsertAxis<I, Const<1>>>::Output>,
     {
         let ext = self.extents.insert_axis(Const)?;
-        let src = self.strides();
-        let mut strides = ext.zero_strides();
-        for (k, &s) in src.as_ref().iter().enumerate() {
-            strides.as_mut()[if k < I { k } else { k + 1 }] = s;
-        }
-        // A unit stride on the new axis keeps `RowMajor`/`ColMajor` checks simple; it is
-        // never multiplied by anything but 0.
-        strides.as_mut()[I] = 1;
-        // SAFETY: the new axis only takes index 0: positions are unchanged.
-        unsafe { self.relayout(ext, strides, 0) }
+        self.add_unit_axis(ext, I)
     }
 
     /// The sub-tensor at `index` along axis `I`, which disappears.
@@ -89,15 +86,97 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
         E: RemoveAxis<I>,
     {
         let ext = self.extents.remove_axis()?;
-        let n = self.extents.extent(I);
+        self.fix_index("index_axis", ext, I, index)
+    }
+
+    /// Fixes `index` on `axis`, which disappears: `ext` is the extents without it.
+    fn fix_index<E2: Extents>(
+        self,
+        op: &'static str,
+        ext: E2,
+        axis: usize,
+        index: usize,
+    ) -> Result<Tensor<T, E2, Strided, St>, ShapeError> {
+        let n = self.extents.extent(axis);
         if index >= n {
-            return Err(ShapeError::IndexOutOfBounds { op: "index_axis", index: index as isize, axis: I, extent: n });
+            return Err(ShapeError::IndexOutOfBounds { op, index: index as isize, axis, extent: n });
         }
         let src = self.strides();
-        let first = index as isize * src.as_ref()[I];
-        let strides = without(src.as_ref(), I, ext.zero_strides());
+        let first = index as isize * src.as_ref()[axis];
+        let strides = without(src.as_ref(), axis, ext.zero_strides());
         // SAFETY: fixing one in-bounds index selects a subset of the positions.
         unsafe { self.relayout(ext, strides, first) }
+    }
+
+    /// Removes `axis`, which must have extent 1: `ext` is the extents without it.
+    fn drop_unit_axis<E2: Extents>(
+        self,
+        op: &'static str,
+        ext: E2,
+        axis: usize,
+    ) -> Result<Tensor<T, E2, S::AxesChanged, St>, ShapeError>
+    where
+        S::AxesChanged: Layout<E2>,
+    {
+        let n = self.extents.extent(axis);
+        if n != 1 {
+            return Err(ShapeError::InvalidArgument { op, reason: format!("axis {axis} has extent {n}, not 1") });
+        }
+        let strides = without(self.strides().as_ref(), axis, ext.zero_strides());
+        // SAFETY: an axis of extent 1 contributes nothing to positions.
+        unsafe { self.relayout(ext, strides, 0) }
+    }
+
+    /// Inserts an axis of extent 1 before `axis`: `ext` is the extents with it.
+    fn add_unit_axis<E2: Extents>(self, ext: E2, axis: usize) -> Result<Tensor<T, E2, S::AxesChanged, St>, ShapeError>
+    where
+        S::AxesChanged: Layout<E2>,
+    {
+        let strides = with_unit(self.strides().as_ref(), axis, ext.zero_strides());
+        // SAFETY: the new axis only takes index 0: positions are unchanged.
+        unsafe { self.relayout(ext, strides, 0) }
+    }
+
+    /// The sub-tensor at `index` along the run-time axis `axis`, which disappears; `Err`
+    /// when `axis >= rank` or `index` is out of bounds.
+    pub fn try_into_index_axis_dyn(
+        self,
+        axis: usize,
+        index: usize,
+    ) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output, Strided, St>, ShapeError>
+    where
+        E: RemoveAxisDyn,
+    {
+        let ext = self.extents.remove_axis_dyn("index_axis_dyn", axis)?;
+        self.fix_index("index_axis_dyn", ext, axis, index)
+    }
+
+    /// Removes the run-time axis `axis`, which must have extent 1; `Err` otherwise or when
+    /// `axis >= rank`.
+    pub fn try_into_squeezed_dyn(
+        self,
+        axis: usize,
+    ) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output, S::AxesChanged, St>, ShapeError>
+    where
+        E: RemoveAxisDyn,
+        S::AxesChanged: Layout<<E as RemoveAxisDyn>::Output>,
+    {
+        let ext = self.extents.remove_axis_dyn("squeeze_dyn", axis)?;
+        self.drop_unit_axis("squeeze_dyn", ext, axis)
+    }
+
+    /// Inserts an axis of extent 1 before the run-time axis `axis` (`axis == rank`
+    /// appends); `Err` when `axis > rank`.
+    pub fn try_into_unsqueezed_dyn(
+        self,
+        axis: usize,
+    ) -> Result<Tensor<T, <E as InsertAxisDyn>::Output, S::AxesChanged, St>, ShapeError>
+    where
+        E: InsertAxisDyn,
+        S::AxesChanged: Layout<<E as InsertAxisDyn>::Output>,
+    {
+        let ext = self.extents.insert_axis_dyn("unsqueeze_dyn", axis, 1)?;
+        self.add_unit_axis(ext, axis)
     }
 
     /// Reverses axis `axis` (a negative stride), numpy's `flip(a, axis)`.
@@ -188,13 +267,123 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         or_panic(self.try_index_axis::<I>(index))
     }
     /// See [`Tensor::try_into_flipped`].
-    pub fn try_flip_axis(&self, axis: usize) -> Result<Tensor<T, E, Strided, View<'_, T>>, ShapeError> {
+    pub fn try_flip_dyn(&self, axis: usize) -> Result<Tensor<T, E, Strided, View<'_, T>>, ShapeError> {
         self.view().try_into_flipped(axis)
     }
-    /// A view with axis `axis` reversed (run-time axis).
+    /// A view with the run-time axis `axis` reversed (numpy's `flip(a, axis)`); panics
+    /// when `axis >= rank`.
+    ///
+    /// ```
+    /// use mdtensor::tensor;
+    /// let a = tensor![[1, 2, 3], [4, 5, 6]];
+    /// assert_eq!(a.flip_dyn(0).to_vec(), [4, 5, 6, 1, 2, 3]);
+    /// assert!(a.try_flip_dyn(2).is_err());
+    /// ```
+    #[track_caller]
+    pub fn flip_dyn(&self, axis: usize) -> Tensor<T, E, Strided, View<'_, T>> {
+        or_panic(self.try_flip_dyn(axis))
+    }
+    /// The same as [`Tensor::try_flip_dyn`] (its name before the `_dyn` convention for
+    /// run-time axes).
+    pub fn try_flip_axis(&self, axis: usize) -> Result<Tensor<T, E, Strided, View<'_, T>>, ShapeError> {
+        self.try_flip_dyn(axis)
+    }
+    /// The same as [`Tensor::flip_dyn`] (its name before the `_dyn` convention for
+    /// run-time axes).
     #[track_caller]
     pub fn flip_axis(&self, axis: usize) -> Tensor<T, E, Strided, View<'_, T>> {
-        or_panic(self.try_flip_axis(axis))
+        self.flip_dyn(axis)
+    }
+    /// See [`Tensor::try_into_index_axis_dyn`].
+    pub fn try_index_axis_dyn(
+        &self,
+        axis: usize,
+        index: usize,
+    ) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output, Strided, View<'_, T>>, ShapeError>
+    where
+        E: RemoveAxisDyn,
+    {
+        self.view().try_into_index_axis_dyn(axis, index)
+    }
+    /// The view at `index` along the run-time axis `axis` (numpy's `np.take(a, index,
+    /// axis)` without a copy); the rank drops by one and, for a static rank, the extents
+    /// become dynamic.
+    ///
+    /// ```
+    /// use mdtensor::{ext, tensor};
+    /// let a = tensor![[1, 2, 3], [4, 5, 6]];
+    /// let c = a.index_axis_dyn(1, 2);
+    /// let _: &ext![_] = c.extents();
+    /// assert_eq!(c.to_vec(), [3, 6]);
+    /// assert!(a.try_index_axis_dyn(2, 0).is_err());
+    /// ```
+    #[track_caller]
+    pub fn index_axis_dyn(
+        &self,
+        axis: usize,
+        index: usize,
+    ) -> Tensor<T, <E as RemoveAxisDyn>::Output, Strided, View<'_, T>>
+    where
+        E: RemoveAxisDyn,
+    {
+        or_panic(self.try_index_axis_dyn(axis, index))
+    }
+    /// See [`Tensor::try_into_squeezed_dyn`].
+    #[allow(clippy::type_complexity)] // the view type of the policy after the change
+    pub fn try_squeeze_dyn(
+        &self,
+        axis: usize,
+    ) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output, S::AxesChanged, View<'_, T>>, ShapeError>
+    where
+        E: RemoveAxisDyn,
+        S::AxesChanged: Layout<<E as RemoveAxisDyn>::Output>,
+    {
+        self.view().try_into_squeezed_dyn(axis)
+    }
+    /// A view without the run-time axis `axis`, which must have extent 1.
+    ///
+    /// ```
+    /// use mdtensor::{DynRank, Tensor};
+    /// let a = Tensor::<f32, DynRank>::zeros(DynRank::new(vec![3, 1, 2]));
+    /// assert_eq!(a.squeeze_dyn(1).shape(), [3, 2]);
+    /// assert!(a.try_squeeze_dyn(0).is_err()); // extent 3
+    /// ```
+    #[track_caller]
+    pub fn squeeze_dyn(&self, axis: usize) -> Tensor<T, <E as RemoveAxisDyn>::Output, S::AxesChanged, View<'_, T>>
+    where
+        E: RemoveAxisDyn,
+        S::AxesChanged: Layout<<E as RemoveAxisDyn>::Output>,
+    {
+        or_panic(self.try_squeeze_dyn(axis))
+    }
+    /// See [`Tensor::try_into_unsqueezed_dyn`].
+    #[allow(clippy::type_complexity)] // the view type of the policy after the change
+    pub fn try_unsqueeze_dyn(
+        &self,
+        axis: usize,
+    ) -> Result<Tensor<T, <E as InsertAxisDyn>::Output, S::AxesChanged, View<'_, T>>, ShapeError>
+    where
+        E: InsertAxisDyn,
+        S::AxesChanged: Layout<<E as InsertAxisDyn>::Output>,
+    {
+        self.view().try_into_unsqueezed_dyn(axis)
+    }
+    /// A view with a new axis of extent 1 before the run-time axis `axis` (numpy's
+    /// `expand_dims(a, axis)`).
+    ///
+    /// ```
+    /// use mdtensor::{DynRank, Tensor};
+    /// let a = Tensor::<f32, DynRank>::zeros(DynRank::new(vec![3, 2]));
+    /// assert_eq!(a.unsqueeze_dyn(2).shape(), [3, 2, 1]);
+    /// assert!(a.try_unsqueeze_dyn(3).is_err());
+    /// ```
+    #[track_caller]
+    pub fn unsqueeze_dyn(&self, axis: usize) -> Tensor<T, <E as InsertAxisDyn>::Output, S::AxesChanged, View<'_, T>>
+    where
+        E: InsertAxisDyn,
+        S::AxesChanged: Layout<<E as InsertAxisDyn>::Output>,
+    {
+        or_panic(self.try_unsqueeze_dyn(axis))
     }
     /// A view with axis `I` reversed; an axis beyond a static rank does not compile.
     ///
@@ -225,6 +414,27 @@ impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     {
         or_panic(self.view_mut().try_into_index_axis::<I>(index))
     }
+    /// A mutable view at `index` along the run-time axis `axis`.
+    #[track_caller]
+    pub fn index_axis_dyn_mut(
+        &mut self,
+        axis: usize,
+        index: usize,
+    ) -> Tensor<T, <E as RemoveAxisDyn>::Output, Strided, ViewMut<'_, T>>
+    where
+        St: DenseStorageMut<T>,
+        E: RemoveAxisDyn,
+    {
+        or_panic(self.view_mut().try_into_index_axis_dyn(axis, index))
+    }
+    /// A mutable view with the run-time axis `axis` reversed.
+    #[track_caller]
+    pub fn flip_dyn_mut(&mut self, axis: usize) -> Tensor<T, E, Strided, ViewMut<'_, T>>
+    where
+        St: DenseStorageMut<T>,
+    {
+        or_panic(self.view_mut().try_into_flipped(axis))
+    }
     /// A mutable view with axis `I` reversed.
     #[track_caller]
     pub fn flip_mut<const I: usize>(&mut self) -> Tensor<T, E, Strided, ViewMut<'_, T>>
@@ -233,5 +443,98 @@ impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
         E: AxisAt<I>,
     {
         or_panic(self.view_mut().try_into_flipped(I))
+    }
+}
+
+impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
+    /// The same elements with a new axis of extent 1 at `axis`, for any storage (owned or
+    /// borrowed): positions do not change, so nothing is copied.
+    fn with_unit_axis<E2: Extents>(
+        self,
+        ext: E2,
+        axis: usize,
+    ) -> Result<Tensor<T, E2, S::AxesChanged, St>, (ShapeError, Self)>
+    where
+        S::AxesChanged: Layout<E2>,
+    {
+        let strides = with_unit(self.strides().as_ref(), axis, ext.zero_strides());
+        match <S::AxesChanged as Layout<E2>>::mapping_for(&ext, &strides, S::offset(&self.mapping)) {
+            // SAFETY: same storage and positions; the new axis contributes 0.
+            Some(m) => Ok(unsafe { Tensor::from_parts_unchecked(self.storage, ext, m) }),
+            None => Err((ShapeError::NotContiguous { op: "keepdims" }, self)),
+        }
+    }
+
+    /// Re-inserts a reduced axis `I` as an axis of extent 1 (numpy's `keepdims=True`),
+    /// without copying, for any storage; `Err` (with the tensor back) only for
+    /// [`DynRank`](crate::DynRank) when `I > rank`.
+    #[allow(clippy::type_complexity)] // the tensor handed back with the error
+    pub fn try_keepdims<const I: usize>(
+        self,
+    ) -> Result<Tensor<T, <E as InsertAxis<I, Const<1>>>::Output, S::AxesChanged, St>, (ShapeError, Self)>
+    where
+        E: InsertAxis<I, Const<1>>,
+        S::AxesChanged: Layout<<E as InsertAxis<I, Const<1>>>::Output>,
+    {
+        match self.extents.insert_axis(Const) {
+            Ok(ext) => self.with_unit_axis(ext, I),
+            Err(e) => Err((e, self)),
+        }
+    }
+
+    /// Re-inserts a reduced axis `I` as an axis of extent 1 (numpy's `keepdims=True`),
+    /// without copying. See [`Tensor::try_keepdims`].
+    ///
+    /// ```
+    /// use mdtensor::{prelude::*, ext, tensor};
+    /// let t = tensor![[1, 2, 3], [4, 5, 6]];
+    /// let k = t.sum_axis::<1>().keepdims::<1>();
+    /// let _: &ext![2, 1] = k.extents();
+    /// assert_eq!(k.to_vec(), [6, 15]);
+    /// ```
+    #[track_caller]
+    pub fn keepdims<const I: usize>(self) -> Tensor<T, <E as InsertAxis<I, Const<1>>>::Output, S::AxesChanged, St>
+    where
+        E: InsertAxis<I, Const<1>>,
+        S::AxesChanged: Layout<<E as InsertAxis<I, Const<1>>>::Output>,
+    {
+        self.try_keepdims::<I>().unwrap_or_else(|(e, _)| panic!("{e}"))
+    }
+
+    /// Re-inserts a reduced run-time axis `axis` as an axis of extent 1, without copying:
+    /// the twin of the `*_axis_dyn` reductions. `Err` (with the tensor back) when
+    /// `axis > rank`.
+    #[allow(clippy::type_complexity)] // the tensor handed back with the error
+    pub fn try_keepdims_dyn(
+        self,
+        axis: usize,
+    ) -> Result<Tensor<T, <E as InsertAxisDyn>::Output, S::AxesChanged, St>, (ShapeError, Self)>
+    where
+        E: InsertAxisDyn,
+        S::AxesChanged: Layout<<E as InsertAxisDyn>::Output>,
+    {
+        match self.extents.insert_axis_dyn("keepdims_dyn", axis, 1) {
+            Ok(ext) => self.with_unit_axis(ext, axis),
+            Err(e) => Err((e, self)),
+        }
+    }
+
+    /// See [`Tensor::try_keepdims_dyn`].
+    ///
+    /// ```
+    /// use mdtensor::{ext, tensor};
+    /// let t = tensor![[1, 2, 3], [4, 5, 6]];
+    /// let axis = 1;
+    /// let k = t.sum_axis_dyn(axis).keepdims_dyn(axis);
+    /// let _: &ext![_, _] = k.extents();
+    /// assert_eq!(k.shape(), [2, 1]);
+    /// ```
+    #[track_caller]
+    pub fn keepdims_dyn(self, axis: usize) -> Tensor<T, <E as InsertAxisDyn>::Output, S::AxesChanged, St>
+    where
+        E: InsertAxisDyn,
+        S::AxesChanged: Layout<<E as InsertAxisDyn>::Output>,
+    {
+        self.try_keepdims_dyn(axis).unwrap_or_else(|(e, _)| panic!("{e}"))
     }
 }
