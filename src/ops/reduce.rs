@@ -441,7 +441,8 @@ pub trait AxisReductions: Expr {
         Self::Elem: PartialOrd,
         Self::Extents: RemoveAxis<I>,
     {
-        extreme_values(self.try_reduce_axis::<_, I>(Extreme::<true>, Par::Auto)?, "max_axis")
+        let empty = self.shape()?.as_ref().get(I) == Some(&0);
+        extreme_values(self.try_reduce_axis::<_, I>(Extreme::<true>, Par::Auto)?, "max_axis", empty)
     }
     /// Smallest element along axis `I` (NaN propagates); `Err` for an empty axis.
     fn try_min_axis<const I: usize>(self) -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
@@ -449,7 +450,8 @@ pub trait AxisReductions: Expr {
         Self::Elem: PartialOrd,
         Self::Extents: RemoveAxis<I>,
     {
-        extreme_values(self.try_reduce_axis::<_, I>(Extreme::<false>, Par::Auto)?, "min_axis")
+        let empty = self.shape()?.as_ref().get(I) == Some(&0);
+        extreme_values(self.try_reduce_axis::<_, I>(Extreme::<false>, Par::Auto)?, "min_axis", empty)
     }
     /// See [`AxisReductions::try_max_axis`].
     #[track_caller]
@@ -475,7 +477,8 @@ pub trait AxisReductions: Expr {
         Self::Elem: PartialOrd,
         Self::Extents: RemoveAxis<I>,
     {
-        extreme_positions(self.try_reduce_axis::<_, I>(Extreme::<true>, Par::Auto)?, "argmax_axis")
+        let empty = self.shape()?.as_ref().get(I) == Some(&0);
+        extreme_positions(self.try_reduce_axis::<_, I>(Extreme::<true>, Par::Auto)?, "argmax_axis", empty)
     }
     /// Index along axis `I` of the first smallest element (first NaN); `Err` for an empty axis.
     fn try_argmin_axis<const I: usize>(self) -> Result<Reduced<usize, Self::Extents, I>, ShapeError>
@@ -483,7 +486,8 @@ pub trait AxisReductions: Expr {
         Self::Elem: PartialOrd,
         Self::Extents: RemoveAxis<I>,
     {
-        extreme_positions(self.try_reduce_axis::<_, I>(Extreme::<false>, Par::Auto)?, "argmin_axis")
+        let empty = self.shape()?.as_ref().get(I) == Some(&0);
+        extreme_positions(self.try_reduce_axis::<_, I>(Extreme::<false>, Par::Auto)?, "argmin_axis", empty)
     }
     /// See [`AxisReductions::try_argmax_axis`].
     #[track_caller]
@@ -578,20 +582,25 @@ pub trait AxisReductions: Expr {
 }
 impl<X: Expr> AxisReductions for X {}
 
+/// The values of an extreme reduction; `Err` when a reduced axis is `empty` (even with no
+/// outputs, as numpy: a maximum of nothing has no value).
 pub(crate) fn extreme_values<T: Copy, E: Extents>(
     t: Tensor<Option<(T, usize)>, E>,
     op: &'static str,
+    empty: bool,
 ) -> Result<Tensor<T, E>, ShapeError> {
-    if t.iter().any(|x| x.is_none()) {
+    if empty || t.iter().any(|x| x.is_none()) {
         return Err(ShapeError::InvalidArgument { op, reason: "the reduced axis is empty".into() });
     }
     Ok(t.map(|x| x.expect("checked").0))
 }
+/// The positions of an extreme reduction; `Err` as [`extreme_values`].
 pub(crate) fn extreme_positions<T: Copy, E: Extents>(
     t: Tensor<Option<(T, usize)>, E>,
     op: &'static str,
+    empty: bool,
 ) -> Result<Tensor<usize, E>, ShapeError> {
-    if t.iter().any(|x| x.is_none()) {
+    if empty || t.iter().any(|x| x.is_none()) {
         return Err(ShapeError::InvalidArgument { op, reason: "the reduced axis is empty".into() });
     }
     Ok(t.map(|x| x.expect("checked").1))

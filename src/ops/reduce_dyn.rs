@@ -63,6 +63,11 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T> + Sync
         Ok(unsafe { Tensor::from_parts_unchecked(Heap::from_aligned(buf), out_ext, ()) })
     }
 
+    /// Whether one of `axes` (already checked to be in range) has extent 0.
+    fn empty_along(&self, axes: &[usize]) -> bool {
+        axes.iter().any(|&a| self.extents.extent(a) == 0)
+    }
+
     /// The reduced values over `axes` in one pass, row-major over the kept axes, and the
     /// mask of reduced axes.
     fn reduce_axes_buf<R: Reducer<T>>(
@@ -299,7 +304,7 @@ macro_rules! extreme_family {
             E: RemoveAxisDyn,
         {
             let op = stringify!($dyn_);
-            extreme_values(self.try_reduce_axis_dyn(Extreme::<$max>, axis, Par::Auto).map_err(|e| rename(e, op))?, op)
+            extreme_values(self.try_reduce_axis_dyn(Extreme::<$max>, axis, Par::Auto).map_err(|e| rename(e, op))?, op, self.empty_along(&[axis]))
         }
         #[doc = concat!("See [`Tensor::", stringify!($try_dyn), "`].")]
         #[track_caller]
@@ -312,7 +317,7 @@ macro_rules! extreme_family {
         #[doc = concat!($what, " over the axes `axes` in one pass; `Err` for an axis out of range or repeated, or nothing to reduce.")]
         pub fn $try_axes(&self, axes: &[usize]) -> Result<Tensor<T, DynRank>, ShapeError> {
             let op = stringify!($axes);
-            extreme_values(self.try_reduce_axes(Extreme::<$max>, axes, Par::Auto).map_err(|e| rename(e, op))?, op)
+            extreme_values(self.try_reduce_axes(Extreme::<$max>, axes, Par::Auto).map_err(|e| rename(e, op))?, op, self.empty_along(axes))
         }
         #[doc = concat!("See [`Tensor::", stringify!($try_axes), "`].")]
         #[track_caller]
@@ -322,7 +327,7 @@ macro_rules! extreme_family {
         #[doc = concat!($what, " over the axes `axes`, kept with extent 1.")]
         pub fn $try_keep(&self, axes: &[usize]) -> Result<Tensor<T, E::Dynamic>, ShapeError> {
             let op = stringify!($keep);
-            extreme_values(self.try_reduce_axes_keepdims(Extreme::<$max>, axes, Par::Auto).map_err(|e| rename(e, op))?, op)
+            extreme_values(self.try_reduce_axes_keepdims(Extreme::<$max>, axes, Par::Auto).map_err(|e| rename(e, op))?, op, self.empty_along(axes))
         }
         #[doc = concat!("See [`Tensor::", stringify!($try_keep), "`].")]
         #[track_caller]
@@ -335,7 +340,7 @@ macro_rules! extreme_family {
             E: RemoveAxisDyn,
         {
             let op = stringify!($arg);
-            extreme_positions(self.try_reduce_axis_dyn(Extreme::<$max>, axis, Par::Auto).map_err(|e| rename(e, op))?, op)
+            extreme_positions(self.try_reduce_axis_dyn(Extreme::<$max>, axis, Par::Auto).map_err(|e| rename(e, op))?, op, self.empty_along(&[axis]))
         }
         #[doc = concat!("See [`Tensor::", stringify!($try_arg), "`].")]
         #[track_caller]
