@@ -216,6 +216,30 @@ matmul_dyn_rhs!(A B C D);
 matmul_dyn_rhs!(A B C D F);
 matmul_dyn_rhs!(A B C D F G);
 
+/// No impls: the bound of the rank-0, rank-5 and rank-6 impls below, which exist so that a tuple
+/// right operand is not inferred to be [`DynRank`] (the only other impl) and the error is
+/// reported on [`MatMulShape`] with its message. Private, so that no impl can ever
+/// satisfy it.
+mod unsupported {
+    pub trait MatMulUnsupportedRank<Lhs> {}
+}
+use unsupported::MatMulUnsupportedRank;
+
+macro_rules! unsupported_rank {
+    ($($D:ident)*) => {
+        #[diagnostic::do_not_recommend]
+        impl<$($D: Dim,)* Rhs: Extents> MatMulShape<Rhs> for ($($D,)*)
+        where
+            Rhs: MatMulUnsupportedRank<($($D,)*)>,
+        {
+            type Output = DynRank;
+        }
+    };
+}
+unsupported_rank!();
+unsupported_rank!(A B C D F);
+unsupported_rank!(A B C D F G);
+
 /// Extents `Self` of an output tensor can hold a result of extents `Out`: same rank and
 /// [`SameDim`] on every axis (a [`DynRank`] side is checked at run time).
 #[diagnostic::on_unimplemented(
@@ -223,9 +247,22 @@ matmul_dyn_rhs!(A B C D F G);
     label = "the output must have the product's extents"
 )]
 pub trait OutputFor<Out: Extents>: Extents {}
+
+/// One axis of an output tensor can hold the product's axis: equal static extents, or a
+/// dynamic side (checked at run time).
+#[diagnostic::on_unimplemented(
+    message = "matmul_into: an output axis of extent `{Self}` cannot hold the product's axis of extent `{Out}`",
+    label = "the output must have the product's extents"
+)]
+pub trait OutputDim<Out: Dim>: Dim {}
+impl<const N: usize> OutputDim<Const<N>> for Const<N> {}
+impl<const N: usize> OutputDim<Dyn> for Const<N> {}
+impl<const N: usize> OutputDim<Const<N>> for Dyn {}
+impl OutputDim<Dyn> for Dyn {}
+
 macro_rules! output_for {
     ($($A:ident $B:ident),*) => {
-        impl<$($A: Dim + SameDim<$B>, $B: Dim),*> OutputFor<($($B,)*)> for ($($A,)*) {}
+        impl<$($A: Dim + OutputDim<$B>, $B: Dim),*> OutputFor<($($B,)*)> for ($($A,)*) {}
         impl<$($A: Dim),*> OutputFor<DynRank> for ($($A,)*) {}
         impl<$($A: Dim),*> OutputFor<($($A,)*)> for DynRank {}
     };
