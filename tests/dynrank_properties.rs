@@ -377,3 +377,45 @@ fn every_extents_case_reduces_alike() {
     assert!(n.try_sum_axis::<3>().is_err());
     assert!(n.try_softmax::<3>().is_err());
 }
+
+proptest! {
+    #![proptest_config(cfg())]
+
+    /// Sparse (CSR, CSC) and band matrices built from DynRank dense data (the rank checked
+    /// at run time) and multiplied with DynRank vectors and matrices give the dense
+    /// product; a DynRank operand of the wrong rank is `Err`, never a panic.
+    #[test]
+    fn sparse_and_band_take_dynrank_operands(
+        (rows, cols, n) in (0usize..5, 0usize..5, 0usize..4),
+        seed in proptest::collection::vec(-2i64..3, 64),
+        (kl, ku) in (0usize..7, 0usize..7),
+    ) {
+        let at = |i: usize| seed[i % seed.len()] as f64;
+        let dense = Tensor::<f64, DynRank>::from_fn(DynRank::new(vec![rows, cols]), |i| {
+            // Zero outside the band, so that the band matrix holds it exactly.
+            if i[0] + ku >= i[1] && i[1] + kl >= i[0] { at(i[0] * 7 + i[1]) } else { 0.0 }
+        });
+        let x = Tensor::<f64, DynRank>::from_fn(DynRank::new(vec![cols]), |i| at(i[0] + 3));
+        let b = Tensor::<f64, DynRank>::from_fn(DynRank::new(vec![cols, n]), |i| at(i[0] * 5 + i[1] + 1));
+        let build = || -> Result<_, mdtensor::Error> {
+            let m = dense.view().try_into_rank::<2>()?;
+            Ok((m.to_csr(), m.to_csc(), mdtensor::BandMatrix::<f64>::try_from_dense(&m, kl, ku)?))
+        };
+        let (csr, csc, band) = build().unwrap();
+        let want_v = dense.matmul(&x).to_vec();
+        let want_m = dense.matmul(&b).to_vec();
+        prop_assert_eq!(csr.matvec(&x).to_vec(), want_v.clone());
+        prop_assert_eq!(csc.matvec(&x).to_vec(), want_v.clone());
+        prop_assert_eq!(band.matvec(&x).to_vec(), want_v);
+        let c = csr.matmat(&b);
+        prop_assert_eq!((c.shape(), c.to_vec()), (vec![rows, n], want_m.clone()));
+        prop_assert_eq!(csc.matmat(&b).to_vec(), want_m);
+        // Wrong ranks at run time.
+        prop_assert!(csr.try_matvec(&b).is_err());
+        prop_assert!(csr.try_matmat(&x).is_err());
+        prop_assert!(band.try_matvec(&b).is_err());
+        let e: mdtensor::Error = x.view().try_into_rank::<2>().map(|_| ()).unwrap_err().into();
+        let rank_mismatch = matches!(e, mdtensor::Error::Shape(mdtensor::ShapeError::RankMismatch { .. }));
+        prop_assert!(rank_mismatch, "{}", e);
+    }
+}

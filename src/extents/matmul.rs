@@ -275,3 +275,24 @@ output_for!(A0 B0, A1 B1, A2 B2, A3 B3);
 output_for!(A0 B0, A1 B1, A2 B2, A3 B3, A4 B4);
 output_for!(A0 B0, A1 B1, A2 B2, A3 B3, A4 B4, A5 B5);
 impl OutputFor<DynRank> for DynRank {}
+
+/// The right operand of a matrix·vector product (sparse or band `matvec`) whose matrix
+/// has `Cols` columns: a vector `(K,)` whose static length agrees ([`SameDim`]), or a
+/// [`DynRank`] tensor, whose rank (1) and length are checked at run time.
+pub trait VectorOf<Cols: Dim>: Extents {}
+impl<K: Dim, C: Dim + SameDim<K>> VectorOf<C> for (K,) {}
+impl<C: Dim> VectorOf<C> for DynRank {}
+
+/// The right operand of a matrix·matrix product (sparse `matmat`) whose matrix has `Cols`
+/// columns: a matrix `(K, N)` whose static row count agrees ([`SameDim`]), or a
+/// [`DynRank`] tensor, whose rank (2) and row count are checked at run time.
+pub trait MatrixOf<Cols: Dim>: Extents {
+    /// The columns of the operand (and of the product): `N`, or [`Dyn`] for [`DynRank`].
+    type N: Dim;
+}
+impl<K: Dim, N: Dim, C: Dim + SameDim<K>> MatrixOf<C> for (K, N) {
+    type N = N;
+}
+impl<C: Dim> MatrixOf<C> for DynRank {
+    type N = Dyn;
+}

@@ -28,7 +28,9 @@ pub(crate) use broadcast::{broadcast_shapes_into, broadcast_strides};
 pub use concat::ConcatAxes;
 pub use dim::{Const, Dim, Dyn, StaticBit};
 pub use dyn_rank::{DynOfRank, DynRank, Rank};
-pub use matmul::{matmul_dims, CrossDim, DotShape, MatMulDims, MatMulShape, OutputDim, OutputFor, SameDim};
+pub use matmul::{
+    matmul_dims, CrossDim, DotShape, MatMulDims, MatMulShape, MatrixOf, OutputDim, OutputFor, SameDim, VectorOf,
+};
 pub use static_arith::{StaticDim, StaticExtents, ToDim};
 
 use crate::error::ShapeError;
