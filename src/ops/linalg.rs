@@ -66,7 +66,6 @@ unsafe fn batched_gemm<T: GemmElem>(d: &MatMulDims, a: &Operand<T>, b: &Operand<
     let across = count > 1 && flops < PAR_FLOPS && par.parallel_for(count.saturating_mul(flops));
     let inner_par = if across { Par::Seq } else { par };
     for_each_block(count, across, |lo, hi| {
-        let c = c;
         let mut idx = vec![0usize; d.batch.len()];
         for bi in lo..hi {
             unravel(bi, &d.batch, &mut idx);
