@@ -207,7 +207,7 @@ fn rename(e: ShapeError, op: &'static str) -> ShapeError {
 /// assert_eq!(t.sum_axis_dyn(axis).shape(), [2, 4]);
 /// assert!(t.try_sum_axis_dyn(3).is_err());
 /// let s = t.sum_axes(&[0, 2]);               // numpy: t.sum(axis=(0, 2))
-/// assert_eq!(s.to_vec(), [60.0, 124.0, 188.0]);
+/// assert_eq!(s.to_vec(), [60.0, 92.0, 124.0]);
 /// let k = t.mean_axes_keepdims(&[0, 2]);     // keepdims=True: shape [1, 3, 1]
 /// assert_eq!(k.shape(), [1, 3, 1]);
 /// // A static rank keeps its rank in the type, with dynamic extents:
