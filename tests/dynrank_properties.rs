@@ -419,3 +419,41 @@ proptest! {
         prop_assert!(rank_mismatch, "{}", e);
     }
 }
+
+/// `dot` of DynRank vectors (the rank checked at run time) and `tensordot_dyn` with
+/// run-time axis pairs, against plain loops and the static `tensordot`.
+#[test]
+fn dot_and_tensordot_take_runtime_ranks_and_axes() {
+    let x = Tensor::<i64, DynRank>::from_fn(DynRank::new(vec![4]), |i| i[0] as i64 + 1);
+    assert_eq!(x.dot(&x), 30);
+    let m = Tensor::<i64, DynRank>::from_fn(DynRank::new(vec![2, 2]), |i| (i[0] + i[1]) as i64);
+    assert!(x.try_dot(&m).unwrap_err().to_string().contains("dot takes two vectors"));
+    assert_eq!(x.dot(&mdtensor::tensor![1, 0, 0, 1]), 5);
+
+    let a = Tensor::<i64, DynRank>::from_fn(DynRank::new(vec![2, 3, 4]), |i| (i[0] * 12 + i[1] * 4 + i[2]) as i64 - 7);
+    let b = Tensor::<i64, DynRank>::from_fn(DynRank::new(vec![4, 3, 2]), |i| (i[0] * 6 + i[1] * 2 + i[2]) as i64 % 5);
+    // Contract a's axes 1, 2 with b's axes 1, 0: out[i, l] = Σ_j Σ_k a[i, j, k] · b[k, j, l].
+    let c = a.tensordot_dyn(&b, &[1, 2], &[1, 0]);
+    assert_eq!(c.shape(), [2, 2]);
+    for i in 0..2 {
+        for l in 0..2 {
+            let want: i64 = (0..3)
+                .flat_map(|j| (0..4).map(move |k| (j, k)))
+                .map(|(j, k)| a[&[i, j, k][..]] * b[&[k, j, l][..]])
+                .sum();
+            assert_eq!(c[&[i, l][..]], want);
+        }
+    }
+    let s = a.view().try_into_extents::<ext![2, 3, 4]>().unwrap();
+    let t = b.view().try_into_extents::<ext![4, 3, 2]>().unwrap();
+    let st = s.tensordot::<((mdtensor::Ax<1>, mdtensor::Ax<2>), (mdtensor::Ax<1>, mdtensor::Ax<0>)), _, _, _>(&t);
+    assert_eq!(st.to_vec(), c.to_vec());
+    // numpy's N-D dot: the last axis of a with the second-to-last of b.
+    let d = a.tensordot_dyn(&b.permute(&[1, 0, 2]), &[2], &[1]);
+    assert_eq!(d.shape(), [2, 3, 3, 2]);
+    // Errors: repeated axis, out of range, length of the lists, extents that differ.
+    assert!(a.try_tensordot_dyn(&b, &[1, 1], &[1, 0]).is_err());
+    assert!(matches!(a.try_tensordot_dyn(&b, &[3], &[0]), Err(mdtensor::ShapeError::AxisOutOfRange { axis: 3, .. })));
+    assert!(a.try_tensordot_dyn(&b, &[1], &[1, 0]).is_err());
+    assert!(a.try_tensordot_dyn(&b, &[0], &[0]).is_err());
+}

@@ -1,9 +1,12 @@
 //! Linear-algebra products: `matmul` (matrix, matrix-vector, vector-matrix, batched with
-//! broadcast batch axes), `dot`, `outer` and the 3-D `cross` product.
+//! any number of broadcast batch axes), `matmul_into` an existing output, `dot`, `outer`
+//! and the 3-D `cross` product.
 //!
-//! Shapes follow [`MatMulShape`]: static inner dimensions that differ do not compile;
-//! dynamic ones are `Err` from the `try_` forms. Operands may have any stride policy
-//! (row-major, column-major, transposed or sliced views) and are read in place.
+//! Shapes follow numpy's `matmul` rule ([`MatMulShape`] in the type, [`matmul_dims`] at
+//! run time): static inner dimensions that differ do not compile; dynamic ones, and every
+//! check of a [`DynRank`](crate::DynRank) operand, are `Err` from the `try_` forms. Operands
+//! may have any stride policy (row-major, column-major, transposed, sliced or flipped
+//! views) and are read in place; each batch is one call of the crate's gemm kernel.
 
 use crate::error::ShapeError;
 use crate::extents::{
