@@ -1,13 +1,12 @@
-//! Views that remove, insert or reverse one axis: squeeze, unsqueeze, index_axis, flip,
-//! keepdims.
+//! Views that remove, insert or reverse one axis: squeeze, unsqueeze, index_axis, flip.
 //!
-//! Each comes twice: with the axis a const generic (`index_axis::<1>(i)`: for static rank
-//! an axis beyond the rank does not compile, for [`DynRank`](crate::DynRank) it is a
-//! run-time `Err`), and with a run-time axis (`index_axis_dyn(1, i)`, `Err` from the
-//! `try_` form when the axis is out of range).
+//! The axis is a const generic, so for static rank an axis beyond the rank does not
+//! compile; for [`DynRank`](crate::DynRank) it is a run-time `Err`. The forms with a
+//! run-time axis (`index_axis_dyn`, …) are in `axes_dyn.rs` and share the helpers here;
+//! `flip_dyn` is here, beside the older name `flip_axis`.
 
 use crate::error::ShapeError;
-use crate::extents::{AxisAt, Const, Dim, Dyn, Extents, InsertAxis, InsertAxisDyn, RemoveAxis, RemoveAxisDyn};
+use crate::extents::{AxisAt, Const, Dim, Dyn, Extents, InsertAxis, RemoveAxis};
 use crate::layout::{Layout, Strided};
 use crate::storage::{BorrowedStorage, DenseStorage, DenseStorageMut, View, ViewMut};
 use crate::tensor::{or_panic, Tensor};
@@ -34,7 +33,7 @@ fn without<A: AsMut<[isize]>>(src: &[isize], skip: usize, mut out: A) -> A {
 /// Copies `src` into `out` with a new axis before `axis` (`out` is one longer). Its unit
 /// stride keeps `RowMajor`/`ColMajor` checks simple; it is never multiplied by anything
 /// but 0, since the axis has extent 1.
-fn with_unit<A: AsMut<[isize]>>(src: &[isize], axis: usize, mut out: A) -> A {
+pub(super) fn with_unit<A: AsMut<[isize]>>(src: &[isize], axis: usize, mut out: A) -> A {
     let o = out.as_mut();
     for (k, &s) in src.iter().enumerate() {
         o[if k < axis { k } else { k + 1 }] = s;
@@ -90,7 +89,7 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
     }
 
     /// Fixes `index` on `axis`, which disappears: `ext` is the extents without it.
-    fn fix_index<E2: Extents>(
+    pub(super) fn fix_index<E2: Extents>(
         self,
         op: &'static str,
         ext: E2,
@@ -109,7 +108,7 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
     }
 
     /// Removes `axis`, which must have extent 1: `ext` is the extents without it.
-    fn drop_unit_axis<E2: Extents>(
+    pub(super) fn drop_unit_axis<E2: Extents>(
         self,
         op: &'static str,
         ext: E2,
@@ -128,55 +127,17 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
     }
 
     /// Inserts an axis of extent 1 before `axis`: `ext` is the extents with it.
-    fn add_unit_axis<E2: Extents>(self, ext: E2, axis: usize) -> Result<Tensor<T, E2, S::AxesChanged, St>, ShapeError>
+    pub(super) fn add_unit_axis<E2: Extents>(
+        self,
+        ext: E2,
+        axis: usize,
+    ) -> Result<Tensor<T, E2, S::AxesChanged, St>, ShapeError>
     where
         S::AxesChanged: Layout<E2>,
     {
         let strides = with_unit(self.strides().as_ref(), axis, ext.zero_strides());
         // SAFETY: the new axis only takes index 0: positions are unchanged.
         unsafe { self.relayout(ext, strides, 0) }
-    }
-
-    /// The sub-tensor at `index` along the run-time axis `axis`, which disappears; `Err`
-    /// when `axis >= rank` or `index` is out of bounds.
-    pub fn try_into_index_axis_dyn(
-        self,
-        axis: usize,
-        index: usize,
-    ) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output, Strided, St>, ShapeError>
-    where
-        E: RemoveAxisDyn,
-    {
-        let ext = self.extents.remove_axis_dyn("index_axis_dyn", axis)?;
-        self.fix_index("index_axis_dyn", ext, axis, index)
-    }
-
-    /// Removes the run-time axis `axis`, which must have extent 1; `Err` otherwise or when
-    /// `axis >= rank`.
-    pub fn try_into_squeezed_dyn(
-        self,
-        axis: usize,
-    ) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output, S::AxesChanged, St>, ShapeError>
-    where
-        E: RemoveAxisDyn,
-        S::AxesChanged: Layout<<E as RemoveAxisDyn>::Output>,
-    {
-        let ext = self.extents.remove_axis_dyn("squeeze_dyn", axis)?;
-        self.drop_unit_axis("squeeze_dyn", ext, axis)
-    }
-
-    /// Inserts an axis of extent 1 before the run-time axis `axis` (`axis == rank`
-    /// appends); `Err` when `axis > rank`.
-    pub fn try_into_unsqueezed_dyn(
-        self,
-        axis: usize,
-    ) -> Result<Tensor<T, <E as InsertAxisDyn>::Output, S::AxesChanged, St>, ShapeError>
-    where
-        E: InsertAxisDyn,
-        S::AxesChanged: Layout<<E as InsertAxisDyn>::Output>,
-    {
-        let ext = self.extents.insert_axis_dyn("unsqueeze_dyn", axis, 1)?;
-        self.add_unit_axis(ext, axis)
     }
 
     /// Reverses axis `axis` (a negative stride), numpy's `flip(a, axis)`.
@@ -294,97 +255,6 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     pub fn flip_axis(&self, axis: usize) -> Tensor<T, E, Strided, View<'_, T>> {
         self.flip_dyn(axis)
     }
-    /// See [`Tensor::try_into_index_axis_dyn`].
-    pub fn try_index_axis_dyn(
-        &self,
-        axis: usize,
-        index: usize,
-    ) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output, Strided, View<'_, T>>, ShapeError>
-    where
-        E: RemoveAxisDyn,
-    {
-        self.view().try_into_index_axis_dyn(axis, index)
-    }
-    /// The view at `index` along the run-time axis `axis` (numpy's `np.take(a, index,
-    /// axis)` without a copy); the rank drops by one and, for a static rank, the extents
-    /// become dynamic.
-    ///
-    /// ```
-    /// use mdtensor::{ext, tensor};
-    /// let a = tensor![[1, 2, 3], [4, 5, 6]];
-    /// let c = a.index_axis_dyn(1, 2);
-    /// let _: &ext![_] = c.extents();
-    /// assert_eq!(c.to_vec(), [3, 6]);
-    /// assert!(a.try_index_axis_dyn(2, 0).is_err());
-    /// ```
-    #[track_caller]
-    pub fn index_axis_dyn(
-        &self,
-        axis: usize,
-        index: usize,
-    ) -> Tensor<T, <E as RemoveAxisDyn>::Output, Strided, View<'_, T>>
-    where
-        E: RemoveAxisDyn,
-    {
-        or_panic(self.try_index_axis_dyn(axis, index))
-    }
-    /// See [`Tensor::try_into_squeezed_dyn`].
-    #[allow(clippy::type_complexity)] // the view type of the policy after the change
-    pub fn try_squeeze_dyn(
-        &self,
-        axis: usize,
-    ) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output, S::AxesChanged, View<'_, T>>, ShapeError>
-    where
-        E: RemoveAxisDyn,
-        S::AxesChanged: Layout<<E as RemoveAxisDyn>::Output>,
-    {
-        self.view().try_into_squeezed_dyn(axis)
-    }
-    /// A view without the run-time axis `axis`, which must have extent 1.
-    ///
-    /// ```
-    /// use mdtensor::{DynRank, Tensor};
-    /// let a = Tensor::<f32, DynRank>::zeros(DynRank::new(vec![3, 1, 2]));
-    /// assert_eq!(a.squeeze_dyn(1).shape(), [3, 2]);
-    /// assert!(a.try_squeeze_dyn(0).is_err()); // extent 3
-    /// ```
-    #[track_caller]
-    pub fn squeeze_dyn(&self, axis: usize) -> Tensor<T, <E as RemoveAxisDyn>::Output, S::AxesChanged, View<'_, T>>
-    where
-        E: RemoveAxisDyn,
-        S::AxesChanged: Layout<<E as RemoveAxisDyn>::Output>,
-    {
-        or_panic(self.try_squeeze_dyn(axis))
-    }
-    /// See [`Tensor::try_into_unsqueezed_dyn`].
-    #[allow(clippy::type_complexity)] // the view type of the policy after the change
-    pub fn try_unsqueeze_dyn(
-        &self,
-        axis: usize,
-    ) -> Result<Tensor<T, <E as InsertAxisDyn>::Output, S::AxesChanged, View<'_, T>>, ShapeError>
-    where
-        E: InsertAxisDyn,
-        S::AxesChanged: Layout<<E as InsertAxisDyn>::Output>,
-    {
-        self.view().try_into_unsqueezed_dyn(axis)
-    }
-    /// A view with a new axis of extent 1 before the run-time axis `axis` (numpy's
-    /// `expand_dims(a, axis)`).
-    ///
-    /// ```
-    /// use mdtensor::{DynRank, Tensor};
-    /// let a = Tensor::<f32, DynRank>::zeros(DynRank::new(vec![3, 2]));
-    /// assert_eq!(a.unsqueeze_dyn(2).shape(), [3, 2, 1]);
-    /// assert!(a.try_unsqueeze_dyn(3).is_err());
-    /// ```
-    #[track_caller]
-    pub fn unsqueeze_dyn(&self, axis: usize) -> Tensor<T, <E as InsertAxisDyn>::Output, S::AxesChanged, View<'_, T>>
-    where
-        E: InsertAxisDyn,
-        S::AxesChanged: Layout<<E as InsertAxisDyn>::Output>,
-    {
-        or_panic(self.try_unsqueeze_dyn(axis))
-    }
     /// A view with axis `I` reversed; an axis beyond a static rank does not compile.
     ///
     /// ```
@@ -414,19 +284,6 @@ impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     {
         or_panic(self.view_mut().try_into_index_axis::<I>(index))
     }
-    /// A mutable view at `index` along the run-time axis `axis`.
-    #[track_caller]
-    pub fn index_axis_dyn_mut(
-        &mut self,
-        axis: usize,
-        index: usize,
-    ) -> Tensor<T, <E as RemoveAxisDyn>::Output, Strided, ViewMut<'_, T>>
-    where
-        St: DenseStorageMut<T>,
-        E: RemoveAxisDyn,
-    {
-        or_panic(self.view_mut().try_into_index_axis_dyn(axis, index))
-    }
     /// A mutable view with the run-time axis `axis` reversed.
     #[track_caller]
     pub fn flip_dyn_mut(&mut self, axis: usize) -> Tensor<T, E, Strided, ViewMut<'_, T>>
@@ -443,98 +300,5 @@ impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
         E: AxisAt<I>,
     {
         or_panic(self.view_mut().try_into_flipped(I))
-    }
-}
-
-impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
-    /// The same elements with a new axis of extent 1 at `axis`, for any storage (owned or
-    /// borrowed): positions do not change, so nothing is copied.
-    fn with_unit_axis<E2: Extents>(
-        self,
-        ext: E2,
-        axis: usize,
-    ) -> Result<Tensor<T, E2, S::AxesChanged, St>, (ShapeError, Self)>
-    where
-        S::AxesChanged: Layout<E2>,
-    {
-        let strides = with_unit(self.strides().as_ref(), axis, ext.zero_strides());
-        match <S::AxesChanged as Layout<E2>>::mapping_for(&ext, &strides, S::offset(&self.mapping)) {
-            // SAFETY: same storage and positions; the new axis contributes 0.
-            Some(m) => Ok(unsafe { Tensor::from_parts_unchecked(self.storage, ext, m) }),
-            None => Err((ShapeError::NotContiguous { op: "keepdims" }, self)),
-        }
-    }
-
-    /// Re-inserts a reduced axis `I` as an axis of extent 1 (numpy's `keepdims=True`),
-    /// without copying, for any storage; `Err` (with the tensor back) only for
-    /// [`DynRank`](crate::DynRank) when `I > rank`.
-    #[allow(clippy::type_complexity)] // the tensor handed back with the error
-    pub fn try_keepdims<const I: usize>(
-        self,
-    ) -> Result<Tensor<T, <E as InsertAxis<I, Const<1>>>::Output, S::AxesChanged, St>, (ShapeError, Self)>
-    where
-        E: InsertAxis<I, Const<1>>,
-        S::AxesChanged: Layout<<E as InsertAxis<I, Const<1>>>::Output>,
-    {
-        match self.extents.insert_axis(Const) {
-            Ok(ext) => self.with_unit_axis(ext, I),
-            Err(e) => Err((e, self)),
-        }
-    }
-
-    /// Re-inserts a reduced axis `I` as an axis of extent 1 (numpy's `keepdims=True`),
-    /// without copying. See [`Tensor::try_keepdims`].
-    ///
-    /// ```
-    /// use mdtensor::{prelude::*, ext, tensor};
-    /// let t = tensor![[1, 2, 3], [4, 5, 6]];
-    /// let k = t.sum_axis::<1>().keepdims::<1>();
-    /// let _: &ext![2, 1] = k.extents();
-    /// assert_eq!(k.to_vec(), [6, 15]);
-    /// ```
-    #[track_caller]
-    pub fn keepdims<const I: usize>(self) -> Tensor<T, <E as InsertAxis<I, Const<1>>>::Output, S::AxesChanged, St>
-    where
-        E: InsertAxis<I, Const<1>>,
-        S::AxesChanged: Layout<<E as InsertAxis<I, Const<1>>>::Output>,
-    {
-        self.try_keepdims::<I>().unwrap_or_else(|(e, _)| panic!("{e}"))
-    }
-
-    /// Re-inserts a reduced run-time axis `axis` as an axis of extent 1, without copying:
-    /// the twin of the `*_axis_dyn` reductions. `Err` (with the tensor back) when
-    /// `axis > rank`.
-    #[allow(clippy::type_complexity)] // the tensor handed back with the error
-    pub fn try_keepdims_dyn(
-        self,
-        axis: usize,
-    ) -> Result<Tensor<T, <E as InsertAxisDyn>::Output, S::AxesChanged, St>, (ShapeError, Self)>
-    where
-        E: InsertAxisDyn,
-        S::AxesChanged: Layout<<E as InsertAxisDyn>::Output>,
-    {
-        match self.extents.insert_axis_dyn("keepdims_dyn", axis, 1) {
-            Ok(ext) => self.with_unit_axis(ext, axis),
-            Err(e) => Err((e, self)),
-        }
-    }
-
-    /// See [`Tensor::try_keepdims_dyn`].
-    ///
-    /// ```
-    /// use mdtensor::{ext, tensor};
-    /// let t = tensor![[1, 2, 3], [4, 5, 6]];
-    /// let axis = 1;
-    /// let k = t.sum_axis_dyn(axis).keepdims_dyn(axis);
-    /// let _: &ext![_, _] = k.extents();
-    /// assert_eq!(k.shape(), [2, 1]);
-    /// ```
-    #[track_caller]
-    pub fn keepdims_dyn(self, axis: usize) -> Tensor<T, <E as InsertAxisDyn>::Output, S::AxesChanged, St>
-    where
-        E: InsertAxisDyn,
-        S::AxesChanged: Layout<<E as InsertAxisDyn>::Output>,
-    {
-        self.try_keepdims_dyn(axis).unwrap_or_else(|(e, _)| panic!("{e}"))
     }
 }
