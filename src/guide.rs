@@ -129,7 +129,7 @@
 //! | `np.dot(a, b)` (N-D) | `a.tensordot_dyn(&b, &[a.rank() - 1], &[b.rank() - 2])` |
 //! | a fixed-rank array as a numpy array | `a.into_dyn()` (no copy) |
 //! | checking a numpy array's rank | `d.try_into_rank::<2>()` → `ext![_, _]`, `d.try_into_extents::<ext![3, _]>()` (no copy; `Err` hands the tensor back) |
-//! | `scipy.sparse.csr_matrix(d)` for a `DynRank` `d` | `d.view().try_into_rank::<2>()?.to_csr()`; `csr.matvec(&x)`, `csr.matmat(&b)` take `DynRank` operands |
+//! | `scipy.sparse.csr_matrix(d)` for a `DynRank` `d` | `d.try_to_csr()` / `d.try_to_csc()` (rank checked at run time), `BandMatrix::try_from_dense(&d, kl, ku)`; `csr.matvec(&x)`, `csr.matmat(&b)`, `band.matvec(&x)` take `DynRank` operands |
 //! | banded `?gbmv` with `kl >= m` | `BandMatrix::with_bandwidths(shape, kl, ku)`: any bandwidths, as LAPACK |
 //! | one `except` for every error | `Result<_, mdtensor::Error>`: `?` converts `ShapeError`, `SparseError`, `BandError`, `NpyError` |
 //!

@@ -402,6 +402,13 @@ proptest! {
             Ok((m.to_csr(), m.to_csc(), mdtensor::BandMatrix::<f64>::try_from_dense(&m, kl, ku)?))
         };
         let (csr, csc, band) = build().unwrap();
+        // Straight from the DynRank tensor too, the rank checked at run time.
+        prop_assert_eq!(dense.try_to_csr().unwrap().to_dense().to_vec(), dense.to_vec());
+        prop_assert_eq!(dense.try_to_csc().unwrap().to_dense().to_vec(), dense.to_vec());
+        let direct = mdtensor::BandMatrix::<f64>::try_from_dense(&dense, kl, ku).unwrap();
+        prop_assert_eq!(direct.to_dense().to_vec(), dense.to_vec());
+        prop_assert!(x.try_to_csr().is_err());
+        prop_assert!(mdtensor::BandMatrix::<f64>::try_from_dense(&x, kl, ku).is_err());
         let want_v = dense.matmul(&x).to_vec();
         let want_m = dense.matmul(&b).to_vec();
         prop_assert_eq!(csr.matvec(&x).to_vec(), want_v.clone());

@@ -94,3 +94,9 @@ dyn_of_rank! {
     5 => (Dyn Dyn Dyn Dyn Dyn);
     6 => (Dyn Dyn Dyn Dyn Dyn Dyn);
 }
+
+/// Extents that can hold a matrix: rank-2 tuples, or [`DynRank`] (whose rank is then
+/// checked at run time). Conversions into rank-2 storages (band matrices) take these.
+pub trait MatrixExtents: Extents {}
+impl<A: super::Dim, B: super::Dim> MatrixExtents for (A, B) {}
+impl MatrixExtents for DynRank {}

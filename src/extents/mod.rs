@@ -27,7 +27,7 @@ pub use broadcast::{broadcast_shapes, BroadcastDim, BroadcastTo, BroadcastWith, 
 pub(crate) use broadcast::{broadcast_shapes_into, broadcast_strides};
 pub use concat::ConcatAxes;
 pub use dim::{Const, Dim, Dyn, StaticBit};
-pub use dyn_rank::{DynOfRank, DynRank, Rank};
+pub use dyn_rank::{DynOfRank, DynRank, MatrixExtents, Rank};
 pub use matmul::{
     matmul_dims, CrossDim, DotShape, MatMulDims, MatMulShape, MatrixOf, OutputDim, OutputFor, SameDim, VectorOf,
 };
