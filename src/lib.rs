@@ -17,7 +17,8 @@
 //! numpy's `.npy` and `.npz` files are read and written by [`io`].
 //!
 //! Where extents are static, shape mistakes are compile errors; where they are dynamic,
-//! the same mistakes are `Err(ShapeError)` from the `try_` form of the operation.
+//! the same mistakes are `Err(ShapeError)` from the `try_` form of the operation. Each
+//! concern has its own error enum; [`Error`] wraps them all, so `?` mixes them.
 //!
 //! ```
 //! use mdtensor::{ext, tensor, Tensor};
