@@ -376,6 +376,12 @@ fn every_extents_case_reduces_alike() {
     // The static-axis form on DynRank: Err, not a panic from inside the kernel.
     assert!(n.try_sum_axis::<3>().is_err());
     assert!(n.try_softmax::<3>().is_err());
+    assert!(n.try_unsqueeze::<4>().is_err());
+    assert_eq!(n.try_unsqueeze::<3>().unwrap().shape(), [2, 3, 4, 1]);
+    assert!(n.try_squeeze::<3>().is_err());
+    assert!(n.try_index_axis::<3>(0).is_err());
+    assert!(n.try_max_axis::<3>().is_err());
+    assert!(n.clone().try_keepdims::<4>().is_err());
 }
 
 proptest! {

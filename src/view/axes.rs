@@ -198,7 +198,19 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         E: InsertAxis<I, Const<1>>,
         S::AxesChanged: Layout<<E as InsertAxis<I, Const<1>>>::Output>,
     {
-        or_panic(self.view().try_into_unsqueezed::<I>())
+        or_panic(self.try_unsqueeze::<I>())
+    }
+    /// See [`Tensor::try_into_unsqueezed`]: `Err` only for [`DynRank`](crate::DynRank)
+    /// when `I > rank`.
+    #[allow(clippy::type_complexity)] // the view type of the policy after the change
+    pub fn try_unsqueeze<const I: usize>(
+        &self,
+    ) -> Result<Tensor<T, <E as InsertAxis<I, Const<1>>>::Output, S::AxesChanged, View<'_, T>>, ShapeError>
+    where
+        E: InsertAxis<I, Const<1>>,
+        S::AxesChanged: Layout<<E as InsertAxis<I, Const<1>>>::Output>,
+    {
+        self.view().try_into_unsqueezed::<I>()
     }
     /// See [`Tensor::try_into_index_axis`].
     pub fn try_index_axis<const I: usize>(
