@@ -470,3 +470,16 @@ fn dot_and_tensordot_take_runtime_ranks_and_axes() {
     assert!(a.try_tensordot_dyn(&b, &[1], &[1, 0]).is_err());
     assert!(a.try_tensordot_dyn(&b, &[0], &[0]).is_err());
 }
+
+/// A multi-axis `f32` sum that keeps the last axis folds its many positions in chunks, so
+/// the error does not grow with every reduced position (a plain running sum of a million
+/// 0.1f32 is off by about 1%).
+#[test]
+fn multi_axis_f32_sum_is_accurate() {
+    let n = if cfg!(miri) { 8 } else { 1000 };
+    let x = Tensor::<f32, DynRank>::full(DynRank::new(vec![n, n, 2]), 0.1);
+    let want = 0.1 * (n * n) as f64;
+    for s in x.sum_axes(&[0, 1]).iter() {
+        assert!((*s as f64 - want).abs() / want < 1e-3, "{s} vs {want}");
+    }
+}

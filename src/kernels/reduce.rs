@@ -398,17 +398,23 @@ pub(crate) unsafe fn reduce_axes<X: Expr, R: Reducer<X::Elem>>(
         let out = out;
         let mut c = x.cursor(dims);
         let (mut idx, mut ks, mut rs) = (vec![0usize; rank], vec![0; kept_dims.len()], vec![0; red_dims.len()]);
-        let mut row = vec![r.init(); run];
+        // `part` folds AXIS_CHUNK positions, then joins `row`: a float sum's error grows
+        // with the chunk and the number of chunks, not with every reduced position.
+        let (mut row, mut part) = (vec![r.init(); run], vec![r.init(); run]);
         for g in lo..hi {
             place(g, &kept_axes, &kept_dims, &mut ks, &mut idx);
             row.iter_mut().for_each(|a| *a = r.init());
-            for q in 0..red_n {
-                place(q, &red_axes, &red_dims, &mut rs, &mut idx);
-                c.seek(&idx);
-                for (t, a) in row.iter_mut().enumerate() {
-                    // SAFETY: `t` is below the extent of the last axis, the run's length.
-                    *a = r.fold(*a, unsafe { c.at(t) }, q);
+            for q0 in (0..red_n).step_by(AXIS_CHUNK) {
+                part.iter_mut().for_each(|a| *a = r.init());
+                for q in q0..(q0 + AXIS_CHUNK).min(red_n) {
+                    place(q, &red_axes, &red_dims, &mut rs, &mut idx);
+                    c.seek(&idx);
+                    for (t, a) in part.iter_mut().enumerate() {
+                        // SAFETY: `t` is below the extent of the last axis, the run's length.
+                        *a = r.fold(*a, unsafe { c.at(t) }, q);
+                    }
                 }
+                row.iter_mut().zip(&part).for_each(|(a, &p)| *a = r.combine(*a, p));
             }
             for (t, a) in row.iter().enumerate() {
                 // SAFETY: outputs `g * run + t` are inside the buffer.
