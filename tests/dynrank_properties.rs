@@ -483,3 +483,20 @@ fn multi_axis_f32_sum_is_accurate() {
         assert!((*s as f64 - want).abs() / want < 1e-3, "{s} vs {want}");
     }
 }
+
+/// Many small products in a batch run in parallel across the batch: the result is the
+/// same as each product on its own.
+#[test]
+fn many_small_batched_products_match_one_by_one() {
+    let (b, m, k, n) = if cfg!(miri) { (3, 2, 2, 2) } else { (300, 12, 9, 11) };
+    let a =
+        Tensor::<f64, DynRank>::from_fn(DynRank::new(vec![b, m, k]), |i| ((i[0] * 7 + i[1] * 3 + i[2]) % 11) as f64);
+    let w = Tensor::<f64, DynRank>::from_fn(DynRank::new(vec![1, k, n]), |i| ((i[1] * 5 + i[2]) % 7) as f64 - 3.0);
+    let c = a.matmul(&w);
+    assert_eq!(c.shape(), [b, m, n]);
+    let w2 = w.index_axis_dyn(0, 0).try_into_rank::<2>().unwrap();
+    for bi in 0..b {
+        let ai = a.index_axis_dyn(0, bi).try_into_rank::<2>().unwrap();
+        assert_eq!(c.index_axis_dyn(0, bi).to_vec(), ai.matmul(&w2).to_vec(), "batch {bi}");
+    }
+}

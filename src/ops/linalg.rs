@@ -67,17 +67,23 @@ unsafe fn batched_gemm<T: GemmElem>(d: &MatMulDims, a: &Operand<T>, b: &Operand<
     };
     let c = SendPtr(c);
     let across = count > 1 && flops < PAR_FLOPS && par.parallel_for(count.saturating_mul(flops));
-    let inner_par = if across { Par::Seq } else { par };
-    for_each_block(count, across, |lo, hi| {
+    let run = |lo: usize, hi: usize, par: Par| {
         let mut idx = vec![0usize; d.batch.len()];
         for bi in lo..hi {
             unravel(bi, &d.batch, &mut idx);
             // SAFETY: batch `bi` of A and B is inside each operand (caller's contract,
             // batch strides 0 where broadcast); C's block `bi` holds m×n elements, and
             // blocks are disjoint across tasks.
-            unsafe { gemm(m, k, n, at(a, &idx), at(b, &idx), c.get().add(bi * block), n, inner_par) };
+            unsafe { gemm(m, k, n, at(a, &idx), at(b, &idx), c.get().add(bi * block), n, par) };
         }
-    });
+    };
+    if across {
+        for_each_block(count, true, |lo, hi| run(lo, hi, Par::Seq));
+    } else {
+        // A single product (or few large ones) goes straight to the kernel, which picks
+        // its own threads: no task machinery around a 4×4 product.
+        run(0, count, par);
+    }
 }
 
 impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
