@@ -146,6 +146,34 @@
 //! | `scipy.sparse.csr_matrix((data, indices, indptr))` | `CsrMatrix` (compressed storage, `RowMajor` policy) |
 //! | passing arrays to ndarray / nalgebra code | [`crate::interop`]: zero-copy views both ways |
 //!
+//! ## Run-time axes and dynamic rank
+//!
+//! Every operation that takes an axis has a run-time form, suffixed `_dyn`, beside the
+//! const-generic one; its `try_` form returns `Err(ShapeError::AxisOutOfRange)` for an axis
+//! out of range. With a static rank the result keeps its rank with dynamic extents.
+//!
+//! | numpy | mdtensor |
+//! |---|---|
+//! | `a.sum(axis=k)` (`k` known at run time) | `a.sum_axis_dyn(k)`, `a.try_sum_axis_dyn(k)`; also `prod`, `mean`, `var`, `std`, `min`, `max`, `all`, `any` |
+//! | `a.argmax(axis=k)`, `a.argmin(axis=k)` | `a.argmax_axis_dyn(k)`, `a.argmin_axis_dyn(k)` |
+//! | `a.sum(axis=(0, 2))` | `a.sum_axes(&[0, 2])` (one pass; result `DynRank`); also `prod`, `mean`, `var`, `std`, `min`, `max`, `all`, `any` `_axes` |
+//! | `a.mean(axis=(0, 2), keepdims=True)` | `a.mean_axes_keepdims(&[0, 2])` (the input's rank, dynamic extents) |
+//! | `a.sum(axis=k, keepdims=True)` | `a.sum_axis_dyn(k).keepdims_dyn(k)`; static: `a.sum_axis::<1>().keepdims::<1>()` |
+//! | `a.sum(axis=1)` with an error instead of a panic | `a.try_sum_axis::<1>()`, `a.try_mean_axis::<1>()` |
+//! | `scipy.special.softmax(a, axis=k)` | `a.softmax_dyn(k)`, `a.log_softmax_dyn(k)`, `a.try_softmax_dyn(k)` |
+//! | `np.take(a, i, axis=k)` (one index) | `a.index_axis_dyn(k, i)` (a view) |
+//! | `np.squeeze(a, k)`, `np.expand_dims(a, k)` | `a.squeeze_dyn(k)`, `a.unsqueeze_dyn(k)` (views) |
+//! | `np.flip(a, k)` | `a.flip_dyn(k)` (a view with a negative stride) |
+//! | `[3,3,2,4] @ [3,1,4,4]`, `(H,W,3) @ (3,)` | `a.matmul(&b)`: numpy's rule for any number of batch axes with `DynRank`, up to rank 4 with tuple extents |
+//! | `np.matmul(a, b, out=c)` | `a.matmul_into(&b, &mut c)` (`c` of any layout), `a.try_matmul_into(&b, &mut c)` |
+//! | `np.tensordot(a, b, axes=([1, 2], [1, 0]))` | `a.tensordot_dyn(&b, &[1, 2], &[1, 0])` |
+//! | `np.dot(a, b)` (N-D) | `a.tensordot_dyn(&b, &[a.rank() - 1], &[b.rank() - 2])` |
+//! | a fixed-rank array as a numpy array | `a.into_dyn()` (no copy) |
+//! | checking a numpy array's rank | `d.try_into_rank::<2>()` → `ext![_, _]`, `d.try_into_extents::<ext![3, _]>()` (no copy; `Err` hands the tensor back) |
+//! | `scipy.sparse.csr_matrix(d)` for a `DynRank` `d` | `d.try_to_csr()` / `d.try_to_csc()` (rank checked at run time), `BandMatrix::try_from_dense(&d, kl, ku)`; `csr.matvec(&x)`, `csr.matmat(&b)`, `band.matvec(&x)` take `DynRank` operands |
+//! | banded `?gbmv` with `kl >= m` | `BandMatrix::with_bandwidths(shape, kl, ku)`: any bandwidths, as LAPACK |
+//! | one `except` for every error | `Result<_, mdtensor::Error>`: `?` converts `ShapeError`, `SparseError`, `BandError`, `NpyError` |
+//!
 //! ## The same in code
 //!
 //! ```

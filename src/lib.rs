@@ -17,7 +17,8 @@
 //! numpy's `.npy` and `.npz` files are read and written by [`io`].
 //!
 //! Where extents are static, shape mistakes are compile errors; where they are dynamic,
-//! the same mistakes are `Err(ShapeError)` from the `try_` form of the operation.
+//! the same mistakes are `Err(ShapeError)` from the `try_` form of the operation. Each
+//! concern has its own error enum; [`Error`] wraps them all, so `?` mixes them.
 //!
 //! ```
 //! use mdtensor::{ext, tensor, Tensor};
@@ -32,6 +33,7 @@
 
 #[cfg(feature = "approx")]
 pub mod approx;
+mod crate_error;
 pub mod error;
 pub mod extents;
 mod fmt;
@@ -49,10 +51,11 @@ pub mod storage;
 pub mod tensor;
 pub mod view;
 
+pub use crate_error::Error;
 pub use error::ShapeError;
 pub use extents::{
-    broadcast_shapes, AxisAt, BroadcastDim, BroadcastTo, Const, Dim, Dyn, DynRank, Extents, InsertAxis, One,
-    RemoveAxis, Reverse, StaticDim, StaticExtents, ToDim,
+    broadcast_shapes, AxisAt, BroadcastDim, BroadcastTo, Const, Dim, Dyn, DynOfRank, DynRank, Extents, InsertAxis, One,
+    Rank, RemoveAxis, Reverse, StaticDim, StaticExtents, ToDim,
 };
 pub use fmt::DebugStorage;
 pub use kernels::par::Par;

@@ -10,16 +10,24 @@ type Vector<T> = Tensor<T, ext![_]>;
 // `.unwrap_err()`.
 
 #[test]
-fn bandwidth_larger_than_the_matrix_is_an_error() {
-    let err = BandMatrix::<f64>::try_with_bandwidths([3, 4], 3, 1).expect_err("an error");
-    assert_eq!(err, BandError::BandwidthTooLarge { rows: 3, cols: 4, kl: 3, ku: 1 });
-    let msg = err.to_string();
-    assert!(msg.contains("kl = 3") && msg.contains("3×4") && msg.contains("kl must be at most 2"), "{msg}");
-    assert!(BandMatrix::<f64>::try_with_bandwidths([3, 4], 0, 4).is_err());
-    assert!(BandMatrix::<f64>::try_with_bandwidths([3, 4], 2, 3).is_ok());
-    // An empty axis allows only bandwidth 0.
-    assert!(BandMatrix::<f64>::try_with_bandwidths([0, 0], 0, 0).is_ok());
-    assert!(BandMatrix::<f64>::try_with_bandwidths([0, 3], 1, 0).is_err());
+fn bandwidths_wider_than_the_matrix_are_accepted_as_lapack_does() {
+    // LAPACK's ?gbmv takes any kl, ku >= 0: the diagonals beyond the matrix are padding.
+    let mut a = BandMatrix::<f64>::try_with_bandwidths([3, 4], 3, 5).expect("a wide band");
+    assert_eq!((a.ldab(), a.as_lapack_slice().len()), (9, 36));
+    let dense = Tensor::<f64, ext![3, 4]>::from_fn(ext![3, 4], |[i, j]| (1 + i * 4 + j) as f64);
+    for i in 0..3 {
+        for j in 0..4 {
+            a.try_set([i, j], dense[[i, j]]).expect("every element is inside a band this wide");
+        }
+    }
+    assert_eq!(a.to_dense().to_vec(), dense.to_vec());
+    let x = tensor![1.0, -1.0, 2.0, 0.5];
+    let want: Vec<f64> = (0..3).map(|i| (0..4).map(|j| dense[[i, j]] * x[[j]]).sum()).collect();
+    assert_eq!(a.matvec(&x).to_vec(), want);
+    // Built from the LAPACK buffer too; an empty matrix takes any bandwidth.
+    let (kl, ku, data) = a.into_parts();
+    assert!(BandMatrix::<f64>::try_from_parts([3, 4], kl, ku, data).is_ok());
+    assert!(BandMatrix::<f64>::try_with_bandwidths([0, 3], 1, 0).is_ok());
 }
 
 #[test]
@@ -190,6 +198,8 @@ fn from_storage_asks_the_band_whether_it_fits() {
     assert_eq!(taller.to_dense().to_vec(), [1, 2, 3, 4, 0, 0]);
     let (err, _) = BandMatrix::<i32>::try_from_storage(band.clone(), [2, 3]).expect_err("an error");
     assert!(err.to_string().contains("needs a buffer of (kl + ku + 1)·3 = 9 elements, but 6"), "{err}");
-    let (err, _) = BandMatrix::<i32>::try_from_storage(band, [1, 3]).expect_err("an error");
-    assert!(err.to_string().contains("bandwidths kl = 1, ku = 1 do not fit a 1×3 matrix"), "{err}");
+    // One row, two columns: kl = 1 reaches past the single row, which LAPACK allows; the
+    // cells below it are padding and must be zero (here they hold 3 and 4).
+    let (err, _) = BandMatrix::<i32>::try_from_storage(band, [1, 2]).expect_err("an error");
+    assert!(err.to_string().contains("cells outside the matrix must be zero"), "{err}");
 }

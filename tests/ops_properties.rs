@@ -1282,8 +1282,9 @@ macro_rules! reduce_body {
                     check(&$a.gt(0i64).all_axis::<I>(), &ra.reduce_axis(I, |f| f.iter().all(|&x| x > 0)))?;
                     check(&$a.gt(3i64).any_axis::<I>(), &ra.reduce_axis(I, |f| f.iter().any(|&x| x > 3)))?;
                 );
-                let out_empty = ra.shape.iter().enumerate().any(|(k, &x)| k != I && x == 0);
-                if ra.shape[I] == 0 && !out_empty {
+                // As numpy: an extreme over an empty axis has no value, even when there
+                // are no outputs either (`np.zeros((0, 0)).max(axis=0)` raises).
+                if ra.shape[I] == 0 {
                     prop_assert!($a.try_max_axis::<I>().is_err());
                     prop_assert!($a.try_min_axis::<I>().is_err());
                     prop_assert!($a.try_argmax_axis::<I>().is_err());

@@ -189,3 +189,102 @@ impl Reverse for DynRank {
         DynRank::new(d)
     }
 }
+
+/// Extents with one axis removed, the axis chosen at run time: for a static rank `R` the
+/// result has rank `R − 1` with every axis dynamic (which axis goes is not known to the
+/// compiler, so neither are the remaining extents); for [`DynRank`] it is [`DynRank`].
+#[diagnostic::on_unimplemented(
+    message = "extents `{Self}` have no axis to remove",
+    label = "a run-time axis needs a tensor of rank 1 or more"
+)]
+pub trait RemoveAxisDyn: Extents {
+    /// The extents without the axis.
+    type Output: Extents;
+    /// Removes `axis`; `Err(AxisOutOfRange)` naming `op` when `axis >= rank`.
+    fn remove_axis_dyn(&self, op: &'static str, axis: usize) -> Result<Self::Output, ShapeError>;
+}
+
+/// Extents with an axis of extent `n` inserted before `axis` (`axis == rank` appends),
+/// chosen at run time: rank `R + 1`, every axis dynamic, or [`DynRank`].
+#[diagnostic::on_unimplemented(
+    message = "cannot insert an axis into extents `{Self}`",
+    label = "rank 6 is the largest tuple rank; use `DynRank`"
+)]
+pub trait InsertAxisDyn: Extents {
+    /// The extents with the new axis.
+    type Output: Extents;
+    /// Inserts the axis; `Err(AxisOutOfRange)` naming `op` when `axis > rank`.
+    fn insert_axis_dyn(&self, op: &'static str, axis: usize, n: usize) -> Result<Self::Output, ShapeError>;
+}
+
+/// `dims` without `axis` (or with `n` inserted before it) into a stack buffer, then
+/// `E::from_dims`: no allocation for tuple extents.
+fn edit_dims<E: Extents>(
+    op: &'static str,
+    dims: &[usize],
+    axis: usize,
+    insert: Option<usize>,
+) -> Result<E, ShapeError> {
+    let rank = dims.len();
+    let limit = if insert.is_some() { rank } else { rank.saturating_sub(1) };
+    if axis > limit || (insert.is_none() && rank == 0) {
+        return Err(ShapeError::AxisOutOfRange { op, axis, rank });
+    }
+    let mut buf = [0usize; 8];
+    let edited = dims[..axis].iter().chain(insert.as_slice()).chain(&dims[axis + usize::from(insert.is_none())..]);
+    let len = if insert.is_some() { rank + 1 } else { rank - 1 };
+    if len > buf.len() {
+        return E::from_dims(&edited.copied().collect::<Vec<_>>());
+    }
+    for (o, &d) in buf.iter_mut().zip(edited) {
+        *o = d;
+    }
+    E::from_dims(&buf[..len])
+}
+
+macro_rules! axis_dyn_impls {
+    ($($D:ident)*; $($Less:ident)*; $($More:ident)*) => {
+        impl<$($D: Dim),*> RemoveAxisDyn for ($($D,)*) {
+            type Output = ($($Less,)*);
+            fn remove_axis_dyn(&self, op: &'static str, axis: usize) -> Result<Self::Output, ShapeError> {
+                edit_dims(op, self.dims().as_ref(), axis, None)
+            }
+        }
+        impl<$($D: Dim),*> InsertAxisDyn for ($($D,)*) {
+            type Output = ($($More,)*);
+            fn insert_axis_dyn(&self, op: &'static str, axis: usize, n: usize) -> Result<Self::Output, ShapeError> {
+                edit_dims(op, self.dims().as_ref(), axis, Some(n))
+            }
+        }
+    };
+}
+use super::Dyn;
+impl InsertAxisDyn for () {
+    type Output = (Dyn,);
+    fn insert_axis_dyn(&self, op: &'static str, axis: usize, n: usize) -> Result<(Dyn,), ShapeError> {
+        edit_dims(op, &[], axis, Some(n))
+    }
+}
+axis_dyn_impls!(A; ; Dyn Dyn);
+axis_dyn_impls!(A B; Dyn; Dyn Dyn Dyn);
+axis_dyn_impls!(A B C; Dyn Dyn; Dyn Dyn Dyn Dyn);
+axis_dyn_impls!(A B C D; Dyn Dyn Dyn; Dyn Dyn Dyn Dyn Dyn);
+axis_dyn_impls!(A B C D F; Dyn Dyn Dyn Dyn; Dyn Dyn Dyn Dyn Dyn Dyn);
+impl<A: Dim, B: Dim, C: Dim, D: Dim, F: Dim, G: Dim> RemoveAxisDyn for (A, B, C, D, F, G) {
+    type Output = (Dyn, Dyn, Dyn, Dyn, Dyn);
+    fn remove_axis_dyn(&self, op: &'static str, axis: usize) -> Result<Self::Output, ShapeError> {
+        edit_dims(op, self.dims().as_ref(), axis, None)
+    }
+}
+impl RemoveAxisDyn for DynRank {
+    type Output = DynRank;
+    fn remove_axis_dyn(&self, op: &'static str, axis: usize) -> Result<DynRank, ShapeError> {
+        edit_dims(op, self.as_slice(), axis, None)
+    }
+}
+impl InsertAxisDyn for DynRank {
+    type Output = DynRank;
+    fn insert_axis_dyn(&self, op: &'static str, axis: usize, n: usize) -> Result<DynRank, ShapeError> {
+        edit_dims(op, self.as_slice(), axis, Some(n))
+    }
+}

@@ -10,7 +10,7 @@
 //! [`ext!`](crate::ext), or made by `keepdims`, `unsqueeze` and `NewAxis`.
 
 use super::{
-    BandDim, BandFromDenseDim, BandSolveDim, CanBroadcastDim, DimBroadcast, DotDim, SameDim, SameExtent,
+    BandDim, BandFromDenseDim, BandSolveDim, CanBroadcastDim, DimBroadcast, DotDim, OutputDim, SameDim, SameExtent,
     SparseProductDim, TensordotDim,
 };
 use core::fmt;
@@ -51,6 +51,7 @@ pub trait Dim:
     + SameExtent<Self>
     + BandFromDenseDim<Self>
     + BandSolveDim<Self>
+    + OutputDim<Self>
 {
     /// `Some(n)` when the extent is a compile-time constant.
     const STATIC: Option<usize>;

@@ -61,3 +61,42 @@ impl Extents for DynRank {
         self.0.iter().product()
     }
 }
+
+/// A rank as a type, for naming "rank `R`, every axis dynamic" ([`DynOfRank`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Rank<const R: usize>;
+
+/// The extents of rank `R` with every axis dynamic: `Rank<2>` gives `(Dyn, Dyn)`. Used by
+/// [`Tensor::try_into_rank`](crate::Tensor::try_into_rank).
+#[diagnostic::on_unimplemented(
+    message = "no tuple extents of rank {Self}",
+    label = "static ranks go from 0 to 6; use `DynRank` beyond"
+)]
+pub trait DynOfRank {
+    /// `(Dyn, …)` with `R` axes.
+    type Extents: Extents;
+}
+
+macro_rules! dyn_of_rank {
+    ($($r:literal => ($($d:ident)*);)*) => {$(
+        impl DynOfRank for Rank<$r> {
+            type Extents = ($($d,)*);
+        }
+    )*};
+}
+use super::Dyn;
+dyn_of_rank! {
+    0 => ();
+    1 => (Dyn);
+    2 => (Dyn Dyn);
+    3 => (Dyn Dyn Dyn);
+    4 => (Dyn Dyn Dyn Dyn);
+    5 => (Dyn Dyn Dyn Dyn Dyn);
+    6 => (Dyn Dyn Dyn Dyn Dyn Dyn);
+}
+
+/// Extents that can hold a matrix: rank-2 tuples, or [`DynRank`] (whose rank is then
+/// checked at run time). Conversions into rank-2 storages (band matrices) take these.
+pub trait MatrixExtents: Extents {}
+impl<A: super::Dim, B: super::Dim> MatrixExtents for (A, B) {}
+impl MatrixExtents for DynRank {}

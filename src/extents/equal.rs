@@ -80,3 +80,9 @@ equal_dims_rule!(
     "band solve: extents `{Self}` and `{Rhs}` differ",
     "the matrix must be square and the right-hand side as long as its order"
 );
+equal_dims_rule!(
+    /// One axis of the output of `matmul_into` holds the product's axis.
+    OutputDim,
+    "matmul_into: an output axis of extent `{Self}` cannot hold the product's axis of extent `{Rhs}`",
+    "the output must have the product's extents"
+);

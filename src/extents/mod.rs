@@ -24,18 +24,22 @@ pub(crate) mod static_arith;
 mod table;
 mod tuple;
 
-pub use axis::{AxisAt, InsertAxis, RemoveAxis, Reverse};
+pub use axis::{AxisAt, InsertAxis, InsertAxisDyn, RemoveAxis, RemoveAxisDyn, Reverse};
 pub use broadcast::{
     broadcast_shapes, BroadcastDim, BroadcastTo, BroadcastWith, CanBroadcast, CanBroadcastDim, DimBroadcast,
 };
 pub(crate) use broadcast::{broadcast_shapes_into, broadcast_strides};
 pub use concat::ConcatAxes;
 pub use dim::{Const, Dim, Dyn, One, StaticBit};
-pub use dyn_rank::DynRank;
-pub use equal::{BandDim, BandFromDenseDim, BandSolveDim, DotDim, SameDim, SameExtent, SparseProductDim, TensordotDim};
+pub use dyn_rank::{DynOfRank, DynRank, MatrixExtents, Rank};
+pub use equal::{
+    BandDim, BandFromDenseDim, BandSolveDim, DotDim, OutputDim, SameDim, SameExtent, SparseProductDim, TensordotDim,
+};
 pub(crate) use join::joined_dims;
 pub use join::{ConcatAlong, DimSum, JoinDim};
-pub use matmul::{CrossDim, DotShape, MatMulShape};
+pub use matmul::{
+    matmul_dims, BandDenseOf, BandVectorOf, CrossDim, DotShape, MatMulDims, MatMulShape, MatrixOf, OutputFor, VectorOf,
+};
 pub use static_arith::{StaticDim, StaticExtents, ToDim};
 
 use crate::error::ShapeError;

@@ -344,3 +344,92 @@ fn fold_run<C: Cursor, R: Reducer<C::Elem>>(c: &C, len: usize, r: R) -> R::Acc {
     }
     tree(&r, &mut lanes)
 }
+
+/// Reduces `x` (shape `dims`) over the axes flagged in `reduced`, in one pass, into `out`,
+/// row-major over the kept axes. At least one axis is kept and at least two are reduced
+/// (one axis is [`reduce_axis`], all of them [`reduce_all`]).
+///
+/// When the last axis is reduced, each output folds whole runs along it; when it is kept,
+/// a row of outputs (one per position of the last axis) folds whole runs into a row of
+/// accumulators. Positions passed to the reducer are row-major over the reduced axes.
+///
+/// # Safety
+/// `out` must be valid for writes of the product of the kept extents.
+pub(crate) unsafe fn reduce_axes<X: Expr, R: Reducer<X::Elem>>(
+    x: &X,
+    dims: &[usize],
+    reduced: &[bool],
+    r: R,
+    par: Par,
+    out: *mut R::Out,
+) {
+    let rank = dims.len();
+    let last = rank - 1;
+    let run = dims[last];
+    // Axes folded by the outer loop (reduced, but not the last) and axes that index the
+    // outputs of one task (kept, but not the last).
+    let red_axes: Vec<usize> = (0..last).filter(|&k| reduced[k]).collect();
+    let kept_axes: Vec<usize> = (0..last).filter(|&k| !reduced[k]).collect();
+    let red_dims: Vec<usize> = red_axes.iter().map(|&k| dims[k]).collect();
+    let kept_dims: Vec<usize> = kept_axes.iter().map(|&k| dims[k]).collect();
+    let (red_n, kept_n) = (red_dims.iter().product::<usize>(), kept_dims.iter().product::<usize>());
+    let count = if reduced[last] { red_n * run } else { red_n };
+    let out = SendPtr(out);
+    let parallel = par.parallel_for(dims.iter().product());
+    // Prepared once, on this thread: tasks clone it (see `reduce_all`).
+    let proto = x.cursor(dims);
+    let proto = &proto;
+    let place = |q: usize, axes: &[usize], ext: &[usize], sub: &mut [usize], idx: &mut [usize]| {
+        super::elementwise::unravel(q, ext, sub);
+        for (&k, &i) in axes.iter().zip(sub.iter()) {
+            idx[k] = i;
+        }
+    };
+    if reduced[last] {
+        for_each_block(kept_n, parallel, move |lo, hi| {
+            let out = out;
+            let mut c = proto.clone();
+            let (mut idx, mut ks, mut rs) = (vec![0usize; rank], vec![0; kept_dims.len()], vec![0; red_dims.len()]);
+            for o in lo..hi {
+                place(o, &kept_axes, &kept_dims, &mut ks, &mut idx);
+                let mut acc = r.init();
+                for q in 0..red_n {
+                    place(q, &red_axes, &red_dims, &mut rs, &mut idx);
+                    c.seek(&idx);
+                    acc = r.combine(acc, fold_run(&c, run, r));
+                }
+                // SAFETY: output `o` is inside the buffer (caller's contract).
+                unsafe { out.0.add(o).write(r.finish(acc, count)) };
+            }
+        });
+        return;
+    }
+    for_each_block(kept_n, parallel, move |lo, hi| {
+        let out = out;
+        let mut c = proto.clone();
+        let (mut idx, mut ks, mut rs) = (vec![0usize; rank], vec![0; kept_dims.len()], vec![0; red_dims.len()]);
+        // `part` folds AXIS_CHUNK positions, then joins `row`: a float sum's error grows
+        // with the chunk and the number of chunks, not with every reduced position.
+        let (mut row, mut part) = (vec![r.init(); run], vec![r.init(); run]);
+        for g in lo..hi {
+            place(g, &kept_axes, &kept_dims, &mut ks, &mut idx);
+            row.iter_mut().for_each(|a| *a = r.init());
+            for q0 in (0..red_n).step_by(AXIS_CHUNK) {
+                part.iter_mut().for_each(|a| *a = r.init());
+                for q in q0..(q0 + AXIS_CHUNK).min(red_n) {
+                    place(q, &red_axes, &red_dims, &mut rs, &mut idx);
+                    c.seek(&idx);
+                    for (t, a) in part.iter_mut().enumerate() {
+                        // SAFETY: `t` is below the extent of the last axis, the run's length.
+                        *a = r.fold(*a, unsafe { c.at(t) }, q);
+                    }
+                }
+                row.iter_mut().zip(&part).for_each(|(a, &p)| *a = r.combine(*a, p));
+            }
+            for (t, a) in row.iter().enumerate() {
+                // SAFETY: outputs `g * run + t` are inside the buffer.
+                unsafe { out.0.add(g * run + t).write(r.finish(*a, count)) };
+            }
+        }
+    });
+}

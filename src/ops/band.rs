@@ -2,9 +2,10 @@
 //! an axis. Conversions are in `band_convert.rs`, the LU solve in `band_solve.rs`.
 //!
 //! A static length mismatch of `matvec` (a `Const<5>` column count and a `Const<4>`
-//! vector) does not compile ([`BandDim`]); dynamic lengths are checked at run time.
+//! vector) does not compile ([`BandDim`]); dynamic lengths are checked at run time, and
+//! so is the rank of a [`DynRank`](crate::DynRank) vector ([`BandVectorOf`]).
 
-use crate::extents::{BandDim, Dim};
+use crate::extents::{BandDim, BandVectorOf, Dim};
 use crate::kernels::band::{band_matvec, BandElem, BandShape};
 use crate::kernels::par::Par;
 use crate::layout::{ColMajor, Layout};
@@ -25,16 +26,15 @@ impl<T, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
 impl<T: BandElem, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     /// `y = A x` into an existing vector, with an explicit choice of threads; `Err` when
     /// dynamic lengths disagree or `y` is not contiguous.
-    pub fn try_matvec_into_with<N2, S2, St2, M2, S3, St3>(
+    pub fn try_matvec_into_with<X, S2, St2, M2, S3, St3>(
         &self,
-        x: &Tensor<T, (N2,), S2, St2>,
+        x: &Tensor<T, X, S2, St2>,
         y: &mut Tensor<T, (M2,), S3, St3>,
         par: Par,
     ) -> Result<(), BandError>
     where
-        N: BandDim<N2>,
-        N2: Dim,
-        S2: Layout<(N2,)>,
+        X: BandVectorOf<N>,
+        S2: Layout<X>,
         St2: DenseStorage<T>,
         M: BandDim<M2>,
         M2: Dim,
@@ -45,9 +45,9 @@ impl<T: BandElem, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
         self.matvec_slice(x, y, par)
     }
     /// `y = A x` into a slice, after checking both lengths.
-    fn matvec_slice<D: Dim, S2: Layout<(D,)>, St2: DenseStorage<T>>(
+    fn matvec_slice<X: BandVectorOf<N>, S2: Layout<X>, St2: DenseStorage<T>>(
         &self,
-        x: &Tensor<T, (D,), S2, St2>,
+        x: &Tensor<T, X, S2, St2>,
         y: &mut [T],
         par: Par,
     ) -> Result<(), BandError> {
@@ -59,6 +59,10 @@ impl<T: BandElem, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
             expected,
             found,
         };
+        if x.rank() != 1 {
+            // Only reachable with DynRank: tuple extents are rank 1 by the bound.
+            return Err(BandError::Shape(ShapeError::RankMismatch { op: "matvec", expected: 1, found: x.rank() }));
+        }
         if x.numel() != s.cols {
             return Err(mismatch(s.cols, x.numel()));
         }
@@ -73,15 +77,14 @@ impl<T: BandElem, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
         Ok(())
     }
     /// `y = A x` into an existing vector; see [`Tensor::try_matvec_into_with`].
-    pub fn try_matvec_into<N2, S2, St2, M2, S3, St3>(
+    pub fn try_matvec_into<X, S2, St2, M2, S3, St3>(
         &self,
-        x: &Tensor<T, (N2,), S2, St2>,
+        x: &Tensor<T, X, S2, St2>,
         y: &mut Tensor<T, (M2,), S3, St3>,
     ) -> Result<(), BandError>
     where
-        N: BandDim<N2>,
-        N2: Dim,
-        S2: Layout<(N2,)>,
+        X: BandVectorOf<N>,
+        S2: Layout<X>,
         St2: DenseStorage<T>,
         M: BandDim<M2>,
         M2: Dim,
@@ -93,14 +96,10 @@ impl<T: BandElem, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     /// `y = A x` into an existing vector; panics with the message of
     /// [`Tensor::try_matvec_into_with`].
     #[track_caller]
-    pub fn matvec_into<N2, S2, St2, M2, S3, St3>(
-        &self,
-        x: &Tensor<T, (N2,), S2, St2>,
-        y: &mut Tensor<T, (M2,), S3, St3>,
-    ) where
-        N: BandDim<N2>,
-        N2: Dim,
-        S2: Layout<(N2,)>,
+    pub fn matvec_into<X, S2, St2, M2, S3, St3>(&self, x: &Tensor<T, X, S2, St2>, y: &mut Tensor<T, (M2,), S3, St3>)
+    where
+        X: BandVectorOf<N>,
+        S2: Layout<X>,
         St2: DenseStorage<T>,
         M: BandDim<M2>,
         M2: Dim,
@@ -111,11 +110,10 @@ impl<T: BandElem, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     }
     /// `A x` as a new vector; `Err` when a dynamic length of `x` disagrees with the
     /// column count.
-    pub fn try_matvec<N2, S2, St2>(&self, x: &Tensor<T, (N2,), S2, St2>) -> Result<Tensor<T, (M,)>, BandError>
+    pub fn try_matvec<X, S2, St2>(&self, x: &Tensor<T, X, S2, St2>) -> Result<Tensor<T, (M,)>, BandError>
     where
-        N: BandDim<N2>,
-        N2: Dim,
-        S2: Layout<(N2,)>,
+        X: BandVectorOf<N>,
+        S2: Layout<X>,
         St2: DenseStorage<T>,
     {
         let mut y = crate::error::try_vec_filled("band matvec", self.dims()[0], T::zero())?;
@@ -130,11 +128,10 @@ impl<T: BandElem, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     /// assert_eq!(a.matvec(&tensor![1, 2, 3]).to_vec(), [4, 8, 8]);
     /// ```
     #[track_caller]
-    pub fn matvec<N2, S2, St2>(&self, x: &Tensor<T, (N2,), S2, St2>) -> Tensor<T, (M,)>
+    pub fn matvec<X, S2, St2>(&self, x: &Tensor<T, X, S2, St2>) -> Tensor<T, (M,)>
     where
-        N: BandDim<N2>,
-        N2: Dim,
-        S2: Layout<(N2,)>,
+        X: BandVectorOf<N>,
+        S2: Layout<X>,
         St2: DenseStorage<T>,
     {
         self.try_matvec(x).unwrap_or_else(|e| panic!("{e}"))

@@ -4,7 +4,8 @@
 //! A conversion never drops an element silently: a non-zero element outside the band is
 //! an error naming its `(i, j)`.
 
-use crate::extents::{BandFromDenseDim, Dim};
+use crate::error::ShapeError;
+use crate::extents::{BandDenseOf, Dim};
 use crate::layout::{ColMajor, Layout};
 use crate::storage::{Band, BandError, DenseStorage};
 use crate::tensor::{ShapeArg, Tensor};
@@ -12,9 +13,9 @@ use num_traits::Zero;
 
 impl<T: Clone + Zero, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     /// The band part of a dense matrix (any layout, any rank-2 extents whose lengths fit
-    /// `(M, N)`); `Err` when the extents do not fit, the bandwidths do not fit the matrix,
-    /// or an element outside the band is not zero — the error names the first such
-    /// `(i, j)` in row-major order.
+    /// `(M, N)`, or a [`DynRank`](crate::DynRank) tensor of rank 2); `Err` when the rank or
+    /// the extents do not fit, or an element outside the band is not zero — the error
+    /// names the first such `(i, j)` in row-major order.
     ///
     /// ```
     /// use mdtensor::{tensor, BandMatrix, BandError};
@@ -22,18 +23,18 @@ impl<T: Clone + Zero, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     /// let err = BandMatrix::<i32, mdtensor::ext![3, 3]>::try_from_dense(&d, 0, 1).err().unwrap();
     /// assert!(matches!(err, BandError::OutsideBand { row: 2, col: 0, .. }));
     /// ```
-    pub fn try_from_dense<M2: Dim, N2: Dim, S2: Layout<(M2, N2)>, St2: DenseStorage<T>>(
-        dense: &Tensor<T, (M2, N2), S2, St2>,
+    pub fn try_from_dense<E2: BandDenseOf<M, N>, S2: Layout<E2>, St2: DenseStorage<T>>(
+        dense: &Tensor<T, E2, S2, St2>,
         kl: usize,
         ku: usize,
-    ) -> Result<Self, BandError>
-    where
-        M: BandFromDenseDim<M2>,
-        N: BandFromDenseDim<N2>,
-    {
-        let mut band = Self::try_with_bandwidths(&dense.dims()[..], kl, ku)?;
+    ) -> Result<Self, BandError> {
+        if dense.rank() != 2 {
+            // Only reachable with DynRank: tuple extents are rank 2 by the bound.
+            return Err(ShapeError::RankMismatch { op: "from_dense", expected: 2, found: dense.rank() }.into());
+        }
+        let mut band = Self::try_with_bandwidths(dense.dims().as_ref(), kl, ku)?;
         for (idx, v) in dense.indexed_iter() {
-            let [i, j] = idx;
+            let (i, j) = (idx.as_ref()[0], idx.as_ref()[1]);
             match band.stored_mut([i, j]) {
                 Some(slot) => *slot = v.clone(),
                 None if v.is_zero() => {}
@@ -44,15 +45,11 @@ impl<T: Clone + Zero, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     }
     /// See [`Tensor::try_from_dense`]; panics with its message.
     #[track_caller]
-    pub fn from_dense<M2: Dim, N2: Dim, S2: Layout<(M2, N2)>, St2: DenseStorage<T>>(
-        dense: &Tensor<T, (M2, N2), S2, St2>,
+    pub fn from_dense<E2: BandDenseOf<M, N>, S2: Layout<E2>, St2: DenseStorage<T>>(
+        dense: &Tensor<T, E2, S2, St2>,
         kl: usize,
         ku: usize,
-    ) -> Self
-    where
-        M: BandFromDenseDim<M2>,
-        N: BandFromDenseDim<N2>,
-    {
+    ) -> Self {
         Self::try_from_dense(dense, kl, ku).unwrap_or_else(|e| panic!("{e}"))
     }
 

@@ -104,34 +104,83 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
         &self,
         rhs: &Tensor<T, E2, S2, St2>,
     ) -> Result<Tensor<T, DynRank>, ShapeError> {
+        self.try_tensordot_dyn(rhs, C::LEFT, C::RIGHT)
+    }
+
+    /// numpy's `tensordot(a, b, axes=(left, right))` with the axis pairs chosen at run
+    /// time: `left[i]` of this tensor is contracted with `right[i]` of `rhs`. `Err` when
+    /// the lists differ in length, an axis is out of range or repeated, or paired extents
+    /// differ. The result has this tensor's free axes followed by `rhs`'s.
+    ///
+    /// numpy's N-D `dot(a, b)` is `a.tensordot_dyn(&b, &[a.rank() - 1], &[b.rank() - 2])`.
+    ///
+    /// ```
+    /// use mdtensor::{DynRank, Tensor};
+    /// let a = Tensor::<f64, DynRank>::from_fn(DynRank::new(vec![2, 3, 4]), |i| (i[0] + i[1] * i[2]) as f64);
+    /// let b = Tensor::<f64, DynRank>::from_fn(DynRank::new(vec![4, 3]), |i| (i[0] * 3 + i[1]) as f64);
+    /// let c = a.tensordot_dyn(&b, &[1, 2], &[1, 0]);
+    /// assert_eq!(c.shape(), [2]);
+    /// assert!(a.try_tensordot_dyn(&b, &[1], &[1, 0]).is_err());
+    /// assert!(a.try_tensordot_dyn(&b, &[3], &[0]).is_err());
+    /// ```
+    pub fn try_tensordot_dyn<E2: Extents, S2: Layout<E2>, St2: DenseStorage<T>>(
+        &self,
+        rhs: &Tensor<T, E2, S2, St2>,
+        left: &[usize],
+        right: &[usize],
+    ) -> Result<Tensor<T, DynRank>, ShapeError> {
         let (ad, bd) = (self.shape(), rhs.shape());
-        for (&i, &j) in C::LEFT.iter().zip(C::RIGHT) {
-            if ad[i] != bd[j] {
-                return Err(ShapeError::Incompatible {
-                    op: "tensordot",
-                    lhs: ad.clone(),
-                    rhs: bd.clone(),
-                    reason: format!("axis {i} (extent {}) and axis {j} (extent {}) differ", ad[i], bd[j]),
-                });
+        let incompatible =
+            |reason: String| ShapeError::Incompatible { op: "tensordot", lhs: ad.clone(), rhs: bd.clone(), reason };
+        if left.len() != right.len() {
+            return Err(incompatible(format!("{} axes of the left operand paired with {}", left.len(), right.len())));
+        }
+        for (axes, rank) in [(left, ad.len()), (right, bd.len())] {
+            for (p, &ax) in axes.iter().enumerate() {
+                if ax >= rank {
+                    return Err(ShapeError::AxisOutOfRange { op: "tensordot", axis: ax, rank });
+                }
+                if axes[..p].contains(&ax) {
+                    return Err(incompatible(format!("axis {ax} is contracted twice")));
+                }
             }
         }
-        let free_a: Vec<usize> = (0..ad.len()).filter(|k| !C::LEFT.contains(k)).collect();
-        let free_b: Vec<usize> = (0..bd.len()).filter(|k| !C::RIGHT.contains(k)).collect();
+        for (&i, &j) in left.iter().zip(right) {
+            if ad[i] != bd[j] {
+                return Err(incompatible(format!(
+                    "axis {i} (extent {}) and axis {j} (extent {}) differ",
+                    ad[i], bd[j]
+                )));
+            }
+        }
+        let free_a: Vec<usize> = (0..ad.len()).filter(|k| !left.contains(k)).collect();
+        let free_b: Vec<usize> = (0..bd.len()).filter(|k| !right.contains(k)).collect();
         // A as (free_a…, contracted…) and B as (contracted…, free_b…), copied row-major so
         // they reshape to matrices, then one matrix product.
-        let perm_a: Vec<usize> = free_a.iter().chain(C::LEFT).copied().collect();
-        let perm_b: Vec<usize> = C::RIGHT.iter().chain(&free_b).copied().collect();
+        let perm_a: Vec<usize> = free_a.iter().chain(left).copied().collect();
+        let perm_b: Vec<usize> = right.iter().chain(&free_b).copied().collect();
         let a2 = self.try_permute(&perm_a)?.to_standard_layout();
         let b2 = rhs.try_permute(&perm_b)?.to_standard_layout();
         let m: usize = free_a.iter().map(|&k| ad[k]).product();
         let n: usize = free_b.iter().map(|&k| bd[k]).product();
-        let k: usize = C::LEFT.iter().map(|&i| ad[i]).product();
+        let k: usize = left.iter().map(|&i| ad[i]).product();
         let am = as_matrix(a2, m, k);
         let bm = as_matrix(b2, k, n);
         let c = am.try_matmul(&bm)?;
         let out_dims: Vec<usize> = free_a.iter().map(|&i| ad[i]).chain(free_b.iter().map(|&j| bd[j])).collect();
         let data = c.into_vec();
         Tensor::try_from_vec(DynRank::new(out_dims), data).map_err(|(e, _)| e)
+    }
+
+    /// See [`Tensor::try_tensordot_dyn`].
+    #[track_caller]
+    pub fn tensordot_dyn<E2: Extents, S2: Layout<E2>, St2: DenseStorage<T>>(
+        &self,
+        rhs: &Tensor<T, E2, S2, St2>,
+        left: &[usize],
+        right: &[usize],
+    ) -> Tensor<T, DynRank> {
+        or_panic(self.try_tensordot_dyn(rhs, left, right))
     }
 
     /// See [`Tensor::try_tensordot`].

@@ -1,16 +1,22 @@
 //! Linear-algebra products: `matmul` (matrix, matrix-vector, vector-matrix, batched with
-//! broadcast batch axes), `dot`, `outer` and the 3-D `cross` product.
+//! any number of broadcast batch axes), `matmul_into` an existing output, `dot`, `outer`
+//! and the 3-D `cross` product.
 //!
-//! Shapes follow [`MatMulShape`]: static inner dimensions that differ do not compile;
-//! dynamic ones are `Err` from the `try_` forms. Operands may have any stride policy
-//! (row-major, column-major, transposed or sliced views) and are read in place.
+//! Shapes follow numpy's `matmul` rule ([`MatMulShape`] in the type, [`matmul_dims`] at
+//! run time): static inner dimensions that differ do not compile; dynamic ones, and every
+//! check of a [`DynRank`](crate::DynRank) operand, are `Err` from the `try_` forms. Operands
+//! may have any stride policy (row-major, column-major, transposed, sliced or flipped
+//! views) and are read in place; each batch is one call of the crate's gemm kernel.
 
 use crate::error::ShapeError;
-use crate::extents::{CrossDim, DotShape, Extents, MatMulShape};
-use crate::kernels::gemm::{gemm, GemmElem, MatRef};
-use crate::kernels::par::Par;
+use crate::extents::{
+    broadcast_strides, extents_from, matmul_dims, CrossDim, DotShape, Extents, MatMulDims, MatMulShape, OutputFor,
+};
+use crate::kernels::elementwise::{unravel, SendPtr};
+use crate::kernels::gemm::{gemm, GemmElem, MatRef, PAR_FLOPS};
+use crate::kernels::par::{for_each_block, Par};
 use crate::layout::{Layout, RowMajor};
-use crate::storage::{DenseStorage, OwnedStorage, ResultStorage};
+use crate::storage::{DenseStorage, DenseStorageMut, OwnedStorage, ResultStorage};
 use crate::tensor::{or_panic, Tensor};
 
 /// A product's result type: extents from [`MatMulShape`], storage from the left operand
@@ -18,20 +24,85 @@ use crate::tensor::{or_panic, Tensor};
 pub type Product<T, E, E2, St> =
     Tensor<T, <E as MatMulShape<E2>>::Output, RowMajor, <St as ResultStorage<T, <E as MatMulShape<E2>>::Output>>::Out>;
 
-/// Views an operand of rank 1 to 3 as `(batch, rows, cols)` with strides; a vector is a
-/// row (left operand) or a column (right operand).
-fn as_batch(dims: &[usize], strides: &[isize], vector_as_row: bool) -> ([usize; 3], [isize; 3]) {
-    match dims.len() {
-        1 if vector_as_row => ([1, 1, dims[0]], [0, 0, strides[0]]),
-        1 => ([1, dims[0], 1], [0, strides[0], 0]),
-        2 => ([1, dims[0], dims[1]], [0, strides[0], strides[1]]),
-        _ => ([dims[0], dims[1], dims[2]], [strides[0], strides[1], strides[2]]),
+/// One operand of the batched kernel: element `[0, …, 0]`, its strides along the result's
+/// batch axes (0 where it is broadcast or has no such axis), row and column strides. A
+/// vector is a row on the left (`m = 1`) and a column on the right (`n = 1`).
+struct Operand<T> {
+    first: MatRef<T>,
+    batch_strides: Vec<isize>,
+}
+
+fn operand<T>(ptr: *const T, dims: &[usize], strides: &[isize], batch: &[usize], left: bool) -> Operand<T> {
+    let r = dims.len();
+    let (rs, cs) = match (r, left) {
+        (1, true) => (0, strides[0]),
+        (1, false) => (strides[0], 0),
+        _ => (strides[r - 2], strides[r - 1]),
+    };
+    let mut batch_strides = vec![0; batch.len()];
+    let lead = r.saturating_sub(2);
+    broadcast_strides("matmul", &dims[..lead], &strides[..lead], batch, &mut batch_strides)
+        .expect("matmul_dims checked that the batch axes broadcast");
+    Operand { first: MatRef { ptr, rs, cs }, batch_strides }
+}
+
+/// `C[b] = A[b]·B[b]` for every batch position `b` (row-major over `d.batch`), each `C[b]`
+/// an `m×n` row-major block of the contiguous output at `c`, through the one gemm kernel.
+/// Many small products run in parallel across batches; a large one parallelises inside.
+///
+/// # Safety
+/// `a` and `b` address readable elements for every index of their operand shapes (the
+/// dense invariant); `c` is valid for writes of `batch·m·n` elements.
+unsafe fn batched_gemm<T: GemmElem>(d: &MatMulDims, a: &Operand<T>, b: &Operand<T>, c: *mut T, par: Par) {
+    let (m, k, n) = (d.m, d.k, d.n);
+    let count: usize = d.batch.iter().product();
+    let block = m * n;
+    if count == 0 || block == 0 {
+        return;
+    }
+    let flops = m.saturating_mul(k).saturating_mul(n);
+    let at = |op: &Operand<T>, idx: &[usize]| {
+        let off: isize = idx.iter().zip(&op.batch_strides).map(|(&i, &s)| i as isize * s).sum();
+        MatRef { ptr: op.first.ptr.wrapping_offset(off), ..op.first }
+    };
+    let c = SendPtr(c);
+    let across = count > 1 && flops < PAR_FLOPS && par.parallel_for(count.saturating_mul(flops));
+    let run = |lo: usize, hi: usize, par: Par| {
+        let mut idx = vec![0usize; d.batch.len()];
+        for bi in lo..hi {
+            unravel(bi, &d.batch, &mut idx);
+            // SAFETY: batch `bi` of A and B is inside each operand (caller's contract,
+            // batch strides 0 where broadcast); C's block `bi` holds m×n elements, and
+            // blocks are disjoint across tasks.
+            unsafe { gemm(m, k, n, at(a, &idx), at(b, &idx), c.get().add(bi * block), n, par) };
+        }
+    };
+    if across {
+        for_each_block(count, true, |lo, hi| run(lo, hi, Par::Seq));
+    } else {
+        // A single product (or few large ones) goes straight to the kernel, which picks
+        // its own threads: no task machinery around a 4×4 product.
+        run(0, count, par);
     }
 }
 
 impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
+    /// The sizes of `self @ rhs` and the two kernel operands.
+    fn matmul_plan<E2: Extents, S2: Layout<E2>, St2: DenseStorage<T>>(
+        &self,
+        rhs: &Tensor<T, E2, S2, St2>,
+    ) -> Result<(MatMulDims, Operand<T>, Operand<T>), ShapeError> {
+        let (ad, bd) = (self.dims(), rhs.dims());
+        let (ad, bd) = (ad.as_ref(), bd.as_ref());
+        let d = matmul_dims(ad, bd)?;
+        let a = operand(self.as_ptr(), ad, self.strides().as_ref(), &d.batch, true);
+        let b = operand(rhs.as_ptr(), bd, rhs.strides().as_ref(), &d.batch, false);
+        Ok((d, a, b))
+    }
+
     /// Matrix product with an explicit choice of threads; `Err` when dynamic inner
-    /// dimensions or batch axes disagree.
+    /// dimensions or batch axes disagree, or (for [`DynRank`](crate::DynRank)) when an
+    /// operand is a scalar.
     #[inline]
     pub fn try_matmul_with<E2, S2, St2>(
         &self,
@@ -45,60 +116,89 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
         St2: DenseStorage<T>,
         St: ResultStorage<T, <E as MatMulShape<E2>>::Output>,
     {
-        let (ad, bd) = (self.dims(), rhs.dims());
-        let (ad, bd) = (ad.as_ref(), bd.as_ref());
-        let incompatible =
-            |reason: String| ShapeError::Incompatible { op: "matmul", lhs: ad.to_vec(), rhs: bd.to_vec(), reason };
-        let (adims, astr) = as_batch(ad, self.strides().as_ref(), true);
-        let (bdims, bstr) = as_batch(bd, rhs.strides().as_ref(), false);
-        let (m, k, k2, n) = (adims[1], adims[2], bdims[1], bdims[2]);
-        if k != k2 {
-            return Err(incompatible(format!("inner dimensions {k} and {k2} differ")));
-        }
-        let batch = match (adims[0], bdims[0]) {
-            (x, y) if x == y => x,
-            (1, y) => y,
-            (x, 1) => x,
-            (x, y) => return Err(incompatible(format!("batch extents {x} and {y} differ and neither is 1"))),
-        };
-        let (ab, bb) = (if adims[0] == 1 { 0 } else { astr[0] }, if bdims[0] == 1 { 0 } else { bstr[0] });
-        // [batch, m, n], without the axes of vector operands, then only as many trailing
-        // axes as the result has (a product of plain matrices has no batch axis).
-        let (va, vb) = <E as MatMulShape<E2>>::VECTORS;
-        let mut all = [0usize; 3];
-        let mut len = 0;
-        for (k, d) in [batch, m, n].into_iter().enumerate() {
-            if (k == 1 && va) || (k == 2 && vb) {
-                continue;
-            }
-            all[len] = d;
-            len += 1;
-        }
-        let out_rank = <<E as MatMulShape<E2>>::Output as Extents>::RANK.expect("matmul results have static rank");
-        let out_dims = &all[len - out_rank..len];
-        let ext = <<E as MatMulShape<E2>>::Output as Extents>::from_dims(out_dims)?;
+        let (d, a, b) = self.matmul_plan(rhs)?;
+        let ext = d.with_out(|out| extents_from::<<E as MatMulShape<E2>>::Output>("matmul", out))?;
         let total = ext.checked_numel("matmul", core::mem::size_of::<T>())?;
-        // The kernel writes batch·m·n elements: the output extents must hold exactly that
-        // many (MatMulShape is a public trait; a foreign impl must not shrink the buffer).
-        if batch.checked_mul(m).and_then(|x| x.checked_mul(n)) != Some(total) {
-            return Err(incompatible(format!("the result extents {out_dims:?} do not hold {batch}×{m}×{n} elements")));
-        }
-        let (pa, pb) = (self.as_ptr(), rhs.as_ptr());
-        let init = |c: *mut T| {
-            for bi in 0..batch {
-                let a = MatRef { ptr: pa.wrapping_offset(bi as isize * ab), rs: astr[1], cs: astr[2] };
-                let b = MatRef { ptr: pb.wrapping_offset(bi as isize * bb), rs: bstr[1], cs: bstr[2] };
-                // SAFETY: batch `bi` of A and B is inside each operand (dense invariant, batch
-                // stride 0 when broadcast); C's batch block holds m×n elements.
-                unsafe { gemm(m, k, n, a, b, c.add(bi * m * n), n, par) };
-            }
-        };
-        // SAFETY: `init` writes all batch·m·n = numel elements of C.
-        let storage = unsafe { <St as ResultStorage<T, _>>::Out::from_raw_init(total, init) }.ok_or_else(|| {
-            ShapeError::LengthMismatch { op: "matmul", dims: out_dims.to_vec(), expected: total, found: total }
-        })?;
+        // SAFETY: `batched_gemm` writes all batch·m·n = numel elements of C.
+        let storage =
+            unsafe { <St as ResultStorage<T, _>>::Out::from_raw_init(total, |c| batched_gemm(&d, &a, &b, c, par)) }
+                .ok_or_else(|| ShapeError::LengthMismatch {
+                    op: "matmul",
+                    dims: d.out(),
+                    expected: total,
+                    found: total,
+                })?;
         // SAFETY: a row-major block of numel elements.
         Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, ()) })
+    }
+
+    /// `out = self @ rhs` into an existing tensor of any stride policy (numpy's
+    /// `matmul(a, b, out=out)`); `Err` when the operands do not multiply or `out` does not
+    /// have the product's extents. A row-major `out` is written in place; any other
+    /// layout receives a copy of the product.
+    pub fn try_matmul_into<E2, S2, St2, E3, S3, St3>(
+        &self,
+        rhs: &Tensor<T, E2, S2, St2>,
+        out: &mut Tensor<T, E3, S3, St3>,
+    ) -> Result<(), ShapeError>
+    where
+        E: MatMulShape<E2>,
+        E2: Extents,
+        S2: Layout<E2>,
+        St2: DenseStorage<T>,
+        E3: OutputFor<<E as MatMulShape<E2>>::Output>,
+        S3: Layout<E3>,
+        St3: DenseStorageMut<T>,
+    {
+        let (d, a, b) = self.matmul_plan(rhs)?;
+        let od = out.dims();
+        if !d.with_out(|want| want == od.as_ref()) {
+            return Err(ShapeError::Incompatible {
+                op: "matmul_into",
+                lhs: d.out(),
+                rhs: od.as_ref().to_vec(),
+                reason: "the output's extents differ from the product's".into(),
+            });
+        }
+        if let Some(c) = out.as_slice_mut() {
+            // SAFETY: the output's numel = batch·m·n elements are consecutive in row-major
+            // order; `&mut out` cannot alias the operands.
+            unsafe { batched_gemm(&d, &a, &b, c.as_mut_ptr(), Par::Auto) };
+            return Ok(());
+        }
+        let mut tmp = vec![T::zero(); out.numel()];
+        // SAFETY: as above, into a fresh row-major buffer of the product's extents.
+        unsafe { batched_gemm(&d, &a, &b, tmp.as_mut_ptr(), Par::Auto) };
+        // Both sides in logical (row-major) order.
+        out.iter_mut().zip(tmp).for_each(|(o, x)| *o = x);
+        Ok(())
+    }
+
+    /// `out = self @ rhs` into an existing tensor; static extents of `out` that differ
+    /// from the product's do not compile. See [`Tensor::try_matmul_into`].
+    ///
+    /// ```
+    /// use mdtensor::{ext, tensor, Tensor};
+    /// let a = tensor![[1.0, 2.0], [3.0, 4.0]];
+    /// let mut out = Tensor::<f64, ext![2, 2]>::zeros(ext![2, 2]);
+    /// a.matmul_into(&a, &mut out);
+    /// assert_eq!(out.to_vec(), [7.0, 10.0, 15.0, 22.0]);
+    /// let mut t = Tensor::<f64, ext![2, 2]>::zeros(ext![2, 2]);
+    /// a.matmul_into(&a, &mut t.t_mut()); // a column-major output
+    /// assert_eq!(t.to_vec(), [7.0, 15.0, 10.0, 22.0]);
+    /// ```
+    #[track_caller]
+    pub fn matmul_into<E2, S2, St2, E3, S3, St3>(&self, rhs: &Tensor<T, E2, S2, St2>, out: &mut Tensor<T, E3, S3, St3>)
+    where
+        E: MatMulShape<E2>,
+        E2: Extents,
+        S2: Layout<E2>,
+        St2: DenseStorage<T>,
+        E3: OutputFor<<E as MatMulShape<E2>>::Output>,
+        S3: Layout<E3>,
+        St3: DenseStorageMut<T>,
+    {
+        or_panic(self.try_matmul_into(rhs, out))
     }
 
     /// See [`Tensor::matmul`].
@@ -139,7 +239,8 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
         or_panic(self.try_matmul(rhs))
     }
 
-    /// Dot product of two vectors; `Err` when dynamic lengths differ.
+    /// Dot product of two vectors; `Err` when dynamic lengths differ or a
+    /// [`DynRank`](crate::DynRank) operand is not a vector.
     #[inline]
     pub fn try_dot<E2, S2, St2>(&self, rhs: &Tensor<T, E2, S2, St2>) -> Result<T, ShapeError>
     where
@@ -149,6 +250,15 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
         St2: DenseStorage<T>,
     {
         let (n, n2) = (self.numel(), rhs.numel());
+        if self.rank() != 1 || rhs.rank() != 1 {
+            // Only reachable with DynRank: tuple extents are rank 1 by the bound.
+            return Err(ShapeError::Incompatible {
+                op: "dot",
+                lhs: self.shape(),
+                rhs: rhs.shape(),
+                reason: "dot takes two vectors; use matmul or tensordot_dyn for higher ranks".into(),
+            });
+        }
         if n != n2 {
             return Err(ShapeError::Incompatible {
                 op: "dot",

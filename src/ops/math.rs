@@ -268,7 +268,6 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     pub fn mapv<U: Copy + Send + Sync, F: Fn(T) -> U + Copy + Send + Sync>(&self, f: F) -> Tensor<U, E>
     where
         T: Copy + Send + Sync,
-        St: Sync,
     {
         Unary::new(self, f).eval()
     }
@@ -281,7 +280,6 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     ) -> Result<Tensor<U, <E as BroadcastWith<<R::Expr as Expr>::Extents>>::Broadcast>, ShapeError>
     where
         T: Copy + Send + Sync,
-        St: Sync,
         E: CanBroadcast<<R::Expr as Expr>::Extents>,
         F: Fn(T, <R::Expr as Expr>::Elem) -> U + Copy + Send + Sync,
     {
@@ -302,7 +300,6 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     ) -> Tensor<U, <E as BroadcastWith<<R::Expr as Expr>::Extents>>::Broadcast>
     where
         T: Copy + Send + Sync,
-        St: Sync,
         E: CanBroadcast<<R::Expr as Expr>::Extents>,
         F: Fn(T, <R::Expr as Expr>::Elem) -> U + Copy + Send + Sync,
     {

@@ -19,6 +19,7 @@ mod norm;
 #[cfg(feature = "rand")]
 mod random;
 mod reduce;
+mod reduce_dyn;
 mod softmax;
 mod sort;
 mod sparse;

@@ -26,7 +26,7 @@ pub enum Norm {
 }
 
 /// # Norms and clipping
-impl<T: Float + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T> + Sync> Tensor<T, E, S, St> {
+impl<T: Float + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// The norm `kind` of all elements, taken as one vector; NaN if any element is NaN.
     /// Sums are the crate's pairwise sums.
     ///
@@ -96,7 +96,7 @@ impl<T: Float + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T> + Syn
 }
 
 /// # Norms and clipping
-impl<T: PartialOrd + Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T> + Sync> Tensor<T, E, S, St> {
+impl<T: PartialOrd + Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// Every element limited to `[lo, hi]`, as numpy's `clip(a, lo, hi)`, that is
     /// `min(max(x, lo), hi)`: NaN stays NaN, and `lo > hi` gives `hi` everywhere.
     ///

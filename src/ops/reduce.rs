@@ -8,15 +8,15 @@
 //!   `sum`/`mean` of data containing NaN are NaN.
 //! * Empty inputs: `sum` is 0, `prod` is 1, `mean`/`var` are NaN; `min`, `max`, `argmin`,
 //!   `argmax` are `None` (along an axis of extent 0 the `try_` forms return `Err`).
-//! * Several axes: reduce one axis at a time (`t.sum_axis::<2>().sum_axis::<0>()`).
+//! * Several axes, or an axis known only at run time: see the `_axes` and `_axis_dyn`
+//!   methods of [`Tensor`] (`t.sum_axes(&[0, 2])`, `t.sum_axis_dyn(axis)`).
 
 use super::expr::Expr;
 use crate::error::ShapeError;
-use crate::extents::{Extents, InsertAxis, RemoveAxis};
+use crate::extents::{Extents, RemoveAxis};
 use crate::kernels::buffer::AlignedBuf;
 use crate::kernels::par::Par;
 use crate::kernels::reduce::{reduce_all, reduce_axis, Reducer};
-use crate::layout::RowMajor;
 use crate::storage::Heap;
 use crate::tensor::{or_panic, Tensor};
 use num_traits::{Float, FromPrimitive, One, Zero};
@@ -383,6 +383,15 @@ pub trait AxisReductions: Expr {
     {
         axis_reduce::<Self, R, I>(&self, r, par)
     }
+    /// Sum along axis `I`; `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or
+    /// when a fused expression's dynamic extents do not broadcast.
+    fn try_sum_axis<const I: usize>(self) -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
+    where
+        Self::Elem: Zero,
+        Self::Extents: RemoveAxis<I>,
+    {
+        self.try_reduce_axis::<_, I>(Sum, Par::Auto)
+    }
     /// Sum along axis `I`.
     #[track_caller]
     fn sum_axis<const I: usize>(self) -> Reduced<Self::Elem, Self::Extents, I>
@@ -390,7 +399,15 @@ pub trait AxisReductions: Expr {
         Self::Elem: Zero,
         Self::Extents: RemoveAxis<I>,
     {
-        or_panic(self.try_reduce_axis::<_, I>(Sum, Par::Auto))
+        or_panic(self.try_sum_axis::<I>())
+    }
+    /// Product along axis `I`; `Err` as [`AxisReductions::try_sum_axis`].
+    fn try_prod_axis<const I: usize>(self) -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
+    where
+        Self::Elem: One,
+        Self::Extents: RemoveAxis<I>,
+    {
+        self.try_reduce_axis::<_, I>(Prod, Par::Auto)
     }
     /// Product along axis `I`.
     #[track_caller]
@@ -399,7 +416,16 @@ pub trait AxisReductions: Expr {
         Self::Elem: One,
         Self::Extents: RemoveAxis<I>,
     {
-        or_panic(self.try_reduce_axis::<_, I>(Prod, Par::Auto))
+        or_panic(self.try_prod_axis::<I>())
+    }
+    /// Mean along axis `I` (NaN along an empty axis); `Err` as
+    /// [`AxisReductions::try_sum_axis`].
+    fn try_mean_axis<const I: usize>(self) -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
+    where
+        Self::Elem: Float + FromPrimitive,
+        Self::Extents: RemoveAxis<I>,
+    {
+        self.try_reduce_axis::<_, I>(Mean, Par::Auto)
     }
     /// Mean along axis `I` (NaN along an empty axis).
     #[track_caller]
@@ -408,7 +434,7 @@ pub trait AxisReductions: Expr {
         Self::Elem: Float + FromPrimitive,
         Self::Extents: RemoveAxis<I>,
     {
-        or_panic(self.try_reduce_axis::<_, I>(Mean, Par::Auto))
+        or_panic(self.try_mean_axis::<I>())
     }
     /// Largest element along axis `I` (NaN propagates); `Err` for an empty axis.
     fn try_max_axis<const I: usize>(self) -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
@@ -416,7 +442,8 @@ pub trait AxisReductions: Expr {
         Self::Elem: PartialOrd,
         Self::Extents: RemoveAxis<I>,
     {
-        extreme_values(self.try_reduce_axis::<_, I>(Extreme::<true>, Par::Auto)?, "max_axis")
+        let empty = self.shape()?.as_ref().get(I) == Some(&0);
+        extreme_values(self.try_reduce_axis::<_, I>(Extreme::<true>, Par::Auto)?, "max_axis", empty)
     }
     /// Smallest element along axis `I` (NaN propagates); `Err` for an empty axis.
     fn try_min_axis<const I: usize>(self) -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
@@ -424,7 +451,8 @@ pub trait AxisReductions: Expr {
         Self::Elem: PartialOrd,
         Self::Extents: RemoveAxis<I>,
     {
-        extreme_values(self.try_reduce_axis::<_, I>(Extreme::<false>, Par::Auto)?, "min_axis")
+        let empty = self.shape()?.as_ref().get(I) == Some(&0);
+        extreme_values(self.try_reduce_axis::<_, I>(Extreme::<false>, Par::Auto)?, "min_axis", empty)
     }
     /// See [`AxisReductions::try_max_axis`].
     #[track_caller]
@@ -450,7 +478,8 @@ pub trait AxisReductions: Expr {
         Self::Elem: PartialOrd,
         Self::Extents: RemoveAxis<I>,
     {
-        extreme_positions(self.try_reduce_axis::<_, I>(Extreme::<true>, Par::Auto)?, "argmax_axis")
+        let empty = self.shape()?.as_ref().get(I) == Some(&0);
+        extreme_positions(self.try_reduce_axis::<_, I>(Extreme::<true>, Par::Auto)?, "argmax_axis", empty)
     }
     /// Index along axis `I` of the first smallest element (first NaN); `Err` for an empty axis.
     fn try_argmin_axis<const I: usize>(self) -> Result<Reduced<usize, Self::Extents, I>, ShapeError>
@@ -458,7 +487,8 @@ pub trait AxisReductions: Expr {
         Self::Elem: PartialOrd,
         Self::Extents: RemoveAxis<I>,
     {
-        extreme_positions(self.try_reduce_axis::<_, I>(Extreme::<false>, Par::Auto)?, "argmin_axis")
+        let empty = self.shape()?.as_ref().get(I) == Some(&0);
+        extreme_positions(self.try_reduce_axis::<_, I>(Extreme::<false>, Par::Auto)?, "argmin_axis", empty)
     }
     /// See [`AxisReductions::try_argmax_axis`].
     #[track_caller]
@@ -478,6 +508,15 @@ pub trait AxisReductions: Expr {
     {
         or_panic(self.try_argmin_axis::<I>())
     }
+    /// Whether every element along axis `I` is true; `Err` as
+    /// [`AxisReductions::try_sum_axis`].
+    fn try_all_axis<const I: usize>(self) -> Result<Reduced<bool, Self::Extents, I>, ShapeError>
+    where
+        Self: Expr<Elem = bool>,
+        Self::Extents: RemoveAxis<I>,
+    {
+        self.try_reduce_axis::<_, I>(Logical::<true>, Par::Auto)
+    }
     /// Whether every element along axis `I` is true.
     #[track_caller]
     fn all_axis<const I: usize>(self) -> Reduced<bool, Self::Extents, I>
@@ -485,7 +524,16 @@ pub trait AxisReductions: Expr {
         Self: Expr<Elem = bool>,
         Self::Extents: RemoveAxis<I>,
     {
-        or_panic(self.try_reduce_axis::<_, I>(Logical::<true>, Par::Auto))
+        or_panic(self.try_all_axis::<I>())
+    }
+    /// Whether some element along axis `I` is true; `Err` as
+    /// [`AxisReductions::try_sum_axis`].
+    fn try_any_axis<const I: usize>(self) -> Result<Reduced<bool, Self::Extents, I>, ShapeError>
+    where
+        Self: Expr<Elem = bool>,
+        Self::Extents: RemoveAxis<I>,
+    {
+        self.try_reduce_axis::<_, I>(Logical::<false>, Par::Auto)
     }
     /// Whether some element along axis `I` is true.
     #[track_caller]
@@ -494,7 +542,16 @@ pub trait AxisReductions: Expr {
         Self: Expr<Elem = bool>,
         Self::Extents: RemoveAxis<I>,
     {
-        or_panic(self.try_reduce_axis::<_, I>(Logical::<false>, Par::Auto))
+        or_panic(self.try_any_axis::<I>())
+    }
+    /// Variance along axis `I` with `ddof` delta degrees of freedom; `Err` as
+    /// [`AxisReductions::try_sum_axis`].
+    fn try_var_axis<const I: usize>(self, ddof: usize) -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
+    where
+        Self::Elem: Float + FromPrimitive,
+        Self::Extents: RemoveAxis<I>,
+    {
+        self.try_reduce_axis::<_, I>(Var { ddof }, Par::Auto)
     }
     /// Variance along axis `I` with `ddof` delta degrees of freedom.
     #[track_caller]
@@ -503,7 +560,16 @@ pub trait AxisReductions: Expr {
         Self::Elem: Float + FromPrimitive,
         Self::Extents: RemoveAxis<I>,
     {
-        or_panic(self.try_reduce_axis::<_, I>(Var { ddof }, Par::Auto))
+        or_panic(self.try_var_axis::<I>(ddof))
+    }
+    /// Standard deviation along axis `I` with `ddof` delta degrees of freedom; `Err` as
+    /// [`AxisReductions::try_sum_axis`].
+    fn try_std_axis<const I: usize>(self, ddof: usize) -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
+    where
+        Self::Elem: Float + FromPrimitive,
+        Self::Extents: RemoveAxis<I>,
+    {
+        Ok(self.try_var_axis::<I>(ddof)?.mapv(|v: Self::Elem| v.sqrt()))
     }
     /// Standard deviation along axis `I` with `ddof` delta degrees of freedom.
     #[track_caller]
@@ -512,39 +578,31 @@ pub trait AxisReductions: Expr {
         Self::Elem: Float + FromPrimitive,
         Self::Extents: RemoveAxis<I>,
     {
-        or_panic(self.try_reduce_axis::<_, I>(Var { ddof }, Par::Auto)).mapv(|v: Self::Elem| v.sqrt())
+        or_panic(self.try_std_axis::<I>(ddof))
     }
 }
 impl<X: Expr> AxisReductions for X {}
 
-fn extreme_values<T: Copy, E: Extents>(
+/// The values of an extreme reduction; `Err` when a reduced axis is `empty` (even with no
+/// outputs, as numpy: a maximum of nothing has no value).
+pub(crate) fn extreme_values<T: Copy, E: Extents>(
     t: Tensor<Option<(T, usize)>, E>,
     op: &'static str,
+    empty: bool,
 ) -> Result<Tensor<T, E>, ShapeError> {
-    if t.iter().any(|x| x.is_none()) {
+    if empty || t.iter().any(|x| x.is_none()) {
         return Err(ShapeError::InvalidArgument { op, reason: "the reduced axis is empty".into() });
     }
     Ok(t.map(|x| x.expect("checked").0))
 }
-fn extreme_positions<T: Copy, E: Extents>(
+/// The positions of an extreme reduction; `Err` as [`extreme_values`].
+pub(crate) fn extreme_positions<T: Copy, E: Extents>(
     t: Tensor<Option<(T, usize)>, E>,
     op: &'static str,
+    empty: bool,
 ) -> Result<Tensor<usize, E>, ShapeError> {
-    if t.iter().any(|x| x.is_none()) {
+    if empty || t.iter().any(|x| x.is_none()) {
         return Err(ShapeError::InvalidArgument { op, reason: "the reduced axis is empty".into() });
     }
     Ok(t.map(|x| x.expect("checked").1))
-}
-
-impl<T, E: Extents> Tensor<T, E, RowMajor, Heap<T>> {
-    /// Re-inserts a reduced axis as an axis of extent 1 (numpy's `keepdims=True`), without
-    /// copying.
-    pub fn keepdims<const I: usize>(self) -> Tensor<T, <E as InsertAxis<I, crate::extents::One>>::Output>
-    where
-        E: InsertAxis<I, crate::extents::One>,
-    {
-        let ext = or_panic(self.extents.insert_axis(crate::extents::One));
-        // SAFETY: inserting an axis of extent 1 keeps the row-major element order.
-        unsafe { Tensor::from_parts_unchecked(self.storage, ext, ()) }
-    }
 }

@@ -1,13 +1,15 @@
 //! `softmax` and `log_softmax` along an axis, numerically stable: each fiber is shifted by
 //! its maximum before exponentiation, so inputs of ±1000 neither overflow nor lose the
-//! result.
+//! result. The axis is a const generic (`softmax::<1>()`) or a run-time value
+//! (`softmax_dyn(1)`); each has a `try_` form.
 
+use crate::error::ShapeError;
 use crate::extents::{AxisAt, Extents};
 use crate::kernels::elementwise::{unravel, SendPtr};
 use crate::kernels::par::{for_each_block, Par};
 use crate::layout::{Layout, RowMajor};
 use crate::storage::DenseStorage;
-use crate::tensor::Tensor;
+use crate::tensor::{or_panic, Tensor};
 use num_traits::Float;
 
 /// Runs `f(pointer to the fiber's first element, length, stride)` on every fiber of a
@@ -66,6 +68,36 @@ unsafe fn shift_exp<T: Float>(p: *mut T, len: usize, stride: isize, keep_shifted
 }
 
 impl<T: Float + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
+    /// `softmax` (or `log_softmax` when `log`) along `axis`, the engine of every form.
+    fn softmax_along(&self, op: &'static str, axis: usize, log: bool) -> Result<Tensor<T, E>, ShapeError> {
+        if axis >= self.rank() {
+            return Err(ShapeError::AxisOutOfRange { op, axis, rank: self.rank() });
+        }
+        let mut out = self.map(|&x| x);
+        for_each_fiber(&mut out, axis, |p, len, stride| {
+            // SAFETY: a fiber handed out by for_each_fiber.
+            let (_, sum) = unsafe { shift_exp(p, len, stride, log) };
+            let log_sum = sum.ln();
+            for i in 0..len {
+                // SAFETY: as above.
+                unsafe {
+                    let q = p.offset(i as isize * stride);
+                    *q = if log { *q - log_sum } else { *q / sum };
+                }
+            }
+        });
+        Ok(out)
+    }
+
+    /// `exp(x) / Σ exp(x)` along axis `I`; `Err` only for [`DynRank`](crate::DynRank) when
+    /// `I >= rank`.
+    pub fn try_softmax<const I: usize>(&self) -> Result<Tensor<T, E>, ShapeError>
+    where
+        E: AxisAt<I>,
+    {
+        self.softmax_along("softmax", I, false)
+    }
+
     /// `exp(x) / Σ exp(x)` along axis `I`, computed stably (inputs of 1000 are fine).
     ///
     /// ```
@@ -75,20 +107,39 @@ impl<T: Float + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tens
     /// assert_eq!(s.to_vec(), [0.5, 0.5, 0.25, 0.75]);
     /// assert!((s.sum_axis::<1>().to_vec()[1] - 1.0f64).abs() < 1e-12);
     /// ```
+    #[track_caller]
     pub fn softmax<const I: usize>(&self) -> Tensor<T, E>
     where
         E: AxisAt<I>,
     {
-        let mut out = self.map(|&x| x);
-        for_each_fiber(&mut out, I, |p, len, stride| {
-            // SAFETY: a fiber handed out by for_each_fiber.
-            let (_, sum) = unsafe { shift_exp(p, len, stride, false) };
-            for i in 0..len {
-                // SAFETY: as above.
-                unsafe { *p.offset(i as isize * stride) = *p.offset(i as isize * stride) / sum };
-            }
-        });
-        out
+        or_panic(self.try_softmax::<I>())
+    }
+
+    /// `exp(x) / Σ exp(x)` along the run-time axis `axis`; `Err` when `axis >= rank`.
+    pub fn try_softmax_dyn(&self, axis: usize) -> Result<Tensor<T, E>, ShapeError> {
+        self.softmax_along("softmax_dyn", axis, false)
+    }
+
+    /// `exp(x) / Σ exp(x)` along the run-time axis `axis`, computed stably.
+    ///
+    /// ```
+    /// use mdtensor::{DynRank, Tensor};
+    /// let x = Tensor::<f64, DynRank>::from_vec(DynRank::new(vec![2, 2]), vec![0.0, 0.0, 1.0, 1.0]);
+    /// assert_eq!(x.softmax_dyn(1).to_vec(), [0.5, 0.5, 0.5, 0.5]);
+    /// assert!(x.try_softmax_dyn(2).is_err());
+    /// ```
+    #[track_caller]
+    pub fn softmax_dyn(&self, axis: usize) -> Tensor<T, E> {
+        or_panic(self.try_softmax_dyn(axis))
+    }
+
+    /// `x - log Σ exp(x)` along axis `I`; `Err` only for [`DynRank`](crate::DynRank) when
+    /// `I >= rank`.
+    pub fn try_log_softmax<const I: usize>(&self) -> Result<Tensor<T, E>, ShapeError>
+    where
+        E: AxisAt<I>,
+    {
+        self.softmax_along("log_softmax", I, true)
     }
 
     /// `x - log Σ exp(x)` along axis `I`, computed stably.
@@ -99,20 +150,22 @@ impl<T: Float + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tens
     /// let l = x.log_softmax::<1>();
     /// assert!((l[[0, 0]] - (-std::f64::consts::LN_2)).abs() < 1e-12);
     /// ```
+    #[track_caller]
     pub fn log_softmax<const I: usize>(&self) -> Tensor<T, E>
     where
         E: AxisAt<I>,
     {
-        let mut out = self.map(|&x| x);
-        for_each_fiber(&mut out, I, |p, len, stride| {
-            // SAFETY: a fiber handed out by for_each_fiber.
-            let (_, sum) = unsafe { shift_exp(p, len, stride, true) };
-            let log_sum = sum.ln();
-            for i in 0..len {
-                // SAFETY: as above.
-                unsafe { *p.offset(i as isize * stride) = *p.offset(i as isize * stride) - log_sum };
-            }
-        });
-        out
+        or_panic(self.try_log_softmax::<I>())
+    }
+
+    /// `x - log Σ exp(x)` along the run-time axis `axis`; `Err` when `axis >= rank`.
+    pub fn try_log_softmax_dyn(&self, axis: usize) -> Result<Tensor<T, E>, ShapeError> {
+        self.softmax_along("log_softmax_dyn", axis, true)
+    }
+
+    /// `x - log Σ exp(x)` along the run-time axis `axis`, computed stably.
+    #[track_caller]
+    pub fn log_softmax_dyn(&self, axis: usize) -> Tensor<T, E> {
+        or_panic(self.try_log_softmax_dyn(axis))
     }
 }

@@ -25,9 +25,10 @@
 //! # Rules
 //! * Reading outside the band gives zero ([`Tensor::value`]).
 //! * Writing outside the band is an error ([`Tensor::try_set`]), never a silent drop.
-//! * `kl <= m - 1` and `ku <= n - 1` (both 0 for an empty axis); the buffer has exactly
-//!   `ldab * n` elements; the element counts fit in `isize::MAX` bytes. Constructors check
-//!   all three and say which failed ([`BandError`]).
+//! * Any bandwidths, as LAPACK's `?gbmv` accepts: `kl >= m` or `ku >= n` describe a band
+//!   wider than the matrix, whose extra diagonals are padding cells (zero, never read);
+//!   the buffer has exactly `ldab * n` elements; the element counts fit in `isize::MAX`
+//!   bytes. Constructors check both and say which failed ([`BandError`]).
 //!
 //! The band type is `Tensor<T, (M, N), ColMajor, Band<T>>`, spelled [`BandMatrix`]; its
 //! operations (products, solves, conversions) live in [`crate::ops`].
@@ -142,9 +143,8 @@ impl<T> Band<T> {
 pub(crate) fn validate(rows: usize, cols: usize, kl: usize, ku: usize, elem: usize) -> Result<usize, BandError> {
     let overflow = BandError::Overflow { rows, cols, kl, ku };
     crate::error::checked_numel("band", &[rows, cols], elem).map_err(|_| overflow.clone())?;
-    if kl > rows.saturating_sub(1) || ku > cols.saturating_sub(1) {
-        return Err(BandError::BandwidthTooLarge { rows, cols, kl, ku });
-    }
+    // Bandwidths beyond the matrix are allowed (LAPACK's `?gbmv` takes them): every loop
+    // clips the band to the matrix with `rows_of_col`.
     let ldab = kl.checked_add(ku).and_then(|s| s.checked_add(1)).ok_or(overflow.clone())?;
     crate::error::checked_numel("band", &[ldab, cols], elem).map_err(|_| overflow)
 }

@@ -51,7 +51,6 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     pub fn to_standard_layout(&self) -> Tensor<T, E>
     where
         T: Copy + Send + Sync,
-        St: Sync,
     {
         // The elementwise engine copies transposed layouts tile by tile, in parallel.
         crate::ops::Expr::eval(self)

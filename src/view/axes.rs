@@ -1,7 +1,9 @@
 //! Views that remove, insert or reverse one axis: squeeze, unsqueeze, index_axis, flip.
 //!
 //! The axis is a const generic, so for static rank an axis beyond the rank does not
-//! compile; for [`DynRank`](crate::DynRank) it is a run-time `Err`.
+//! compile; for [`DynRank`](crate::DynRank) it is a run-time `Err`. The forms with a
+//! run-time axis (`index_axis_dyn`, …) are in `axes_dyn.rs` and share the helpers here;
+//! `flip_dyn` is here, beside the older name `flip_axis`.
 
 use crate::error::ShapeError;
 use crate::extents::{AxisAt, Const, Dim, Dyn, Extents, InsertAxis, One, RemoveAxis};
@@ -30,6 +32,18 @@ fn without<A: AsMut<[isize]>>(src: &[isize], skip: usize, mut out: A) -> A {
     out
 }
 
+/// Copies `src` into `out` with a new axis before `axis` (`out` is one longer). Its unit
+/// stride keeps `RowMajor`/`ColMajor` checks simple; it is never multiplied by anything
+/// but 0, since the axis has extent 1.
+pub(super) fn with_unit<A: AsMut<[isize]>>(src: &[isize], axis: usize, mut out: A) -> A {
+    let o = out.as_mut();
+    for (k, &s) in src.iter().enumerate() {
+        o[if k < axis { k } else { k + 1 }] = s;
+    }
+    o[axis] = 1;
+    out
+}
+
 fn check_axis(op: &'static str, axis: usize, rank: usize) -> Result<(), ShapeError> {
     if axis >= rank {
         return Err(ShapeError::AxisOutOfRange { op, axis, rank });
@@ -49,16 +63,7 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
         S::AxesChanged: Layout<<E as RemoveAxis<I>>::Output>,
     {
         let ext = self.extents.remove_axis()?;
-        let n = self.extents.extent(I);
-        if n != 1 {
-            return Err(ShapeError::InvalidArgument {
-                op: "squeeze",
-                reason: format!("axis {I} has extent {n}, not 1"),
-            });
-        }
-        let strides = without(self.strides().as_ref(), I, ext.zero_strides());
-        // SAFETY: an axis of extent 1 contributes nothing to positions.
-        unsafe { self.relayout(ext, strides, 0) }
+        self.drop_unit_axis("squeeze", ext, I)
     }
 
     /// Inserts an axis of extent 1 before axis `I` (`I == rank` appends).
@@ -70,16 +75,7 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
         S::AxesChanged: Layout<<E as InsertAxis<I, One>>::Output>,
     {
         let ext = self.extents.insert_axis(One)?;
-        let src = self.strides();
-        let mut strides = ext.zero_strides();
-        for (k, &s) in src.as_ref().iter().enumerate() {
-            strides.as_mut()[if k < I { k } else { k + 1 }] = s;
-        }
-        // A unit stride on the new axis keeps `RowMajor`/`ColMajor` checks simple; it is
-        // never multiplied by anything but 0.
-        strides.as_mut()[I] = 1;
-        // SAFETY: the new axis only takes index 0: positions are unchanged.
-        unsafe { self.relayout(ext, strides, 0) }
+        self.add_unit_axis(ext, I)
     }
 
     /// The sub-tensor at `index` along axis `I`, which disappears.
@@ -91,15 +87,59 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
         E: RemoveAxis<I>,
     {
         let ext = self.extents.remove_axis()?;
-        let n = self.extents.extent(I);
+        self.fix_index("index_axis", ext, I, index)
+    }
+
+    /// Fixes `index` on `axis`, which disappears: `ext` is the extents without it.
+    pub(super) fn fix_index<E2: Extents>(
+        self,
+        op: &'static str,
+        ext: E2,
+        axis: usize,
+        index: usize,
+    ) -> Result<Tensor<T, E2, Strided, St>, ShapeError> {
+        let n = self.extents.extent(axis);
         if index >= n {
-            return Err(ShapeError::IndexOutOfBounds { op: "index_axis", index: index as isize, axis: I, extent: n });
+            return Err(ShapeError::IndexOutOfBounds { op, index: index as isize, axis, extent: n });
         }
         let src = self.strides();
-        let first = advance("index_axis", 0, index, src.as_ref()[I])?;
-        let strides = without(src.as_ref(), I, ext.zero_strides());
+        let first = advance(op, 0, index, src.as_ref()[axis])?;
+        let strides = without(src.as_ref(), axis, ext.zero_strides());
         // SAFETY: fixing one in-bounds index selects a subset of the positions.
         unsafe { self.relayout(ext, strides, first) }
+    }
+
+    /// Removes `axis`, which must have extent 1: `ext` is the extents without it.
+    pub(super) fn drop_unit_axis<E2: Extents>(
+        self,
+        op: &'static str,
+        ext: E2,
+        axis: usize,
+    ) -> Result<Tensor<T, E2, S::AxesChanged, St>, ShapeError>
+    where
+        S::AxesChanged: Layout<E2>,
+    {
+        let n = self.extents.extent(axis);
+        if n != 1 {
+            return Err(ShapeError::InvalidArgument { op, reason: format!("axis {axis} has extent {n}, not 1") });
+        }
+        let strides = without(self.strides().as_ref(), axis, ext.zero_strides());
+        // SAFETY: an axis of extent 1 contributes nothing to positions.
+        unsafe { self.relayout(ext, strides, 0) }
+    }
+
+    /// Inserts an axis of extent 1 before `axis`: `ext` is the extents with it.
+    pub(super) fn add_unit_axis<E2: Extents>(
+        self,
+        ext: E2,
+        axis: usize,
+    ) -> Result<Tensor<T, E2, S::AxesChanged, St>, ShapeError>
+    where
+        S::AxesChanged: Layout<E2>,
+    {
+        let strides = with_unit(self.strides().as_ref(), axis, ext.zero_strides());
+        // SAFETY: the new axis only takes index 0: positions are unchanged.
+        unsafe { self.relayout(ext, strides, 0) }
     }
 
     /// Reverses axis `axis` (a negative stride), numpy's `flip(a, axis)`.
@@ -158,7 +198,19 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         E: InsertAxis<I, One>,
         S::AxesChanged: Layout<<E as InsertAxis<I, One>>::Output>,
     {
-        or_panic(self.view().try_into_unsqueezed::<I>())
+        or_panic(self.try_unsqueeze::<I>())
+    }
+    /// See [`Tensor::try_into_unsqueezed`]: `Err` only for [`DynRank`](crate::DynRank)
+    /// when `I > rank`.
+    #[allow(clippy::type_complexity)] // the view type of the policy after the change
+    pub fn try_unsqueeze<const I: usize>(
+        &self,
+    ) -> Result<Tensor<T, <E as InsertAxis<I, One>>::Output, S::AxesChanged, View<'_, T>>, ShapeError>
+    where
+        E: InsertAxis<I, One>,
+        S::AxesChanged: Layout<<E as InsertAxis<I, One>>::Output>,
+    {
+        self.view().try_into_unsqueezed::<I>()
     }
     /// See [`Tensor::try_into_index_axis`].
     pub fn try_index_axis<const I: usize>(
@@ -188,13 +240,32 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         or_panic(self.try_index_axis::<I>(index))
     }
     /// See [`Tensor::try_into_flipped`].
-    pub fn try_flip_axis(&self, axis: usize) -> Result<Tensor<T, E, Strided, View<'_, T>>, ShapeError> {
+    pub fn try_flip_dyn(&self, axis: usize) -> Result<Tensor<T, E, Strided, View<'_, T>>, ShapeError> {
         self.view().try_into_flipped(axis)
     }
-    /// A view with axis `axis` reversed (run-time axis).
+    /// A view with the run-time axis `axis` reversed (numpy's `flip(a, axis)`); panics
+    /// when `axis >= rank`.
+    ///
+    /// ```
+    /// use mdtensor::tensor;
+    /// let a = tensor![[1, 2, 3], [4, 5, 6]];
+    /// assert_eq!(a.flip_dyn(0).to_vec(), [4, 5, 6, 1, 2, 3]);
+    /// assert!(a.try_flip_dyn(2).is_err());
+    /// ```
+    #[track_caller]
+    pub fn flip_dyn(&self, axis: usize) -> Tensor<T, E, Strided, View<'_, T>> {
+        or_panic(self.try_flip_dyn(axis))
+    }
+    /// The same as [`Tensor::try_flip_dyn`] (its name before the `_dyn` convention for
+    /// run-time axes).
+    pub fn try_flip_axis(&self, axis: usize) -> Result<Tensor<T, E, Strided, View<'_, T>>, ShapeError> {
+        self.try_flip_dyn(axis)
+    }
+    /// The same as [`Tensor::flip_dyn`] (its name before the `_dyn` convention for
+    /// run-time axes).
     #[track_caller]
     pub fn flip_axis(&self, axis: usize) -> Tensor<T, E, Strided, View<'_, T>> {
-        or_panic(self.try_flip_axis(axis))
+        self.flip_dyn(axis)
     }
     /// A view with axis `I` reversed; an axis beyond a static rank does not compile.
     ///
@@ -224,6 +295,14 @@ impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
         E: RemoveAxis<I>,
     {
         or_panic(self.view_mut().try_into_index_axis::<I>(index))
+    }
+    /// A mutable view with the run-time axis `axis` reversed.
+    #[track_caller]
+    pub fn flip_dyn_mut(&mut self, axis: usize) -> Tensor<T, E, Strided, ViewMut<'_, T>>
+    where
+        St: DenseStorageMut<T>,
+    {
+        or_panic(self.view_mut().try_into_flipped(axis))
     }
     /// A mutable view with axis `I` reversed.
     #[track_caller]

@@ -12,13 +12,19 @@
 //! | [`squeeze`](crate::Tensor::squeeze), [`unsqueeze`](crate::Tensor::unsqueeze) | kept | same dense order |
 //! | [`index_axis`](crate::Tensor::index_axis) | kept | `Strided` |
 //! | [`flip`](crate::Tensor::flip) | kept | `Strided` (negative stride) |
+//! | [`index_axis_dyn`](crate::Tensor::index_axis_dyn), [`squeeze_dyn`](crate::Tensor::squeeze_dyn), [`unsqueeze_dyn`](crate::Tensor::unsqueeze_dyn) (run-time axis) | same rank, dynamic | as the static forms |
+//! | [`keepdims`](crate::Tensor::keepdims), [`keepdims_dyn`](crate::Tensor::keepdims_dyn) (owned or borrowed) | an axis of extent 1 added | same dense order |
 //! | [`broadcast_to`](crate::Tensor::broadcast_to) | checked in the type | `Strided` (zero strides), read-only |
 //! | [`reshape`](crate::Tensor::reshape) | element count checked in the type | `RowMajor` |
 //! | [`slice`](crate::Tensor::slice) (`s![..]`) | dynamic | `Strided` |
 //! | [`slice_static`](crate::Tensor::slice_static) | computed in the type | [`StaticSliced`](crate::layout::StaticSliced) |
+//! | [`into_dyn`](crate::Tensor::into_dyn), [`try_into_extents`](crate::Tensor::try_into_extents) | `DynRank` / checked | kept |
 
 mod axes;
+mod axes_dyn;
 mod broadcast;
+mod keepdims;
+mod rank;
 mod reshape;
 mod slice;
 mod slice_static;

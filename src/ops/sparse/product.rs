@@ -4,10 +4,12 @@
 //! The dense operand may have any dense storage and stride policy: a row-major contiguous
 //! one is read in place, any other is first copied into row-major order (one pass over it,
 //! cheap next to the product). Static extents that disagree do not compile
-//! ([`SparseProductDim`]); dynamic ones are `Err(ShapeError)`.
+//! ([`SparseProductDim`]); dynamic ones are `Err(ShapeError)`. The dense operand of `matvec` and
+//! `matmat` may also be a [`DynRank`](crate::DynRank) tensor ([`VectorOf`], [`MatrixOf`]):
+//! its rank is then checked at run time.
 
 use crate::error::ShapeError;
-use crate::extents::{Dim, SparseProductDim};
+use crate::extents::{Dim, MatrixOf, SparseProductDim, VectorOf};
 use crate::kernels::par::Par;
 use crate::kernels::spmv::{csc_matmat, csr_matmat, csr_matvec, CsRef};
 use crate::layout::Layout;
@@ -46,8 +48,12 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
         }
     }
 
-    fn check_inner(&self, op: &'static str, rhs: Vec<usize>) -> Result<(), ShapeError> {
+    /// Checks the right operand's rank (run-time for [`DynRank`](crate::DynRank)) and rows.
+    fn check_inner(&self, op: &'static str, rhs: Vec<usize>, rank: usize) -> Result<(), ShapeError> {
         let [_, cols] = self.dims();
+        if rhs.len() != rank {
+            return Err(ShapeError::RankMismatch { op, expected: rank, found: rhs.len() });
+        }
         if rhs[0] != cols {
             let reason = format!("the matrix has {cols} columns but the right operand has {} rows", rhs[0]);
             return Err(mismatch(op, self.shape(), rhs, reason));
@@ -57,28 +63,22 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
 
     /// `self · x` with an explicit choice of threads; `Err` when `x`'s length differs from
     /// the number of columns.
-    pub fn try_matvec_with<K: Dim, S2: Layout<(K,)>, St2: DenseStorage<T>>(
+    pub fn try_matvec_with<X: VectorOf<E::Cols>, S2: Layout<X>, St2: DenseStorage<T>>(
         &self,
-        x: &Tensor<T, (K,), S2, St2>,
+        x: &Tensor<T, X, S2, St2>,
         par: Par,
-    ) -> Result<Tensor<T, (E::Rows,)>, ShapeError>
-    where
-        E::Cols: SparseProductDim<K>,
-    {
-        self.check_inner("matvec", x.shape())?;
+    ) -> Result<Tensor<T, (E::Rows,)>, ShapeError> {
+        self.check_inner("matvec", x.shape(), 1)?;
         let rows = self.dims()[0];
         let mut y = crate::error::try_vec_filled("matvec", rows, T::zero())?;
         self.product_into(&row_major(x), 1, &mut y, par);
         Tensor::try_from_vec(&[rows][..], y).map_err(|(e, _)| e)
     }
     /// See [`Tensor::matvec`].
-    pub fn try_matvec<K: Dim, S2: Layout<(K,)>, St2: DenseStorage<T>>(
+    pub fn try_matvec<X: VectorOf<E::Cols>, S2: Layout<X>, St2: DenseStorage<T>>(
         &self,
-        x: &Tensor<T, (K,), S2, St2>,
-    ) -> Result<Tensor<T, (E::Rows,)>, ShapeError>
-    where
-        E::Cols: SparseProductDim<K>,
-    {
+        x: &Tensor<T, X, S2, St2>,
+    ) -> Result<Tensor<T, (E::Rows,)>, ShapeError> {
         self.try_matvec_with(x, Par::Auto)
     }
     /// Sparse matrix × dense vector (SpMV), parallel for large matrices.
@@ -93,13 +93,10 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
     /// assert_eq!(a.sparse_t().matvec(&tensor![1.0, 2.0]).to_vec(), [1.0, 6.0, 2.0]); // CSC view
     /// ```
     #[track_caller]
-    pub fn matvec<K: Dim, S2: Layout<(K,)>, St2: DenseStorage<T>>(
+    pub fn matvec<X: VectorOf<E::Cols>, S2: Layout<X>, St2: DenseStorage<T>>(
         &self,
-        x: &Tensor<T, (K,), S2, St2>,
-    ) -> Tensor<T, (E::Rows,)>
-    where
-        E::Cols: SparseProductDim<K>,
-    {
+        x: &Tensor<T, X, S2, St2>,
+    ) -> Tensor<T, (E::Rows,)> {
         or_panic(self.try_matvec(x))
     }
     /// `y = self · x` into an existing vector; `Err` when a length differs.
@@ -114,7 +111,7 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
         E::Rows: SparseProductDim<R>,
         St3: DenseStorageMut<T>,
     {
-        self.check_inner("matvec_into", x.shape())?;
+        self.check_inner("matvec_into", x.shape(), 1)?;
         let rows = self.dims()[0];
         if y.numel() != rows {
             let reason = format!("the matrix has {rows} rows but the output has {}", y.numel());
@@ -160,29 +157,23 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
 
     /// `self · b` with an explicit choice of threads; `Err` when `b`'s rows differ from the
     /// number of columns.
-    pub fn try_matmat_with<K: Dim, N: Dim, S2: Layout<(K, N)>, St2: DenseStorage<T>>(
+    pub fn try_matmat_with<B: MatrixOf<E::Cols>, S2: Layout<B>, St2: DenseStorage<T>>(
         &self,
-        b: &Tensor<T, (K, N), S2, St2>,
+        b: &Tensor<T, B, S2, St2>,
         par: Par,
-    ) -> Result<Tensor<T, (E::Rows, N)>, ShapeError>
-    where
-        E::Cols: SparseProductDim<K>,
-    {
-        self.check_inner("matmat", b.shape())?;
-        let (rows, n) = (self.dims()[0], b.dims()[1]);
+    ) -> Result<Tensor<T, (E::Rows, B::N)>, ShapeError> {
+        self.check_inner("matmat", b.shape(), 2)?;
+        let (rows, n) = (self.dims()[0], b.shape()[1]);
         let len = crate::error::checked_numel("matmat", &[rows, n], core::mem::size_of::<T>())?;
         let mut c = crate::error::try_vec_filled("matmat", len, T::zero())?;
         self.product_into(&row_major(b), n, &mut c, par);
         Tensor::try_from_vec(&[rows, n][..], c).map_err(|(e, _)| e)
     }
     /// See [`Tensor::matmat`].
-    pub fn try_matmat<K: Dim, N: Dim, S2: Layout<(K, N)>, St2: DenseStorage<T>>(
+    pub fn try_matmat<B: MatrixOf<E::Cols>, S2: Layout<B>, St2: DenseStorage<T>>(
         &self,
-        b: &Tensor<T, (K, N), S2, St2>,
-    ) -> Result<Tensor<T, (E::Rows, N)>, ShapeError>
-    where
-        E::Cols: SparseProductDim<K>,
-    {
+        b: &Tensor<T, B, S2, St2>,
+    ) -> Result<Tensor<T, (E::Rows, B::N)>, ShapeError> {
         self.try_matmat_with(b, Par::Auto)
     }
     /// Sparse matrix × dense matrix (SpMM), parallel for large matrices; the result is a
@@ -195,13 +186,10 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
     /// assert_eq!(c.to_vec(), [20, 40, 3, 6]);
     /// ```
     #[track_caller]
-    pub fn matmat<K: Dim, N: Dim, S2: Layout<(K, N)>, St2: DenseStorage<T>>(
+    pub fn matmat<B: MatrixOf<E::Cols>, S2: Layout<B>, St2: DenseStorage<T>>(
         &self,
-        b: &Tensor<T, (K, N), S2, St2>,
-    ) -> Tensor<T, (E::Rows, N)>
-    where
-        E::Cols: SparseProductDim<K>,
-    {
+        b: &Tensor<T, B, S2, St2>,
+    ) -> Tensor<T, (E::Rows, B::N)> {
         or_panic(self.try_matmat(b))
     }
     /// `c = self · b` into an existing matrix; `Err` when a dimension differs.
@@ -221,7 +209,7 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
         S3: Layout<(R, N2)>,
         St3: DenseStorageMut<T>,
     {
-        self.check_inner("matmat_into", b.shape())?;
+        self.check_inner("matmat_into", b.shape(), 2)?;
         let want = [self.dims()[0], b.dims()[1]];
         if c.dims() != want {
             let reason = format!("the product is {want:?} but the output is {:?}", c.dims());

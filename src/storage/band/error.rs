@@ -20,18 +20,6 @@ pub enum BandError {
         /// Upper bandwidth.
         ku: usize,
     },
-    /// A bandwidth reaches past the matrix: `kl` must be below the row count and `ku`
-    /// below the column count (both 0 for an empty axis).
-    BandwidthTooLarge {
-        /// Rows of the matrix.
-        rows: usize,
-        /// Columns of the matrix.
-        cols: usize,
-        /// Lower bandwidth given.
-        kl: usize,
-        /// Upper bandwidth given.
-        ku: usize,
-    },
     /// The band buffer does not have `(kl + ku + 1) * cols` elements.
     LengthMismatch {
         /// Rows of the matrix.
@@ -112,13 +100,6 @@ impl fmt::Display for BandError {
             BandError::Overflow { rows, cols, kl, ku } => write!(
                 f,
                 "band: a {rows}×{cols} matrix with kl = {kl}, ku = {ku} has more elements than fit in isize::MAX bytes"
-            ),
-            BandError::BandwidthTooLarge { rows, cols, kl, ku } => write!(
-                f,
-                "band: bandwidths kl = {kl}, ku = {ku} do not fit a {rows}×{cols} matrix \
-                 (kl must be at most {}, ku at most {})",
-                rows.saturating_sub(1),
-                cols.saturating_sub(1)
             ),
             BandError::LengthMismatch { rows, cols, kl, ku, expected, found } => write!(
                 f,

@@ -1,12 +1,13 @@
 //! Conversions into sparse storage from any readable tensor (dense or sparse): COO of any
-//! rank, CSR and CSC for matrices. Zeros are not stored. `to_dense` is the way back (see
+//! rank, CSR and CSC for matrices (a [`DynRank`] tensor's rank checked at run time). Zeros
+//! are not stored. `to_dense` is the way back (see
 //! [`ReadStorage`]).
 
 use super::validate::fits;
 use super::{
     Compressed, Coo, CooTensor, CscMatrix, CsrMatrix, Rank2, SparseElem, SparseError, SparseIndex, SparseOrder,
 };
-use crate::extents::Extents;
+use crate::extents::{extents_from, Dyn, DynRank, Extents};
 use crate::layout::{ColMajor, Layout, RowMajor};
 use crate::storage::ReadStorage;
 use crate::tensor::Tensor;
@@ -44,6 +45,21 @@ impl<T: SparseElem, E: Extents, S: Layout<E>, St: ReadStorage<T, E, S>> Tensor<T
     }
 }
 
+/// The non-zero entries of a matrix as `(rows, cols, values)`, in the storage's order.
+fn nonzero_triplets<T: SparseElem, E: Extents, S: Layout<E>, St: ReadStorage<T, E, S>>(
+    t: &Tensor<T, E, S, St>,
+) -> (Vec<usize>, Vec<usize>, Vec<T>) {
+    let (mut rows, mut cols, mut values) = (Vec::new(), Vec::new(), Vec::new());
+    t.for_each_stored(|idx, v| {
+        if !v.is_zero() {
+            rows.push(idx[0]);
+            cols.push(idx[1]);
+            values.push(*v);
+        }
+    });
+    (rows, cols, values)
+}
+
 impl<T: SparseElem, E: Rank2, S: Layout<E>, St: ReadStorage<T, E, S>> Tensor<T, E, S, St> {
     /// The non-zero entries in compressed storage of policy `S2` (`RowMajor`: CSR,
     /// `ColMajor`: CSC) with index type `I`, built by a counting sort; `Err` when an extent
@@ -51,14 +67,7 @@ impl<T: SparseElem, E: Rank2, S: Layout<E>, St: ReadStorage<T, E, S>> Tensor<T, 
     pub fn try_to_compressed<S2: SparseOrder + Layout<E>, I: SparseIndex>(
         &self,
     ) -> Result<Tensor<T, E, S2, Compressed<T, I>>, SparseError> {
-        let (mut rows, mut cols, mut values) = (Vec::new(), Vec::new(), Vec::new());
-        self.for_each_stored(|idx, v| {
-            if !v.is_zero() {
-                rows.push(idx[0]);
-                cols.push(idx[1]);
-                values.push(*v);
-            }
-        });
+        let (rows, cols, values) = nonzero_triplets(self);
         Tensor::<T, E, S2, Compressed<T, I>>::try_from_triplets(self.extents().clone(), &rows, &cols, &values)
     }
 
@@ -78,5 +87,38 @@ impl<T: SparseElem, E: Rank2, S: Layout<E>, St: ReadStorage<T, E, S>> Tensor<T, 
     /// The non-zero entries as a CSC matrix (`usize` indices).
     pub fn to_csc(&self) -> CscMatrix<T, E> {
         self.try_to_compressed::<ColMajor, usize>().expect("extents and nnz fit usize")
+    }
+}
+
+impl<T: SparseElem, S: Layout<DynRank>, St: ReadStorage<T, DynRank, S>> Tensor<T, DynRank, S, St> {
+    /// The non-zero entries of a [`DynRank`] tensor of rank 2 in compressed storage of
+    /// policy `S2` (`RowMajor`: CSR, `ColMajor`: CSC) with dynamic extents; `Err` when the
+    /// rank is not 2 (checked at run time) or an extent or `nnz` does not fit `I`.
+    pub fn try_to_compressed<S2: SparseOrder + Layout<(Dyn, Dyn)>, I: SparseIndex>(
+        &self,
+    ) -> Result<Tensor<T, (Dyn, Dyn), S2, Compressed<T, I>>, SparseError> {
+        let ext: (Dyn, Dyn) = extents_from("to_compressed", self.extents().as_slice())?;
+        let (rows, cols, values) = nonzero_triplets(self);
+        Tensor::<T, (Dyn, Dyn), S2, Compressed<T, I>>::try_from_triplets(ext, &rows, &cols, &values)
+    }
+
+    /// The non-zero entries of a [`DynRank`] tensor of rank 2 as a CSR matrix; `Err` when
+    /// the rank is not 2.
+    ///
+    /// ```
+    /// use mdtensor::{DynRank, Tensor};
+    /// let d = Tensor::<i32, DynRank>::from_vec(DynRank::new(vec![2, 3]), vec![0, 3, 0, 4, 0, 5]);
+    /// let a = d.try_to_csr().unwrap();
+    /// assert_eq!(a.indptr(), [0, 1, 3]);
+    /// assert!(Tensor::<i32, DynRank>::zeros(DynRank::new(vec![2, 2, 2])).try_to_csr().is_err());
+    /// ```
+    pub fn try_to_csr(&self) -> Result<CsrMatrix<T, (Dyn, Dyn)>, SparseError> {
+        self.try_to_compressed::<RowMajor, usize>()
+    }
+
+    /// The non-zero entries of a [`DynRank`] tensor of rank 2 as a CSC matrix; `Err` when
+    /// the rank is not 2.
+    pub fn try_to_csc(&self) -> Result<CscMatrix<T, (Dyn, Dyn)>, SparseError> {
+        self.try_to_compressed::<ColMajor, usize>()
     }
 }
