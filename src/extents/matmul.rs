@@ -26,8 +26,8 @@
 //! extents case uses.
 
 use super::{
-    broadcast_shapes, BandDim, BandFromDenseDim, CanBroadcastDim, Const, Dim, DimBroadcast, DotDim, Dyn, DynRank,
-    Extents, OutputDim, SameDim, SparseProductDim,
+    broadcast_shapes, BandDim, BandFromDenseDim, Const, Dim, DimBroadcast, DotDim, Dyn, DynRank, Extents, OutputDim,
+    SameDim, SparseProductDim,
 };
 use crate::error::ShapeError;
 
@@ -145,7 +145,18 @@ macro_rules! matmul_impl {
         }
     };
 }
-// The check is `CanBroadcastDim` (strict, with the message); this is the result axis.
+/// Batch axes of a matrix product broadcast together (numpy's rule, as
+/// [`CanBroadcastDim`](super::CanBroadcastDim)), with the headline of `matmul`.
+#[diagnostic::on_unimplemented(
+    message = "matmul: batch axes of extents `{Self}` and `{Rhs}` do not broadcast",
+    label = "batch axes must be equal, or one of them 1",
+    note = "only an axis of type `One` (spelled `1` in `ext!`, made by `keepdims`, `unsqueeze` or `NewAxis`) stretches; a `Const<1>` from a const generic or an array length does not"
+)]
+pub trait MatmulBatchDim<Rhs>: DimBroadcast<Rhs> {}
+#[diagnostic::do_not_recommend]
+impl<A: DimBroadcast<B> + super::CanBroadcastDim<B>, B> MatmulBatchDim<B> for A {}
+
+// The check is `MatmulBatchDim` (strict, with the message); this is the result axis.
 type Bc<A, B> = <A as DimBroadcast<B>>::Broadcast;
 matmul_impl!(<M, K, K2, N> (M, K) @ (K2, N) => (M, N); K: K2);
 matmul_impl!(<M, K, K2> (M, K) @ (K2) => (M); K: K2);
@@ -154,7 +165,7 @@ matmul_impl!(<K, K2> (K) @ (K2) => (); K: K2);
 impl<B: Dim, M: Dim, K: Dim, B2: Dim, K2: Dim, N: Dim> MatMulShape<(B2, K2, N)> for (B, M, K)
 where
     K: SameDim<K2>,
-    B: CanBroadcastDim<B2> + DimBroadcast<B2>,
+    B: MatmulBatchDim<B2>,
 {
     type Output = (Bc<B, B2>, M, N);
 }
@@ -166,22 +177,22 @@ impl<B1: Dim, B2: Dim, M: Dim, K: Dim, C1: Dim, C2: Dim, K2: Dim, N: Dim> MatMul
     for (B1, B2, M, K)
 where
     K: SameDim<K2>,
-    B1: CanBroadcastDim<C1>,
-    B2: CanBroadcastDim<C2>,
+    B1: MatmulBatchDim<C1>,
+    B2: MatmulBatchDim<C2>,
 {
     type Output = (Bc<B1, C1>, Bc<B2, C2>, M, N);
 }
 impl<B1: Dim, B2: Dim, M: Dim, K: Dim, C2: Dim, K2: Dim, N: Dim> MatMulShape<(C2, K2, N)> for (B1, B2, M, K)
 where
     K: SameDim<K2>,
-    B2: CanBroadcastDim<C2>,
+    B2: MatmulBatchDim<C2>,
 {
     type Output = (B1, Bc<B2, C2>, M, N);
 }
 impl<B2: Dim, M: Dim, K: Dim, C1: Dim, C2: Dim, K2: Dim, N: Dim> MatMulShape<(C1, C2, K2, N)> for (B2, M, K)
 where
     K: SameDim<K2>,
-    B2: CanBroadcastDim<C2>,
+    B2: MatmulBatchDim<C2>,
 {
     type Output = (C1, Bc<B2, C2>, M, N);
 }
@@ -243,6 +254,8 @@ pub trait OutputFor<Out: Extents>: Extents {}
 
 macro_rules! output_for {
     ($($A:ident $B:ident),*) => {
+        // Reported as a whole (both extents), not once per differing axis.
+        #[diagnostic::do_not_recommend]
         impl<$($A: Dim + OutputDim<$B>, $B: Dim),*> OutputFor<($($B,)*)> for ($($A,)*) {}
         impl<$($A: Dim),*> OutputFor<DynRank> for ($($A,)*) {}
         impl<$($A: Dim),*> OutputFor<($($A,)*)> for DynRank {}

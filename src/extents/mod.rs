@@ -38,7 +38,8 @@ pub use equal::{
 pub(crate) use join::joined_dims;
 pub use join::{ConcatAlong, DimSum, JoinDim};
 pub use matmul::{
-    matmul_dims, BandDenseOf, BandVectorOf, CrossDim, DotShape, MatMulDims, MatMulShape, MatrixOf, OutputFor, VectorOf,
+    matmul_dims, BandDenseOf, BandVectorOf, CrossDim, DotShape, MatMulDims, MatMulShape, MatmulBatchDim, MatrixOf,
+    OutputFor, VectorOf,
 };
 pub use static_arith::{StaticDim, StaticExtents, ToDim};
 
