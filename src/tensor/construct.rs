@@ -35,7 +35,7 @@ use typenum::B0;
 /// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a shape for extents `{E}`",
-    label = "wrong rank, or a run-time shape for extents the type already fixes",
+    label = "wrong rank, other static extents, or a run-time shape where the type fixes every extent",
     note = "an array needs one length per axis and is taken where some axis is dynamic; for static extents pass the extents value (`ext![2, 3]`); generic code passes an extents value, or a slice (`&dims[..]`, checked at run time)"
 )]
 pub trait ShapeArg<E: Extents> {
