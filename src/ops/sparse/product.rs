@@ -67,7 +67,7 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
     {
         self.check_inner("matvec", x.shape())?;
         let rows = self.dims()[0];
-        let mut y = crate::error::try_vec_filled("matvec", rows, T::zero())?;
+        let mut y = crate::kernels::buffer::try_vec_filled("matvec", rows, T::zero())?;
         self.product_into(&row_major(x), 1, &mut y, par);
         Tensor::try_from_vec([rows], y).map_err(|(e, _)| e)
     }
@@ -171,7 +171,7 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
         self.check_inner("matmat", b.shape())?;
         let (rows, n) = (self.dims()[0], b.dims()[1]);
         let len = crate::error::checked_numel("matmat", &[rows, n], core::mem::size_of::<T>())?;
-        let mut c = crate::error::try_vec_filled("matmat", len, T::zero())?;
+        let mut c = crate::kernels::buffer::try_vec_filled("matmat", len, T::zero())?;
         self.product_into(&row_major(b), n, &mut c, par);
         Tensor::try_from_vec([rows, n], c).map_err(|(e, _)| e)
     }
