@@ -33,10 +33,14 @@ fn npy_seeds() {
     replay("npy", checks::check_npy);
 }
 #[test]
-#[cfg_attr(miri, ignore = "inflating the seed archives (three element types, two passes each) ran for over 10 minutes under Miri; the reader holds no unsafe code")]
+#[cfg_attr(
+    miri,
+    ignore = "inflating the seed archives (three element types, two passes each) ran for over 10 minutes under Miri; the reader holds no unsafe code"
+)]
 fn npz_seeds() {
     replay("npz", checks::check_npz);
 }
+#[cfg(feature = "serde")]
 #[test]
 fn serde_seeds() {
     replay("serde", checks::check_serde);
