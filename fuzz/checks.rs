@@ -5,6 +5,8 @@
 //! Each `check_*` function takes arbitrary bytes and panics only on a finding: a panic
 //! inside the library, an accepted input that reads back differently, or a result that
 //! disagrees, element by element, with the plain reference implementation written here.
+//! The serde check needs the `serde` feature (of mdtensor in `cargo test`, of the fuzz
+//! crate — on by default — in `fuzz/`).
 
 #![allow(dead_code)]
 
@@ -114,6 +116,7 @@ pub fn check_npz(data: &[u8]) {
 
 /// JSON for every deserialisable storage; the first byte picks the type. An accepted value
 /// serialises back to JSON that deserialises to the same value.
+#[cfg(feature = "serde")]
 pub fn check_serde(data: &[u8]) {
     let mut b = Bytes::new(data);
     let kind = b.u8() % 7;
@@ -150,16 +153,19 @@ pub fn check_serde(data: &[u8]) {
     }
 }
 
+#[cfg(feature = "serde")]
 /// Floats compared to 12 significant digits: serde_json's default float parsing is not
 /// exactly round-trip (it may move the last bit), which is serde_json's business, not ours.
 fn bits(v: &[f64]) -> Vec<String> {
     v.iter().map(|&x| approx(x)).collect()
 }
 
+#[cfg(feature = "serde")]
 fn approx(x: f64) -> String {
     format!("{x:.12e}")
 }
 
+#[cfg(feature = "serde")]
 fn band_key(t: &BandMatrix<f64>) -> (Vec<usize>, Vec<(Vec<usize>, String)>) {
     let mut e = Vec::new();
     t.for_each_stored(|i, v| e.push((i.to_vec(), approx(*v))));

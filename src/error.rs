@@ -172,23 +172,3 @@ pub(crate) fn checked_numel(op: &'static str, dims: &[usize], elem_size: usize) 
     }
     Ok(if dims.contains(&0) { 0 } else { nonzero })
 }
-
-/// A `Vec` with room for exactly `n` elements, or [`ShapeError::OutOfMemory`] (or
-/// [`ShapeError::Overflow`] past `isize::MAX` bytes) instead of an abort: the fallible
-/// allocation behind every buffer whose size comes from input.
-pub(crate) fn try_vec_with_capacity<T>(op: &'static str, n: usize) -> Result<Vec<T>, ShapeError> {
-    let bytes = n.saturating_mul(core::mem::size_of::<T>());
-    let mut v = Vec::new();
-    match v.try_reserve_exact(n) {
-        Ok(()) => Ok(v),
-        Err(_) if bytes > isize::MAX as usize => Err(ShapeError::Overflow { op, dims: vec![n] }),
-        Err(_) => Err(ShapeError::OutOfMemory { op, bytes }),
-    }
-}
-
-/// `n` copies of `value` in a fallibly allocated `Vec` (see [`try_vec_with_capacity`]).
-pub(crate) fn try_vec_filled<T: Clone>(op: &'static str, n: usize, value: T) -> Result<Vec<T>, ShapeError> {
-    let mut v = try_vec_with_capacity(op, n)?;
-    v.resize(n, value);
-    Ok(v)
-}

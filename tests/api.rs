@@ -125,7 +125,7 @@ fn arange_like_numpy() {
 
     let err = Tensor::<f64, (Dyn,)>::try_arange(0.0, 1.0, 0.0).unwrap_err();
     assert!(matches!(err, ShapeError::InvalidArgument { op: "arange", .. }));
-    assert_eq!(err.to_string(), "arange: step must be non-zero and no bound may be NaN");
+    assert_eq!(err.to_string(), "arange: step must be non-zero and not NaN (step = 0.0)");
     assert!(Tensor::<f64, (Dyn,)>::try_arange(0.0, f64::NAN, 1.0).is_err());
     assert!(Tensor::<f64, (Dyn,)>::try_arange(0.0, 1e30, 1.0).is_err(), "count beyond usize");
     assert_eq!(

@@ -9,7 +9,7 @@ use mdtensor::{ext, CsrMatrix, Par, SharedTensor, Tensor};
 use std::sync::Barrier;
 
 /// Small under Miri (its parallel thresholds are tiny too, so rayon still splits the work).
-const N: usize = if cfg!(miri) { 12 } else { 128 };
+const N: usize = if cfg!(miri) { 8 } else { 128 };
 const READERS: usize = if cfg!(miri) { 2 } else { 6 };
 
 fn grid() -> SharedTensor<i64, ext![_, _]> {

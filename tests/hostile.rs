@@ -124,6 +124,16 @@ fn huge_steps_give_the_right_elements() {
         let v = t.try_slice_dyn(&[SliceElem::Range { start: None, end: None, step }]).unwrap();
         assert_eq!(v.to_vec(), [7], "step {step}");
     }
+    // An axis of length 1 next to a longer one: the walker that keeps indices used to step
+    // by the huge stride and overflow.
+    let t = Tensor::<i32, ext![_, _]>::from_fn([3, 1], |[i, _]| i as i32);
+    for step in [isize::MAX, isize::MIN] {
+        let full = SliceElem::Range { start: None, end: None, step: 1 };
+        let v = t.try_slice_dyn(&[full, SliceElem::Range { start: None, end: None, step }]).unwrap();
+        assert_eq!(v.to_vec(), [0, 1, 2]);
+        let seen: Vec<(Vec<usize>, i32)> = v.indexed_iter().map(|(i, &x)| (i.to_vec(), x)).collect();
+        assert_eq!(seen, [(vec![0, 0], 0), (vec![1, 0], 1), (vec![2, 0], 2)]);
+    }
     let t = Tensor::<i32, ext![_, _]>::from_fn([3, 4], |[i, j]| (10 * i + j) as i32);
     let v = t
         .try_slice_dyn(&[

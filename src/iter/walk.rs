@@ -21,7 +21,14 @@ pub(crate) struct Walker<I: AxisArray<usize>, S: AxisArray<isize>> {
 
 impl<I: AxisArray<usize>, S: AxisArray<isize>> Walker<I, S> {
     /// A walker visiting every index in row-major order (indices stay meaningful).
-    pub(crate) fn new(dims: I, strides: S, zero_index: I) -> Self {
+    pub(crate) fn new(dims: I, mut strides: S, zero_index: I) -> Self {
+        // An axis of extent 1 never moves, but a carry through it adds and then subtracts
+        // its stride: with a huge stride (a slice step of isize::MAX) that overflows.
+        for (s, &d) in strides.as_mut().iter_mut().zip(dims.as_ref()) {
+            if d == 1 {
+                *s = 0;
+            }
+        }
         let remaining = dims.as_ref().iter().product();
         Walker { dims, strides, index: zero_index, pos: 0, remaining }
     }

@@ -5,6 +5,11 @@
 //! here). An [`AlignedBuf`] is always 64-byte aligned; from [`HUGE_PAGE_BYTES`] up it is
 //! 2 MiB aligned and advised to use transparent huge pages, so one fault maps 2 MiB.
 //! Results are written straight into uninitialised memory: no zeroing pass.
+//!
+//! Every allocation here is fallible underneath: running out of memory is
+//! [`ShapeError::OutOfMemory`] naming the bytes (an `Err` from the `try_` forms, a panic
+//! with that message from the plain ones), never an abort. `try_vec_filled` and
+//! `try_vec_with_capacity` do the same for the `Vec`s of sparse and band storage.
 
 use crate::error::ShapeError;
 use core::alloc::Layout;
@@ -110,7 +115,7 @@ impl<T> AlignedBuf<T> {
     fn try_allocate(len: usize) -> Result<NonNull<T>, ShapeError> {
         const OP: &str = "allocate";
         let bytes = len.saturating_mul(core::mem::size_of::<T>());
-        let layout = layout_for::<T>(len).ok_or(ShapeError::Overflow { op: OP, dims: vec![len] })?;
+        let layout = layout_for::<T>(len).ok_or_else(|| ShapeError::Overflow { op: OP, dims: vec![len] })?;
         if layout.size() == 0 {
             // A well-aligned dangling pointer: ALIGN is a multiple of align_of::<T>() for all
             // element types with alignment up to 64.
@@ -181,6 +186,26 @@ impl<T: Clone> Clone for AlignedBuf<T> {
         let src = self.as_slice();
         AlignedBuf::from_fn(self.len, |i| src[i].clone())
     }
+}
+
+/// A `Vec` with room for exactly `n` elements, or [`ShapeError::OutOfMemory`] (or
+/// [`ShapeError::Overflow`] past `isize::MAX` bytes) instead of an abort: the fallible
+/// allocation behind every buffer whose size comes from input.
+pub(crate) fn try_vec_with_capacity<T>(op: &'static str, n: usize) -> Result<Vec<T>, ShapeError> {
+    let bytes = n.saturating_mul(core::mem::size_of::<T>());
+    let mut v = Vec::new();
+    match v.try_reserve_exact(n) {
+        Ok(()) => Ok(v),
+        Err(_) if bytes > isize::MAX as usize => Err(ShapeError::Overflow { op, dims: vec![n] }),
+        Err(_) => Err(ShapeError::OutOfMemory { op, bytes }),
+    }
+}
+
+/// `n` copies of `value` in a fallibly allocated `Vec` (see [`try_vec_with_capacity`]).
+pub(crate) fn try_vec_filled<T: Clone>(op: &'static str, n: usize, value: T) -> Result<Vec<T>, ShapeError> {
+    let mut v = try_vec_with_capacity(op, n)?;
+    v.resize(n, value);
+    Ok(v)
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! triplets, where a comparison sort would be `n log n`), then a sort of each short lane
 //! and a summing of repeated indices.
 
-use crate::error::{try_vec_filled, try_vec_with_capacity};
+use crate::kernels::buffer::{try_vec_filled, try_vec_with_capacity};
 use crate::kernels::par::Par;
 use crate::storage::sparse::{SparseElem, SparseError, SparseIndex};
 

@@ -28,23 +28,28 @@ pub(crate) fn dense_strides<'a>(dims: impl Iterator<Item = &'a usize>, out: impl
 }
 
 /// The stride of an axis of `len` elements taken every `step` elements of an axis of
-/// stride `stride`. An axis of at most one element never moves, so its stride is 0
-/// (whatever the step): iteration then never computes a position past the last element.
+/// stride `stride`. With two or more elements the product lies inside the parent's span;
+/// an axis of at most one element never moves, so when its product overflows its stride
+/// is 0 (and the traversal ignores the stride of such an axis anyway, see
+/// [`crate::iter`]'s walker).
 #[inline]
 pub(crate) fn step_stride(op: &'static str, stride: isize, step: isize, len: usize) -> Result<isize, ShapeError> {
-    if len <= 1 {
-        return Ok(0);
+    match stride.checked_mul(step) {
+        Some(s) => Ok(s),
+        None if len <= 1 => Ok(0),
+        None => Err(overflow(op, &format!("stride {stride} times step {step}"))),
     }
-    stride.checked_mul(step).ok_or_else(|| overflow(op, &format!("stride {stride} times step {step}")))
 }
 
-/// The stride of an axis reversed in place.
+/// The stride of an axis reversed in place (0 for an axis of at most one element whose
+/// stride cannot be negated).
 #[inline]
 pub(crate) fn negated_stride(op: &'static str, stride: isize, len: usize) -> Result<isize, ShapeError> {
-    if len <= 1 {
-        return Ok(0);
+    match stride.checked_neg() {
+        Some(s) => Ok(s),
+        None if len <= 1 => Ok(0),
+        None => Err(overflow(op, &format!("the negation of stride {stride}"))),
     }
-    stride.checked_neg().ok_or_else(|| overflow(op, &format!("the negation of stride {stride}")))
 }
 
 /// `first + index × stride`: the position of an element `index` steps along an axis.
@@ -95,11 +100,13 @@ mod tests {
 
     #[test]
     fn checked_steps_and_positions() {
-        assert_eq!(step_stride("t", 1, isize::MAX, 1), Ok(0));
+        assert_eq!(step_stride("t", 1, isize::MAX, 1), Ok(isize::MAX));
+        assert_eq!(step_stride("t", 2, isize::MAX, 1), Ok(0));
         assert_eq!(step_stride("t", 3, -2, 5), Ok(-6));
         assert!(step_stride("t", 2, isize::MAX, 2).is_err());
         assert_eq!(negated_stride("t", 4, 3), Ok(-4));
         assert!(negated_stride("t", isize::MIN, 2).is_err());
+        assert_eq!(negated_stride("t", isize::MIN, 1), Ok(0));
         assert_eq!(advance("t", 5, 3, -2), Ok(-1));
         assert!(advance("t", 0, usize::MAX, 1).is_err());
         assert!(advance("t", 1, 1, isize::MAX).is_err());

@@ -70,7 +70,7 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
     ) -> Result<Tensor<T, (E::Rows,)>, ShapeError> {
         self.check_inner("matvec", x.shape(), 1)?;
         let rows = self.dims()[0];
-        let mut y = crate::error::try_vec_filled("matvec", rows, T::zero())?;
+        let mut y = crate::kernels::buffer::try_vec_filled("matvec", rows, T::zero())?;
         self.product_into(&row_major(x), 1, &mut y, par);
         Tensor::try_from_vec(&[rows][..], y).map_err(|(e, _)| e)
     }
@@ -165,7 +165,7 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
         self.check_inner("matmat", b.shape(), 2)?;
         let (rows, n) = (self.dims()[0], b.shape()[1]);
         let len = crate::error::checked_numel("matmat", &[rows, n], core::mem::size_of::<T>())?;
-        let mut c = crate::error::try_vec_filled("matmat", len, T::zero())?;
+        let mut c = crate::kernels::buffer::try_vec_filled("matmat", len, T::zero())?;
         self.product_into(&row_major(b), n, &mut c, par);
         Tensor::try_from_vec(&[rows, n][..], c).map_err(|(e, _)| e)
     }
