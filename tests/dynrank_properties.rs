@@ -7,7 +7,6 @@ mod common;
 
 use common::strided::strided_case;
 use common::{all_indices, config, numel};
-use mdtensor::prelude::*;
 use mdtensor::{ext, DynRank, Strided, Tensor, TensorView};
 use proptest::prelude::*;
 

@@ -15,6 +15,7 @@ pub mod expr;
 mod join;
 mod linalg;
 mod math;
+mod methods;
 mod norm;
 #[cfg(feature = "rand")]
 mod random;
@@ -23,6 +24,7 @@ mod reduce_dyn;
 mod softmax;
 mod sort;
 mod sparse;
+mod sum_storage;
 mod take;
 
 pub use crate::kernels::gemm::GemmElem;
@@ -37,4 +39,5 @@ pub use linalg::Product;
 pub use math::{select, ElementwiseExt};
 pub use norm::Norm;
 pub use reduce::{AxisReductions, Extreme, Logical, Mean, Prod, Reductions, Sum, Var};
+pub use sum_storage::{sum_stored, sum_stored_axis, SumStorage};
 pub use take::Taken;

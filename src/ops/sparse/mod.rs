@@ -1,6 +1,7 @@
 //! Operations on sparse tensors: products with dense vectors and matrices (`matvec`,
 //! `matmat`), elementwise arithmetic between sparse tensors and with scalars (`sparse_add`,
-//! `sparse_mul`, `scale`, `sparse_map`), and sums (`sum`, `sum_axis`).
+//! `sparse_mul`, `scale`, `sparse_map`). Sums (`sum`, `sum_axis`) are shared with dense
+//! tensors through [`SumStorage`](crate::ops::SumStorage).
 //!
 //! Names that dense tensors already use for something else get a `sparse_` prefix
 //! (`sparse_add`, `sparse_map`, `sparse_view`, `sparse_t`): the two families live on the
@@ -8,7 +9,6 @@
 
 mod elementwise;
 mod product;
-mod reduce;
 
 use core::cmp::Ordering;
 

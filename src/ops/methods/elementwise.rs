@@ -1,0 +1,141 @@
+//! Lazy elementwise math and comparisons as inherent methods of dense tensors (see
+//! [`ElementwiseExt`]).
+
+use crate::extents::{CanBroadcast, Extents};
+use crate::layout::Layout;
+use crate::ops::expr::{Binary, Expr, IntoExpr, Unary};
+use crate::ops::math::{
+    AbsOp, CastOp, ClampOp, CosOp, EqOp, ExpOp, FloorOp, GeOp, GtOp, LeOp, LnOp, LtOp, NeOp, PowfOp, PowiOp, ReluOp,
+    RoundOp, SigmoidOp, SinOp, SqrtOp, TanhOp,
+};
+use crate::ops::ElementwiseExt;
+use crate::storage::DenseStorage;
+use crate::tensor::Tensor;
+use num_traits::{AsPrimitive, Float};
+
+/// One forwarding method per unary [`ElementwiseExt`] function.
+macro_rules! unary_methods {
+    ($(($method:ident, $Op:ident, $what:literal)),* $(,)?) => {$(
+        #[doc = concat!("Elementwise ", $what, ", lazily; see [`ElementwiseExt::", stringify!($method), "`].")]
+        #[inline]
+        pub fn $method(&self) -> Unary<&Self, $Op>
+        where
+            T: Float,
+        {
+            ElementwiseExt::$method(self)
+        }
+    )*};
+}
+
+/// One forwarding method per comparison of [`ElementwiseExt`].
+macro_rules! compare_methods {
+    ($(($method:ident, $Op:ident, $what:literal)),* $(,)?) => {$(
+        #[doc = concat!("Elementwise `", $what, "` with `rhs` broadcast against `self`, as a lazy `bool` expression; see [`ElementwiseExt::", stringify!($method), "`].")]
+        #[inline]
+        pub fn $method<R: IntoExpr>(&self, rhs: R) -> Binary<&Self, R::Expr, $Op>
+        where
+            T: PartialOrd<<R::Expr as Expr>::Elem>,
+            E: CanBroadcast<<R::Expr as Expr>::Extents>,
+        {
+            ElementwiseExt::$method(self, rhs)
+        }
+    )*};
+}
+
+/// # Lazy elementwise math
+///
+/// Each builds an [`Expr`] node that borrows the tensor: nothing is computed until
+/// `.eval()` (or a reduction, or an assignment), and chains fuse into one pass. Each is
+/// the [`ElementwiseExt`] method of the same name, which also applies to expressions
+/// (`(&a * 2.0).exp()`). Eager forms: [`Tensor::mapv`], [`Tensor::map`],
+/// [`Tensor::clip`]; operators (`&a + &b`, `&a * 2.0`) are in the trait implementations
+/// below.
+///
+/// ```
+/// use mdtensor::{prelude::*, tensor};
+/// let x = tensor![-1.0, 0.0, 4.0];
+/// assert_eq!(x.relu().eval().to_vec(), [0.0, 0.0, 4.0]);
+/// assert_eq!(x.abs().sqrt().to_vec(), [1.0, 0.0, 2.0]); // fused: one pass, no temporary
+/// assert_eq!(x.cast::<i32>().to_vec(), [-1, 0, 4]);
+/// ```
+impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
+    unary_methods!(
+        (exp, ExpOp, "`eˣ`"),
+        (ln, LnOp, "natural logarithm"),
+        (sqrt, SqrtOp, "square root"),
+        (abs, AbsOp, "absolute value"),
+        (sin, SinOp, "sine"),
+        (cos, CosOp, "cosine"),
+        (tanh, TanhOp, "hyperbolic tangent"),
+        (sigmoid, SigmoidOp, "`1 / (1 + e⁻ˣ)`"),
+        (relu, ReluOp, "`max(x, 0)` (NaN stays NaN)"),
+        (floor, FloorOp, "rounding down"),
+        (round, RoundOp, "rounding half away from zero"),
+    );
+    /// Elementwise `xⁿ` for an integer `n`, lazily; see [`ElementwiseExt::powi`].
+    #[inline]
+    pub fn powi(&self, n: i32) -> Unary<&Self, PowiOp>
+    where
+        T: Float,
+    {
+        ElementwiseExt::powi(self, n)
+    }
+    /// Elementwise `xᵖ`, lazily; see [`ElementwiseExt::powf`].
+    #[inline]
+    pub fn powf(&self, p: T) -> Unary<&Self, PowfOp<T>>
+    where
+        T: Float,
+    {
+        ElementwiseExt::powf(self, p)
+    }
+    /// Each element limited to `[lo, hi]`, lazily (NaN stays NaN); see
+    /// [`ElementwiseExt::clamp`]. The eager form is [`Tensor::clip`].
+    #[inline]
+    pub fn clamp(&self, lo: T, hi: T) -> Unary<&Self, ClampOp<T>>
+    where
+        T: PartialOrd,
+    {
+        ElementwiseExt::clamp(self, lo, hi)
+    }
+    /// Each element converted with `as`, lazily: numpy's `a.astype(U)`; see
+    /// [`ElementwiseExt::cast`].
+    ///
+    /// ```
+    /// use mdtensor::{prelude::*, tensor};
+    /// let a = tensor![[1.7f64, -2.2], [3.5, 0.0]];
+    /// let b = a.cast::<i32>().eval();
+    /// assert_eq!(b.to_vec(), [1, -2, 3, 0]);
+    /// ```
+    #[inline]
+    pub fn cast<U: Copy + Send + Sync + 'static>(&self) -> Unary<&Self, CastOp<U>>
+    where
+        T: AsPrimitive<U>,
+    {
+        ElementwiseExt::cast(self)
+    }
+}
+
+/// # Lazy comparisons
+///
+/// Each compares elementwise with another tensor, view, expression or scalar (broadcast
+/// as numpy does) and builds a lazy `bool` [`Expr`]: evaluate it, reduce it
+/// ([`Tensor::all`], [`Tensor::any`] after `.eval()`), or use it as the mask of
+/// [`select`](crate::ops::select). Each is the [`ElementwiseExt`] method of the same name.
+/// Whole-tensor equality is `==` ([`PartialEq`]).
+///
+/// ```
+/// use mdtensor::{prelude::*, tensor};
+/// let a = tensor![[1, 5], [3, 2]];
+/// assert_eq!(a.gt(2).to_vec(), [false, true, true, false]);
+/// assert_eq!(a.eq_elem(&a.t()).to_vec(), [true, false, false, true]);
+/// ```
+impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
+    compare_methods!(
+        (gt, GtOp, "a > b"),
+        (ge, GeOp, "a >= b"),
+        (lt, LtOp, "a < b"),
+        (le, LeOp, "a <= b"),
+        (eq_elem, EqOp, "a == b"),
+        (ne_elem, NeOp, "a != b"),
+    );
+}
