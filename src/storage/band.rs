@@ -77,8 +77,8 @@ pub struct Band<T> {
 /// ```
 pub type BandMatrix<T, E = crate::ext![_, _]> = Tensor<T, E, ColMajor, Band<T>>;
 
-/// A band matrix is sparse for the generic sparse methods (`sum`, `sum_axis`): they read
-/// its stored entries.
+/// A band matrix is one of the sparse storages; its `sum` and `sum_axis` read its stored
+/// entries (see [`SumStorage`](crate::ops::SumStorage)).
 impl<T> crate::sparse::SparseStorage<T> for Band<T> {}
 
 impl<T> Storage<T> for Band<T> {

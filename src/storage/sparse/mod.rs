@@ -124,8 +124,10 @@ impl SparseOrder for ColMajor {
     const INNER: &'static str = "row";
 }
 
-/// Marks the sparse storages, so that methods meant for them (`sum_axis`, `scale`, …) do
-/// not shadow the dense tensors' methods of the same name.
+/// Marks the sparse storages (COO, compressed, band), for code that wants to tell them
+/// apart from dense ones. Methods that both families have (`sum`, `sum_axis`) dispatch
+/// through [`SumStorage`](crate::ops::SumStorage) instead: two inherent methods of one
+/// name with different storage bounds do not compile.
 pub trait SparseStorage<T>: crate::storage::Storage<T> {}
 
 /// Element types of sparse arithmetic: zero, `+` and `*`, copied freely, shared across
