@@ -207,4 +207,5 @@
 //!
 //! [`DynRank`]: crate::DynRank
 
+pub mod api;
 pub mod generic;

@@ -31,7 +31,7 @@ macro_rules! equal_dims_rule {
 equal_dims_rule!(
     /// The inner dimensions of a matrix product agree.
     ///
-    /// Every [`Dim`] matches itself (a supertrait of `Dim`), so `a.t().matmul(&a)` over
+    /// Every [`Dim`](super::Dim) matches itself (a supertrait of `Dim`), so `a.t().matmul(&a)` over
     /// generic dims needs no bound.
     SameDim,
     "matmul: inner dimensions `{Self}` and `{Rhs}` differ",

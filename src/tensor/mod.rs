@@ -27,6 +27,13 @@ use core::marker::PhantomData;
 /// * `S` — stride policy: [`RowMajor`] (default), [`crate::ColMajor`] or [`crate::Strided`].
 /// * `St` — storage policy: [`Heap`] (default), [`Inline`], [`Shared`], [`View`], [`ViewMut`].
 ///
+/// Every dense operation is a method on this page, grouped by purpose (each impl block
+/// below starts with a heading such as *Reductions over the whole tensor* or *Lazy
+/// elementwise math*); no trait import is needed to call them. To find a method by task —
+/// construct, view, reshape, elementwise, reduce, multiply, join, sort, sparse, files — see
+/// the [API by task](crate::guide::api); for numpy spellings, the
+/// [numpy guide](crate::guide).
+///
 /// ```
 /// use mdtensor::{ext, Tensor};
 /// let a = Tensor::<f64, ext![2, 3]>::from_fn(ext![2, 3], |[i, j]| (i * 3 + j) as f64);

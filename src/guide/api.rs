@@ -1,0 +1,132 @@
+//! # The API by task
+//!
+//! Every dense method is an inherent method of [`Tensor`], so it is on the `Tensor` page
+//! with no import needed; this index lists them by what they are for. Most methods that
+//! can fail at run time come in pairs: `x` panics with a message that names the shapes and
+//! the axis, `try_x` returns `Err` (see [Errors](#errors)). An axis is a const generic
+//! (`sum_axis::<0>()`: the result's type drops the axis) or, with a `_dyn` suffix, a
+//! run-time `usize`. Documentation only: this module has no items. For numpy spellings see
+//! the [numpy guide](super); for writing generic functions, [`generic`](super::generic).
+//!
+//! ## Construct
+//!
+//! | task | methods |
+//! |---|---|
+//! | from a literal | [`tensor!`](macro@crate::tensor), [`ext!`](macro@crate::ext) for the shape |
+//! | filled | [`zeros`](crate::Tensor::zeros), [`ones`](crate::Tensor::ones), [`full`](crate::Tensor::full), [`eye`](crate::Tensor::eye) |
+//! | ranges | [`arange`](crate::Tensor::arange), [`linspace`](crate::Tensor::linspace) |
+//! | from data | [`from_vec`](crate::Tensor::from_vec), [`from_slice`](crate::Tensor::from_slice), [`from_fn`](crate::Tensor::from_fn), [`from_nested`](crate::Tensor::from_nested), [`from_storage`](crate::Tensor::from_storage) |
+//! | random (feature `rand`) | `Tensor::random_uniform`, `Tensor::random_normal`, `Tensor::random_from` |
+//! | on the stack, no allocation | [`StackTensor`](crate::StackTensor), [`eval_stack`](crate::Expr::eval_stack) |
+//! | from other crates (features `ndarray-0_17`, `nalgebra-0_35`) | [`interop`](crate::interop): `from_ndarray`, `into_ndarray`, `as_ndarray`, `from_nalgebra`, `as_nalgebra`, … |
+//!
+//! ## Inspect
+//!
+//! | task | methods |
+//! |---|---|
+//! | shape | [`dims`](crate::Tensor::dims), [`shape`](crate::Tensor::shape), [`extents`](crate::Tensor::extents), [`rank`](crate::Tensor::rank), [`numel`](crate::Tensor::numel), [`len`](crate::Tensor::len), [`is_empty`](crate::Tensor::is_empty) |
+//! | memory | [`strides`](crate::Tensor::strides), [`is_standard_layout`](crate::Tensor::is_standard_layout), [`as_slice`](crate::Tensor::as_slice), [`as_slice_memory_order`](crate::Tensor::as_slice_memory_order), [`as_ptr`](crate::Tensor::as_ptr), [`storage`](crate::Tensor::storage) |
+//! | elements out | [`to_vec`](crate::Tensor::to_vec), [`into_vec`](crate::Tensor::into_vec), [`into_raw_vec`](crate::Tensor::into_raw_vec) |
+//!
+//! ## Index, view, slice
+//!
+//! | task | methods |
+//! |---|---|
+//! | one element | `t[[i, j]]`, [`get`](crate::Tensor::get), [`get_mut`](crate::Tensor::get_mut), [`try_get`](crate::Tensor::try_get), [`value`](crate::Tensor::value) (any storage) |
+//! | whole views | [`view`](crate::Tensor::view), [`view_mut`](crate::Tensor::view_mut), [`to_owned`](crate::Tensor::to_owned), [`into_owned`](crate::Tensor::into_owned), [`into_shared`](crate::Tensor::into_shared) |
+//! | slices | [`slice`](crate::Tensor::slice) with [`s!`](macro@crate::s), [`slice_mut`](crate::Tensor::slice_mut), [`try_slice_dyn`](crate::Tensor::try_slice_dyn), [`slice_static`](crate::Tensor::slice_static) (static extents and steps) |
+//! | one index along an axis | [`index_axis`](crate::Tensor::index_axis), [`index_axis_mut`](crate::Tensor::index_axis_mut), [`index_axis_dyn`](crate::Tensor::index_axis_dyn) |
+//! | reversed axes | [`flip`](crate::Tensor::flip), [`flip_axis`](crate::Tensor::flip_axis), [`flip_dyn`](crate::Tensor::flip_dyn) |
+//! | broadcast | [`broadcast_to`](crate::Tensor::broadcast_to), [`try_into_broadcast`](crate::Tensor::try_into_broadcast) |
+//! | iterate | [`iter`](crate::Tensor::iter), [`iter_mut`](crate::Tensor::iter_mut), [`indexed_iter`](crate::Tensor::indexed_iter), [`outer_iter`](crate::Tensor::outer_iter), [`axis_iter`](crate::Tensor::axis_iter), [`axis_chunks`](crate::Tensor::axis_chunks), [`lanes`](crate::Tensor::lanes), [`windows`](crate::Tensor::windows), [`row`](crate::Tensor::row), [`col`](crate::Tensor::col) |
+//!
+//! ## Reshape, permute, change rank
+//!
+//! | task | methods |
+//! |---|---|
+//! | reshape | [`reshape`](crate::Tensor::reshape), [`try_reshape`](crate::Tensor::try_reshape), [`into_shape`](crate::Tensor::into_shape), [`to_standard_layout`](crate::Tensor::to_standard_layout) |
+//! | transpose and permute | [`t`](crate::Tensor::t), [`t_mut`](crate::Tensor::t_mut), [`reversed_axes`](crate::Tensor::reversed_axes), [`permute`](crate::Tensor::permute), [`permute_axes`](crate::Tensor::permute_axes), [`into_permuted_axes`](crate::Tensor::into_permuted_axes) |
+//! | add or drop axes of extent 1 | [`unsqueeze`](crate::Tensor::unsqueeze), [`squeeze`](crate::Tensor::squeeze), [`keepdims`](crate::Tensor::keepdims), [`unsqueeze_dyn`](crate::Tensor::unsqueeze_dyn), [`squeeze_dyn`](crate::Tensor::squeeze_dyn) |
+//! | static ↔ dynamic rank | [`into_dyn`](crate::Tensor::into_dyn), [`try_into_rank`](crate::Tensor::try_into_rank), [`try_into_extents`](crate::Tensor::try_into_extents) |
+//!
+//! ## Elementwise
+//!
+//! | task | methods |
+//! |---|---|
+//! | arithmetic, lazy and fused | `&a + &b`, `&a * 2.0`, `-&a`, … then [`eval`](crate::Expr::eval); in place: `a += &b`, [`assign`](crate::Tensor::assign), [`fill`](crate::Tensor::fill) |
+//! | math, lazy | [`exp`](crate::Tensor::exp), [`ln`](crate::Tensor::ln), [`sqrt`](crate::Tensor::sqrt), [`abs`](crate::Tensor::abs), [`sin`](crate::Tensor::sin), [`cos`](crate::Tensor::cos), [`tanh`](crate::Tensor::tanh), [`sigmoid`](crate::Tensor::sigmoid), [`relu`](crate::Tensor::relu), [`floor`](crate::Tensor::floor), [`round`](crate::Tensor::round), [`powi`](crate::Tensor::powi), [`powf`](crate::Tensor::powf), [`clamp`](crate::Tensor::clamp) |
+//! | comparisons, lazy `bool` | [`gt`](crate::Tensor::gt), [`ge`](crate::Tensor::ge), [`lt`](crate::Tensor::lt), [`le`](crate::Tensor::le), [`eq_elem`](crate::Tensor::eq_elem), [`ne_elem`](crate::Tensor::ne_elem); whole-tensor `==` |
+//! | conditional | [`select`](crate::ops::select) (numpy's `where`), [`clip`](crate::Tensor::clip) |
+//! | convert the element type | [`cast`](crate::Tensor::cast) |
+//! | any function | [`map`](crate::Tensor::map), [`mapv`](crate::Tensor::mapv), [`map_inplace`](crate::Tensor::map_inplace), [`zip_with`](crate::Tensor::zip_with), [`outer_with`](crate::Tensor::outer_with) |
+//! | on fused expressions | the same names through [`ElementwiseExt`](crate::ops::ElementwiseExt) (`(&a * 2.0).exp()`) |
+//!
+//! ## Reductions
+//!
+//! | task | methods |
+//! |---|---|
+//! | whole tensor | [`sum`](crate::Tensor::sum), [`prod`](crate::Tensor::prod), [`mean`](crate::Tensor::mean), [`var`](crate::Tensor::var), [`std`](crate::Tensor::std), [`min`](crate::Tensor::min), [`max`](crate::Tensor::max), [`argmin`](crate::Tensor::argmin), [`argmax`](crate::Tensor::argmax), [`all`](crate::Tensor::all), [`any`](crate::Tensor::any), [`sum_with`](crate::Tensor::sum_with) |
+//! | along a static axis | [`sum_axis`](crate::Tensor::sum_axis), [`prod_axis`](crate::Tensor::prod_axis), [`mean_axis`](crate::Tensor::mean_axis), [`var_axis`](crate::Tensor::var_axis), [`std_axis`](crate::Tensor::std_axis), [`min_axis`](crate::Tensor::min_axis), [`max_axis`](crate::Tensor::max_axis), [`argmin_axis`](crate::Tensor::argmin_axis), [`argmax_axis`](crate::Tensor::argmax_axis), [`all_axis`](crate::Tensor::all_axis), [`any_axis`](crate::Tensor::any_axis) |
+//! | along a run-time axis | [`sum_axis_dyn`](crate::Tensor::sum_axis_dyn), [`mean_axis_dyn`](crate::Tensor::mean_axis_dyn), [`max_axis_dyn`](crate::Tensor::max_axis_dyn), [`argmax_axis_dyn`](crate::Tensor::argmax_axis_dyn), … (every reduction has a `_dyn` form) |
+//! | over several axes | [`sum_axes`](crate::Tensor::sum_axes), [`mean_axes`](crate::Tensor::mean_axes), [`sum_axes_keepdims`](crate::Tensor::sum_axes_keepdims), … |
+//! | a reducer of your own | [`try_reduce`](crate::Tensor::try_reduce), [`try_reduce_axis`](crate::Tensor::try_reduce_axis), [`try_reduce_axis_dyn`](crate::Tensor::try_reduce_axis_dyn) with a [`Reducer`](crate::ops::Reducer) |
+//! | running totals | [`cumsum`](crate::Tensor::cumsum), [`cumprod`](crate::Tensor::cumprod), [`cumsum_dyn`](crate::Tensor::cumsum_dyn), [`cumsum_flat`](crate::Tensor::cumsum_flat) |
+//! | norms | [`norm`](crate::Tensor::norm), [`norm_axis`](crate::Tensor::norm_axis), [`norm_axis_dyn`](crate::Tensor::norm_axis_dyn) |
+//! | softmax | [`softmax`](crate::Tensor::softmax), [`log_softmax`](crate::Tensor::log_softmax), [`softmax_dyn`](crate::Tensor::softmax_dyn) |
+//! | on fused expressions | [`Reductions`](crate::ops::Reductions), [`AxisReductions`](crate::ops::AxisReductions) (`(&a * &b).sum()`) |
+//!
+//! ## Products
+//!
+//! | task | methods |
+//! |---|---|
+//! | matrix and batched products (numpy's `@`) | [`matmul`](crate::Tensor::matmul), [`try_matmul`](crate::Tensor::try_matmul), [`matmul_into`](crate::Tensor::matmul_into) |
+//! | vectors | [`dot`](crate::Tensor::dot), [`outer`](crate::Tensor::outer), [`cross`](crate::Tensor::cross) |
+//! | contractions | [`tensordot`](crate::Tensor::tensordot), [`tensordot_dyn`](crate::Tensor::tensordot_dyn) |
+//!
+//! ## Join and split
+//!
+//! | task | methods |
+//! |---|---|
+//! | join | [`concatenate`](crate::Tensor::concatenate), [`concatenate_dyn`](crate::concatenate_dyn), [`stack`](crate::stack), [`stack_dyn`](crate::stack_dyn) |
+//! | split (views) | [`split`](crate::Tensor::split), [`array_split`](crate::Tensor::array_split), [`split_indices`](crate::Tensor::split_indices), and their `_dyn` forms |
+//!
+//! ## Sort and select
+//!
+//! | task | methods |
+//! |---|---|
+//! | sort | [`sort_axis`](crate::Tensor::sort_axis), [`argsort_axis`](crate::Tensor::argsort_axis), [`sort_axis_dyn`](crate::Tensor::sort_axis_dyn), [`argsort_axis_dyn`](crate::Tensor::argsort_axis_dyn) |
+//! | pick by index or mask | [`take`](crate::Tensor::take), [`take_dyn`](crate::Tensor::take_dyn), [`masked_select`](crate::Tensor::masked_select) |
+//! | positions of extremes | [`argmax`](crate::Tensor::argmax), [`argmin`](crate::Tensor::argmin), [`argmax_axis`](crate::Tensor::argmax_axis), [`argmin_axis`](crate::Tensor::argmin_axis) |
+//!
+//! ## Sparse and band tensors
+//!
+//! | task | methods |
+//! |---|---|
+//! | types | [`CsrMatrix`](crate::CsrMatrix), [`CscMatrix`](crate::CscMatrix), [`CooTensor`](crate::CooTensor), [`BandMatrix`](crate::BandMatrix) |
+//! | from dense and back | [`to_csr`](crate::Tensor::to_csr), [`to_csc`](crate::Tensor::to_csc), [`to_coo`](crate::Tensor::to_coo), `BandMatrix::try_from_dense`, [`to_dense`](crate::Tensor::to_dense) |
+//! | any storage, read | [`value`](crate::Tensor::value), [`nnz`](crate::Tensor::nnz), [`density`](crate::Tensor::density), [`for_each_stored`](crate::Tensor::for_each_stored), [`sum`](crate::Tensor::sum), [`sum_axis`](crate::Tensor::sum_axis) |
+//! | arithmetic | [`sparse_add`](crate::Tensor::sparse_add), [`sparse_mul`](crate::Tensor::sparse_mul), [`sparse_map`](crate::Tensor::sparse_map), `scale` |
+//! | products with dense operands | `matvec`, `matmat` (and their `_into` and `try_` forms) |
+//! | views | [`sparse_t`](crate::Tensor::sparse_t), [`sparse_view`](crate::Tensor::sparse_view) |
+//! | banded solve (LAPACK's `?gbsv`) | [`factorize`](crate::Tensor::factorize) → [`BandLu`](crate::ops::BandLu), `solve` |
+//! | a storage of your own | [`ReadStorage`](crate::storage::ReadStorage), [`SumStorage`](crate::ops::SumStorage), `examples/custom_storage.rs` |
+//!
+//! ## Files and formats
+//!
+//! | task | methods |
+//! |---|---|
+//! | `.npy` | [`io::load_npy`](crate::io::load_npy), [`io::save_npy`](crate::io::save_npy), [`io::read_npy`](crate::io::read_npy), [`io::write_npy`](crate::io::write_npy), [`io::load_npy_any`](crate::io::load_npy_any) (either memory order) |
+//! | `.npz` | [`NpzReader`](crate::io::NpzReader), [`NpzWriter`](crate::io::NpzWriter) |
+//! | memory-mapped `.npy` (feature `mmap`) | `io::map_npy`, `io::map_npy_mut` |
+//! | serde (feature `serde`) | [`serde`](crate::serde) |
+//!
+//! ## Errors
+//!
+//! | task | methods |
+//! |---|---|
+//! | shapes, axes, indices | [`ShapeError`](crate::ShapeError), from every `try_` method |
+//! | sparse and band construction | [`SparseError`](crate::sparse::SparseError), [`BandError`](crate::BandError) |
+//! | files | [`NpyError`](crate::io::NpyError) |
+//! | one type for `?` | [`Error`](crate::Error) |
+//!
+//! [`Tensor`]: crate::Tensor
