@@ -16,6 +16,10 @@
 //!
 //! numpy's `.npy` and `.npz` files are read and written by [`io`].
 //!
+//! Every dense operation is an inherent method of [`Tensor`] (no trait import needed),
+//! grouped on its page by purpose; [`guide::api`] lists them by task, and [`guide`] maps
+//! numpy expressions to them.
+//!
 //! Where extents are static, shape mistakes are compile errors; where they are dynamic,
 //! the same mistakes are `Err(ShapeError)` from the `try_` form of the operation. Each
 //! concern has its own error enum; [`Error`] wraps them all, so `?` mixes them.
