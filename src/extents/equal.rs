@@ -6,6 +6,10 @@
 //! them with itself as a supertrait.
 
 use super::{Const, Dyn, One};
+// For the [`Dim`] links in the rules' docs: a path written in the link would change the
+// macro invocation that compile errors quote (and the ui tests' expected output).
+#[cfg(doc)]
+use super::Dim;
 
 /// Defines an equality rule between two axes, with the headline of the operation that
 /// needs it: `Const<N>` with `Const<N>` (for a generic `N` too: no typenum), anything with
@@ -31,7 +35,7 @@ macro_rules! equal_dims_rule {
 equal_dims_rule!(
     /// The inner dimensions of a matrix product agree.
     ///
-    /// Every [`Dim`](super::Dim) matches itself (a supertrait of `Dim`), so `a.t().matmul(&a)` over
+    /// Every [`Dim`] matches itself (a supertrait of `Dim`), so `a.t().matmul(&a)` over
     /// generic dims needs no bound.
     SameDim,
     "matmul: inner dimensions `{Self}` and `{Rhs}` differ",

@@ -1,6 +1,6 @@
 //! `select` with branches of shapes 2×3 and 3×2: reported at the call, not at `.eval()`.
-use mdtensor::prelude::*;
-use mdtensor::{ext, ops::select, Tensor};
+use mdtensor::ops::select;
+use mdtensor::{ext, Tensor};
 
 fn main() {
     let a = Tensor::<f32, ext![2, 3]>::zeros(ext![2, 3]);
