@@ -1,66 +1,22 @@
 //! Inline storage never touches the heap.
 //!
-//! A counting global allocator wraps `System`. Tests run on parallel threads, so counting
-//! is switched on per thread (a thread-local flag and counter, both `const`-initialised and
-//! without destructors, so reading them inside the allocator cannot allocate or recurse):
-//! each measurement sees only the allocations of its own test thread.
+//! A counting global allocator wraps `System` (`tests/support/alloc_probe.rs`); each
+//! measurement sees only the allocations of its own test thread.
 
 use mdtensor::{ext, Ax, Full, Span, StackTensor, Tensor};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::hint::black_box;
 
-struct Counting;
-
-thread_local! {
-    static ACTIVE: Cell<bool> = const { Cell::new(false) };
-    static COUNT: Cell<usize> = const { Cell::new(0) };
-}
-
-fn note() {
-    // `try_with`: during thread teardown the locals may be gone; such allocations are not
-    // ours to count.
-    let _ = ACTIVE.try_with(|a| {
-        if a.get() {
-            COUNT.with(|c| c.set(c.get() + 1));
-        }
-    });
-}
-
-// SAFETY: every call is forwarded unchanged to `System`.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note();
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note();
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note();
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
+#[path = "support/alloc_probe.rs"]
+mod alloc_probe;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: alloc_probe::Probe = alloc_probe::Probe;
 
 /// Runs `f` and returns its result with the number of heap allocations (including
 /// reallocations) it made on this thread.
 fn allocations<R>(f: impl FnOnce() -> R) -> (R, usize) {
-    COUNT.with(|c| c.set(0));
-    ACTIVE.with(|a| a.set(true));
-    let r = black_box(f());
-    ACTIVE.with(|a| a.set(false));
-    (r, COUNT.with(|c| c.get()))
+    let (r, seen) = alloc_probe::measure(|| black_box(f()));
+    (r, seen.calls)
 }
 
 #[test]

@@ -8,57 +8,17 @@ use mdtensor::io::{NpzReader, NpzWriter};
 use mdtensor::prelude::*;
 use mdtensor::sparse::SparseError;
 use mdtensor::{ext, BandMatrix, CooTensor, CscMatrix, CsrMatrix, DynRank, ShapeError, SliceElem, Tensor};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 
-struct Tracking;
-
-thread_local! {
-    static ACTIVE: Cell<bool> = const { Cell::new(false) };
-    static LARGEST: Cell<usize> = const { Cell::new(0) };
-}
-
-fn note(bytes: usize) {
-    let _ = ACTIVE.try_with(|a| {
-        if a.get() {
-            LARGEST.with(|l| l.set(l.get().max(bytes)));
-        }
-    });
-}
-
-// SAFETY: every call is forwarded unchanged to `System`.
-unsafe impl GlobalAlloc for Tracking {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note(layout.size());
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note(layout.size());
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note(new_size);
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
+#[path = "support/alloc_probe.rs"]
+mod alloc_probe;
 
 #[global_allocator]
-static GLOBAL: Tracking = Tracking;
+static GLOBAL: alloc_probe::Probe = alloc_probe::Probe;
 
 /// Runs `f`; returns its result and the largest single allocation it made on this thread.
 fn largest_allocation<R>(f: impl FnOnce() -> R) -> (R, usize) {
-    LARGEST.with(|l| l.set(0));
-    ACTIVE.with(|a| a.set(true));
-    let r = f();
-    ACTIVE.with(|a| a.set(false));
-    (r, LARGEST.with(|l| l.get()))
+    let (r, seen) = alloc_probe::measure(f);
+    (r, seen.largest)
 }
 
 type D3 = Tensor<u8, ext![_, _, _]>;

@@ -12,67 +12,18 @@
 use mdtensor::ops::{select, Extreme, Sum};
 use mdtensor::prelude::*;
 use mdtensor::{ColMajor, DynRank, Heap, Inline, ShapeError, StackTensor, Tensor};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 
-// ---------------------------------------------------------------------------------------
-// A counting allocator: bytes allocated by the current thread while counting is on (tests
-// run on parallel threads; a thread-local switch keeps measurements apart). The locals are
-// `const`-initialised and have no destructors, so the allocator never recurses.
-// ---------------------------------------------------------------------------------------
-
-struct Counting;
-
-thread_local! {
-    static ACTIVE: Cell<bool> = const { Cell::new(false) };
-    static BYTES: Cell<usize> = const { Cell::new(0) };
-    static CALLS: Cell<usize> = const { Cell::new(0) };
-}
-
-fn note(bytes: usize) {
-    let _ = ACTIVE.try_with(|a| {
-        if a.get() {
-            BYTES.with(|b| b.set(b.get() + bytes));
-            CALLS.with(|c| c.set(c.get() + 1));
-        }
-    });
-}
-
-// SAFETY: every call is forwarded unchanged to `System`.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note(layout.size());
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note(layout.size());
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note(new_size);
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
+#[path = "support/alloc_probe.rs"]
+mod alloc_probe;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: alloc_probe::Probe = alloc_probe::Probe;
 
 /// Runs `f` on this thread and returns its result, the bytes it allocated and the number
 /// of allocations.
 fn allocated<R>(f: impl FnOnce() -> R) -> (R, usize, usize) {
-    BYTES.with(|b| b.set(0));
-    CALLS.with(|c| c.set(0));
-    ACTIVE.with(|a| a.set(true));
-    let r = f();
-    ACTIVE.with(|a| a.set(false));
-    (r, BYTES.with(Cell::get), CALLS.with(Cell::get))
+    let (r, seen) = alloc_probe::measure(f);
+    (r, seen.bytes, seen.calls)
 }
 
 fn aligned<T>(p: *const T) -> bool {
