@@ -13,7 +13,7 @@
 //!   [`crate::ops::AxisReductions`]): the same reducers and kernels, so `sum_axis_dyn(1)`
 //!   and `sum_axis::<1>()` give identical bits.
 
-use super::reduce::{extreme_positions, extreme_values, Extreme, Logical, Mean, Prod, Sum, Var};
+use super::reduce::{extreme_positions, extreme_values, Extreme, Logical, Mean, Prod, Var};
 use crate::error::ShapeError;
 use crate::extents::{DynRank, Extents, RemoveAxisDyn};
 use crate::kernels::buffer::AlignedBuf;
@@ -22,7 +22,7 @@ use crate::kernels::reduce::{reduce_all, reduce_axes, reduce_axis, Reducer};
 use crate::layout::Layout;
 use crate::storage::{DenseStorage, Heap};
 use crate::tensor::{or_panic, Tensor};
-use num_traits::{Float, FromPrimitive, One, Zero};
+use num_traits::{Float, FromPrimitive, One};
 
 /// Which axes of a tensor of rank `rank` are reduced; `Err` for an axis out of range or
 /// given twice.
@@ -217,8 +217,6 @@ fn rename(e: ShapeError, op: &'static str) -> ShapeError {
 /// assert_eq!(r.to_vec(), [3.0, 5.0, 7.0]);
 /// ```
 impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
-    reduction_family!("Sum", where (T: Zero,), T, () => Sum;
-        try_sum_axis_dyn sum_axis_dyn try_sum_axes sum_axes try_sum_axes_keepdims sum_axes_keepdims);
     reduction_family!("Product", where (T: One,), T, () => Prod;
         try_prod_axis_dyn prod_axis_dyn try_prod_axes prod_axes try_prod_axes_keepdims prod_axes_keepdims);
     reduction_family!("Mean (NaN over no elements)", where (T: Float + FromPrimitive,), T, () => Mean;

@@ -12,8 +12,11 @@
 //! `DenseStorage<T>` next to one for `Coo<T, I>` would be rejected by coherence, because a
 //! downstream crate may implement `DenseStorage<Its>` for `Coo<Its, I>`.
 
+use super::reduce::Sum;
 use super::reduce::{AxisReductions, Reductions};
-use crate::extents::{Dim, Extents, RemoveAxis};
+use crate::error::ShapeError;
+use crate::extents::{Dim, DynRank, Extents, RemoveAxis, RemoveAxisDyn};
+use crate::kernels::par::Par;
 use crate::layout::{ColMajor, Layout, RowMajor};
 use crate::sparse::{Arrays, CompressedBase, Coo, Rank2, SparseIndex, SparseOrder};
 use crate::storage::{Band, DenseStorage, Heap, Inline, InlineExtents, ReadStorage, Shared, Storage, View, ViewMut};
@@ -57,6 +60,44 @@ pub trait SumStorage<T, E: Extents, S: Layout<E>>: Storage<T> + Sized {
     fn sum_axis<const AX: usize>(tensor: &Tensor<T, E, S, Self>) -> Tensor<T, <E as RemoveAxis<AX>>::Output>
     where
         E: RemoveAxis<AX>;
+    /// Sums along the run-time axis `axis`; `Err` when `axis >= rank`. The default adds the
+    /// stored entries ([`sum_stored_axes_keepdims`]); dense storages use their kernels.
+    fn try_sum_axis_dyn(
+        tensor: &Tensor<T, E, S, Self>,
+        axis: usize,
+    ) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output>, ShapeError>
+    where
+        E: RemoveAxisDyn,
+        T: Copy + Zero,
+        Self: ReadStorage<T, E, S>,
+    {
+        let ext = tensor.extents().remove_axis_dyn("sum_axis_dyn", axis)?;
+        let keep = sum_stored_axes_keepdims(tensor, &[axis], "sum_axis_dyn")?;
+        Ok(drop_unit_axes(keep, ext))
+    }
+    /// Sums over the axes `axes` (numpy's `axis=(…)`), into a dense [`DynRank`] tensor;
+    /// `Err` for an axis out of range or repeated.
+    fn try_sum_axes(tensor: &Tensor<T, E, S, Self>, axes: &[usize]) -> Result<Tensor<T, DynRank>, ShapeError>
+    where
+        T: Copy + Zero,
+        Self: ReadStorage<T, E, S>,
+    {
+        let keep = sum_stored_axes_keepdims(tensor, axes, "sum_axes")?;
+        let kept: Vec<usize> =
+            tensor.dims().as_ref().iter().enumerate().filter(|(k, _)| !axes.contains(k)).map(|(_, &d)| d).collect();
+        Ok(drop_unit_axes(keep, DynRank::new(kept)))
+    }
+    /// Sums over the axes `axes`, which stay with extent 1 (numpy's `keepdims=True`).
+    fn try_sum_axes_keepdims(
+        tensor: &Tensor<T, E, S, Self>,
+        axes: &[usize],
+    ) -> Result<Tensor<T, E::Dynamic>, ShapeError>
+    where
+        T: Copy + Zero,
+        Self: ReadStorage<T, E, S>,
+    {
+        sum_stored_axes_keepdims(tensor, axes, "sum_axes_keepdims")
+    }
 }
 
 /// # Sums (any storage)
@@ -108,6 +149,129 @@ impl<T, E: Extents, S: Layout<E>, St: SumStorage<T, E, S>> Tensor<T, E, S, St> {
     {
         St::sum_axis::<AX>(self)
     }
+
+    /// Sums along the run-time axis `axis` (numpy's `a.sum(axis=axis)`); `Err` when
+    /// `axis >= rank`. The static twin is [`Tensor::sum_axis`].
+    ///
+    /// ```
+    /// use mdtensor::{tensor, DynRank};
+    /// let a = tensor![[1, 0, 2], [0, 3, 0]];
+    /// assert_eq!(a.try_sum_axis_dyn(0).unwrap().to_vec(), [1, 3, 2]);
+    /// assert_eq!(a.to_csr().try_sum_axis_dyn(1).unwrap().to_vec(), [3, 3]);
+    /// assert!(a.try_sum_axis_dyn(2).is_err());
+    /// ```
+    pub fn try_sum_axis_dyn(&self, axis: usize) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output>, ShapeError>
+    where
+        E: RemoveAxisDyn,
+        T: Copy + Zero,
+        St: ReadStorage<T, E, S>,
+    {
+        St::try_sum_axis_dyn(self, axis)
+    }
+    /// See [`Tensor::try_sum_axis_dyn`]; panics with its message.
+    #[track_caller]
+    pub fn sum_axis_dyn(&self, axis: usize) -> Tensor<T, <E as RemoveAxisDyn>::Output>
+    where
+        E: RemoveAxisDyn,
+        T: Copy + Zero,
+        St: ReadStorage<T, E, S>,
+    {
+        or_panic(self.try_sum_axis_dyn(axis))
+    }
+    /// Sums over several axes in one pass (numpy's `a.sum(axis=(0, 2))`), as a [`DynRank`]
+    /// tensor; `Err` for an axis out of range or given twice. An empty list sums nothing
+    /// (numpy's `axis=()`).
+    ///
+    /// ```
+    /// use mdtensor::tensor;
+    /// let a = tensor![[[1, 2], [3, 4]], [[5, 6], [7, 8]]];
+    /// assert_eq!(a.try_sum_axes(&[0, 2]).unwrap().to_vec(), [14, 22]);
+    /// assert!(a.try_sum_axes(&[1, 1]).is_err());
+    /// ```
+    pub fn try_sum_axes(&self, axes: &[usize]) -> Result<Tensor<T, DynRank>, ShapeError>
+    where
+        T: Copy + Zero,
+        St: ReadStorage<T, E, S>,
+    {
+        St::try_sum_axes(self, axes)
+    }
+    /// See [`Tensor::try_sum_axes`]; panics with its message.
+    #[track_caller]
+    pub fn sum_axes(&self, axes: &[usize]) -> Tensor<T, DynRank>
+    where
+        T: Copy + Zero,
+        St: ReadStorage<T, E, S>,
+    {
+        or_panic(self.try_sum_axes(axes))
+    }
+    /// Sums over several axes, which stay with extent 1 (numpy's `keepdims=True`).
+    ///
+    /// ```
+    /// use mdtensor::tensor;
+    /// let a = tensor![[1, 2], [3, 4]];
+    /// let k = a.to_csc().sum_axes_keepdims(&[1]);
+    /// assert_eq!((k.shape(), k.to_vec()), (vec![2, 1], vec![3, 7]));
+    /// ```
+    pub fn try_sum_axes_keepdims(&self, axes: &[usize]) -> Result<Tensor<T, E::Dynamic>, ShapeError>
+    where
+        T: Copy + Zero,
+        St: ReadStorage<T, E, S>,
+    {
+        St::try_sum_axes_keepdims(self, axes)
+    }
+    /// See [`Tensor::try_sum_axes_keepdims`]; panics with its message.
+    #[track_caller]
+    pub fn sum_axes_keepdims(&self, axes: &[usize]) -> Tensor<T, E::Dynamic>
+    where
+        T: Copy + Zero,
+        St: ReadStorage<T, E, S>,
+    {
+        or_panic(self.try_sum_axes_keepdims(axes))
+    }
+}
+
+/// The same row-major elements under extents without the reduced axes of extent 1.
+fn drop_unit_axes<T, E: Extents, E2: Extents>(keep: Tensor<T, E>, ext: E2) -> Tensor<T, E2> {
+    assert_eq!(keep.numel(), ext.numel(), "removing axes of extent 1 keeps the element count");
+    // SAFETY: a row-major heap tensor owns exactly its elements in row-major order, and
+    // removing axes of extent 1 changes neither the count nor the order.
+    unsafe { Tensor::from_parts_unchecked(keep.storage, ext, ()) }
+}
+
+/// Sums of the stored entries over the axes `axes`, which stay with extent 1: the sparse
+/// and band run-time-axis sums. `Err` for an axis out of range or given twice.
+pub fn sum_stored_axes_keepdims<T: Copy + Zero, E: Extents, S: Layout<E>, St: ReadStorage<T, E, S>>(
+    tensor: &Tensor<T, E, S, St>,
+    axes: &[usize],
+    op: &'static str,
+) -> Result<Tensor<T, E::Dynamic>, ShapeError> {
+    let dims = tensor.dims();
+    let rank = dims.as_ref().len();
+    let mut reduced = vec![false; rank];
+    for &axis in axes {
+        match reduced.get_mut(axis) {
+            None => return Err(ShapeError::AxisOutOfRange { op, axis, rank }),
+            Some(true) => {
+                return Err(ShapeError::InvalidArgument { op, reason: format!("axis {axis} is given twice") })
+            }
+            Some(m) => *m = true,
+        }
+    }
+    let kept: Vec<usize> = dims.as_ref().iter().zip(&reduced).map(|(&d, &r)| if r { 1 } else { d }).collect();
+    let ext = <E::Dynamic as Extents>::from_dims(&kept)?;
+    let strides = <RowMajor as Layout<E::Dynamic>>::strides(&ext, &());
+    let mut out = Tensor::<T, E::Dynamic>::try_full(ext, T::zero())?;
+    let buf = out.as_slice_mut().expect("a fresh row-major tensor is contiguous");
+    tensor.for_each_stored(|idx, &v| {
+        let pos: isize = idx
+            .iter()
+            .zip(strides.as_ref())
+            .zip(&reduced)
+            .map(|((&i, &s), &r)| if r { 0 } else { i as isize * s })
+            .sum();
+        buf[pos as usize] = buf[pos as usize] + v;
+    });
+    Ok(out)
 }
 
 /// Sum of the stored entries of any [`ReadStorage`] tensor (the others are zero): the
@@ -140,7 +304,10 @@ pub fn sum_stored_axis<T: Copy + Zero, E: RemoveAxis<AX>, S: Layout<E>, St: Read
 
 /// Implements [`SumStorage`] for storage types, forwarding to a pair of functions.
 macro_rules! sum_storage {
-    ($sum:ident, $sum_axis:ident: $([$($gen:tt)*] $St:ty, $E:ty, $S:ty;)*) => {$(
+    ($sum:ident, $sum_axis:ident, $extra:tt: $([$($gen:tt)*] $St:ty, $E:ty, $S:ty;)*) => {$(
+        sum_storage!(@one $sum, $sum_axis, $extra, [$($gen)*] $St, $E, $S);
+    )*};
+    (@one $sum:ident, $sum_axis:ident, [$($extra:tt)*], [$($gen:tt)*] $St:ty, $E:ty, $S:ty) => {
         impl<$($gen)*> SumStorage<T, $E, $S> for $St {
             #[inline]
             #[track_caller]
@@ -155,8 +322,44 @@ macro_rules! sum_storage {
             {
                 $sum_axis::<_, _, _, _, AX>(tensor)
             }
+            $($extra)*
         }
-    )*};
+    };
+}
+
+/// The run-time-axis sums of a dense storage: the blocked kernels of the other dense
+/// reductions (`try_reduce_axis_dyn`, `try_reduce_axes`), so `sum_axis_dyn(1)` and
+/// `sum_axis::<1>()` give identical bits.
+macro_rules! dense_run_time_sums {
+    () => {
+        fn try_sum_axis_dyn(
+            tensor: &Tensor<T, E, S, Self>,
+            axis: usize,
+        ) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output>, ShapeError>
+        where
+            E: RemoveAxisDyn,
+        {
+            tensor.try_reduce_axis_dyn(Sum, axis, Par::Auto).map_err(|e| renamed(e, "sum_axis_dyn"))
+        }
+        fn try_sum_axes(tensor: &Tensor<T, E, S, Self>, axes: &[usize]) -> Result<Tensor<T, DynRank>, ShapeError> {
+            tensor.try_reduce_axes(Sum, axes, Par::Auto).map_err(|e| renamed(e, "sum_axes"))
+        }
+        fn try_sum_axes_keepdims(
+            tensor: &Tensor<T, E, S, Self>,
+            axes: &[usize],
+        ) -> Result<Tensor<T, E::Dynamic>, ShapeError> {
+            tensor.try_reduce_axes_keepdims(Sum, axes, Par::Auto).map_err(|e| renamed(e, "sum_axes_keepdims"))
+        }
+    };
+}
+
+/// The error of a reduction engine, with the name of the method the user called.
+fn renamed(e: ShapeError, op: &'static str) -> ShapeError {
+    match e {
+        ShapeError::AxisOutOfRange { axis, rank, .. } => ShapeError::AxisOutOfRange { op, axis, rank },
+        ShapeError::InvalidArgument { reason, .. } => ShapeError::InvalidArgument { op, reason },
+        other => other,
+    }
 }
 
 /// [`Reductions::sum`] through the borrowed tensor.
@@ -182,7 +385,7 @@ fn sum_dense_axis<
     AxisReductions::sum_axis::<AX>(t)
 }
 
-sum_storage! { sum_dense, sum_dense_axis:
+sum_storage! { sum_dense, sum_dense_axis, [dense_run_time_sums!();]:
     [T: Copy + Send + Sync + Zero, E: Extents, S: Layout<E>] Heap<T>, E, S;
     [T: Copy + Send + Sync + Zero, E: Extents, S: Layout<E>] Shared<T>, E, S;
     [T: Copy + Send + Sync + Zero, E: Extents, S: Layout<E>, IE: InlineExtents] Inline<T, IE>, E, S;
@@ -190,11 +393,11 @@ sum_storage! { sum_dense, sum_dense_axis:
     ['a, T: Copy + Send + Sync + Zero, E: Extents, S: Layout<E>] ViewMut<'a, T>, E, S;
 }
 #[cfg(feature = "mmap")]
-sum_storage! { sum_dense, sum_dense_axis:
+sum_storage! { sum_dense, sum_dense_axis, [dense_run_time_sums!();]:
     [T: Copy + Send + Sync + Zero, E: Extents, S: Layout<E>] crate::storage::Mmap<T>, E, S;
     [T: Copy + Send + Sync + Zero, E: Extents, S: Layout<E>] crate::storage::MmapMut<T>, E, S;
 }
-sum_storage! { sum_stored, sum_stored_axis:
+sum_storage! { sum_stored, sum_stored_axis, []:
     [T: Copy + Zero, E: Extents, S: SparseOrder + Layout<E>, I: SparseIndex] Coo<T, I>, E, S;
     [T: Copy + Zero, I: SparseIndex, A: Arrays<T, I>, E: Rank2, S: SparseOrder + Layout<E>] CompressedBase<T, I, A>, E, S;
     [T: Copy + Zero, M: Dim, N: Dim] Band<T>, (M, N), ColMajor;
