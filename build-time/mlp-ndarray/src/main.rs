@@ -114,9 +114,5 @@ fn main() {
     }
     let acc = mlp.accuracy(&x, &labels);
     let checksum = mlp.w1.sum() + mlp.b1.sum() + mlp.w2.sum() + mlp.b2.sum();
-    println!(
-        "loss {:.5} -> {:.5}, accuracy {acc:.3}, checksum {checksum:.5}",
-        losses[0],
-        losses[STEPS - 1]
-    );
+    println!("loss {:.5} -> {:.5}, accuracy {acc:.3}, checksum {checksum:.5}", losses[0], losses[STEPS - 1]);
 }
