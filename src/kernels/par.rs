@@ -75,7 +75,11 @@ pub(crate) fn for_each_block(n: usize, parallel: bool, body: impl Fn(usize, usiz
 }
 
 /// One block of work, compiled for the CPU's widest vector unit.
-#[inline(always)]
+///
+/// Not inlined: the serial and the parallel path of each caller both call it, and inlined
+/// into both it compiled every kernel body three times (the AVX2 copy is shared, the
+/// baseline copy was not); out of line it is compiled twice, for one call per block.
+#[inline(never)]
 fn run_block(body: &impl Fn(usize, usize), lo: usize, hi: usize) {
     dispatch(Call(
         #[inline(always)]
@@ -134,9 +138,10 @@ pub(crate) fn map_collect<S, R: Send>(
         let per = n.div_ceil(4 * threads()).max(1);
         for_each_task(n.div_ceil(per), |k| {
             let mut state = init();
-            for i in k * per..((k + 1) * per).min(n) {
+            let lo = k * per;
+            for (i, slot) in (lo..).zip(&slots[lo..(lo + per).min(n)]) {
                 let r = f(&mut state, i);
-                *slots[i].lock().unwrap_or_else(PoisonError::into_inner) = Some(r);
+                *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(r);
             }
         });
         return slots
