@@ -75,11 +75,7 @@ pub(crate) fn for_each_block(n: usize, parallel: bool, body: impl Fn(usize, usiz
 }
 
 /// One block of work, compiled for the CPU's widest vector unit.
-///
-/// Not inlined: the serial and the parallel path of each caller both call it, and inlined
-/// into both it compiled every kernel body three times (the AVX2 copy is shared, the
-/// baseline copy was not); out of line it is compiled twice, for one call per block.
-#[inline(never)]
+#[inline(always)]
 fn run_block(body: &impl Fn(usize, usize), lo: usize, hi: usize) {
     dispatch(Call(
         #[inline(always)]
