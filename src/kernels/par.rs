@@ -97,7 +97,7 @@ pub(crate) fn threads() -> usize {
 ///
 /// A thin generic shell over [`run_tasks`]: rayon's machinery (its job, join and bridge
 /// layers) is generic over the closure it runs, so calling it here with each kernel's
-/// closure instantiated it once per expression type, in the user's crate — about 40% of
+/// closure instantiated it once per expression type, in the user's crate — about half of
 /// the LLVM IR of a small program (see the README's "Build cost"). Behind a `dyn Fn` it is
 /// compiled once, in this crate; the price is one indirect call per task, and a task is
 /// thousands of elements.
