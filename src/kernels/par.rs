@@ -11,6 +11,7 @@
 use super::cpu::{dispatch, Call};
 #[cfg(feature = "rayon")]
 use rayon::prelude::*;
+use std::sync::{Mutex, PoisonError};
 
 /// How a kernel may use threads, as faer's `Par`: every operation has a form taking one.
 ///
@@ -93,8 +94,21 @@ pub(crate) fn threads() -> usize {
 
 /// Runs `task(0)`, …, `task(n - 1)` on rayon's pool (in order on this thread without the
 /// `rayon` feature).
+///
+/// A thin generic shell over [`run_tasks`]: rayon's machinery (its job, join and bridge
+/// layers) is generic over the closure it runs, so calling it here with each kernel's
+/// closure instantiated it once per expression type, in the user's crate — about half of
+/// the LLVM IR of a small program (see the README's "Build cost"). Behind a `dyn Fn` it is
+/// compiled once, in this crate; the price is one indirect call per task, and a task is
+/// thousands of elements.
 #[inline]
 pub(crate) fn for_each_task(n: usize, task: impl Fn(usize) + Send + Sync) {
+    run_tasks(n, &task);
+}
+
+/// The one instantiation of rayon's parallel loop (see [`for_each_task`]).
+#[inline(never)]
+fn run_tasks(n: usize, task: &(dyn Fn(usize) + Sync)) {
     #[cfg(feature = "rayon")]
     (0..n).into_par_iter().for_each(task);
     #[cfg(not(feature = "rayon"))]
@@ -102,7 +116,10 @@ pub(crate) fn for_each_task(n: usize, task: impl Fn(usize) + Send + Sync) {
 }
 
 /// `(0..n).map(f)` collected in order, computed on rayon's pool when `parallel`; each task
-/// gets scratch state from `init` (created once per worker, not once per item).
+/// gets scratch state from `init` (created once per block of items, not once per item).
+///
+/// Built on [`for_each_task`] rather than rayon's `map_init(..).collect()` so that rayon's
+/// collect machinery is not instantiated per reducer in the user's crate.
 #[inline]
 pub(crate) fn map_collect<S, R: Send>(
     n: usize,
@@ -110,11 +127,24 @@ pub(crate) fn map_collect<S, R: Send>(
     init: impl Fn() -> S + Send + Sync,
     f: impl Fn(&mut S, usize) -> R + Send + Sync,
 ) -> Vec<R> {
-    #[cfg(feature = "rayon")]
-    if parallel {
-        return (0..n).into_par_iter().map_init(&init, &f).collect();
+    if parallel && cfg!(feature = "rayon") && n > 1 {
+        // One slot per item, each written by exactly one task: the locks are never
+        // contended, and a task covers thousands of elements, so their cost is noise.
+        let slots: Vec<Mutex<Option<R>>> = (0..n).map(|_| Mutex::new(None)).collect();
+        let per = n.div_ceil(4 * threads()).max(1);
+        for_each_task(n.div_ceil(per), |k| {
+            let mut state = init();
+            let lo = k * per;
+            for (i, slot) in (lo..).zip(&slots[lo..(lo + per).min(n)]) {
+                let r = f(&mut state, i);
+                *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(r);
+            }
+        });
+        return slots
+            .into_iter()
+            .map(|s| s.into_inner().unwrap_or_else(PoisonError::into_inner).expect("every slot written by its task"))
+            .collect();
     }
-    let _ = parallel;
     let mut state = init();
     (0..n).map(|i| f(&mut state, i)).collect()
 }
