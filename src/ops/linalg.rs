@@ -166,7 +166,7 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
             unsafe { batched_gemm(&d, &a, &b, c.as_mut_ptr(), Par::Auto) };
             return Ok(());
         }
-        let mut tmp = vec![T::zero(); out.numel()];
+        let mut tmp = crate::kernels::buffer::try_vec_filled("matmul_into", out.numel(), T::zero())?;
         // SAFETY: as above, into a fresh row-major buffer of the product's extents.
         unsafe { batched_gemm(&d, &a, &b, tmp.as_mut_ptr(), Par::Auto) };
         // Both sides in logical (row-major) order.

@@ -39,5 +39,5 @@ pub use linalg::Product;
 pub use math::{select, ElementwiseExt};
 pub use norm::Norm;
 pub use reduce::{AxisReductions, Extreme, Logical, Mean, Prod, Reductions, Sum, Var};
-pub use sum_storage::{sum_stored, sum_stored_axis, SumStorage};
+pub use sum_storage::{sum_stored, sum_stored_axes_keepdims, sum_stored_axis, SumStorage};
 pub use take::Taken;
