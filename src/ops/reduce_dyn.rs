@@ -26,7 +26,7 @@ use num_traits::{Float, FromPrimitive, One};
 
 /// Which axes of a tensor of rank `rank` are reduced; `Err` for an axis out of range or
 /// given twice.
-fn reduced_mask(op: &'static str, axes: &[usize], rank: usize) -> Result<Vec<bool>, ShapeError> {
+pub(super) fn reduced_mask(op: &'static str, axes: &[usize], rank: usize) -> Result<Vec<bool>, ShapeError> {
     let mut mask = vec![false; rank];
     for &axis in axes {
         match mask.get_mut(axis) {
@@ -190,7 +190,7 @@ macro_rules! reduction_family {
 }
 
 /// The error of the engine, with the name of the method the user called.
-fn rename(e: ShapeError, op: &'static str) -> ShapeError {
+pub(super) fn rename(e: ShapeError, op: &'static str) -> ShapeError {
     match e {
         ShapeError::AxisOutOfRange { axis, rank, .. } => ShapeError::AxisOutOfRange { op, axis, rank },
         ShapeError::InvalidArgument { reason, .. } => ShapeError::InvalidArgument { op, reason },

@@ -14,6 +14,7 @@
 
 use super::reduce::Sum;
 use super::reduce::{AxisReductions, Reductions};
+use super::reduce_dyn::{reduced_mask, rename};
 use crate::error::ShapeError;
 use crate::extents::{Dim, DynRank, Extents, RemoveAxis, RemoveAxisDyn};
 use crate::kernels::par::Par;
@@ -246,17 +247,7 @@ pub fn sum_stored_axes_keepdims<T: Copy + Zero, E: Extents, S: Layout<E>, St: Re
     op: &'static str,
 ) -> Result<Tensor<T, E::Dynamic>, ShapeError> {
     let dims = tensor.dims();
-    let rank = dims.as_ref().len();
-    let mut reduced = vec![false; rank];
-    for &axis in axes {
-        match reduced.get_mut(axis) {
-            None => return Err(ShapeError::AxisOutOfRange { op, axis, rank }),
-            Some(true) => {
-                return Err(ShapeError::InvalidArgument { op, reason: format!("axis {axis} is given twice") })
-            }
-            Some(m) => *m = true,
-        }
-    }
+    let reduced = reduced_mask(op, axes, dims.as_ref().len())?;
     let kept: Vec<usize> = dims.as_ref().iter().zip(&reduced).map(|(&d, &r)| if r { 1 } else { d }).collect();
     let ext = <E::Dynamic as Extents>::from_dims(&kept)?;
     let strides = <RowMajor as Layout<E::Dynamic>>::strides(&ext, &());
@@ -339,27 +330,18 @@ macro_rules! dense_run_time_sums {
         where
             E: RemoveAxisDyn,
         {
-            tensor.try_reduce_axis_dyn(Sum, axis, Par::Auto).map_err(|e| renamed(e, "sum_axis_dyn"))
+            tensor.try_reduce_axis_dyn(Sum, axis, Par::Auto).map_err(|e| rename(e, "sum_axis_dyn"))
         }
         fn try_sum_axes(tensor: &Tensor<T, E, S, Self>, axes: &[usize]) -> Result<Tensor<T, DynRank>, ShapeError> {
-            tensor.try_reduce_axes(Sum, axes, Par::Auto).map_err(|e| renamed(e, "sum_axes"))
+            tensor.try_reduce_axes(Sum, axes, Par::Auto).map_err(|e| rename(e, "sum_axes"))
         }
         fn try_sum_axes_keepdims(
             tensor: &Tensor<T, E, S, Self>,
             axes: &[usize],
         ) -> Result<Tensor<T, E::Dynamic>, ShapeError> {
-            tensor.try_reduce_axes_keepdims(Sum, axes, Par::Auto).map_err(|e| renamed(e, "sum_axes_keepdims"))
+            tensor.try_reduce_axes_keepdims(Sum, axes, Par::Auto).map_err(|e| rename(e, "sum_axes_keepdims"))
         }
     };
-}
-
-/// The error of a reduction engine, with the name of the method the user called.
-fn renamed(e: ShapeError, op: &'static str) -> ShapeError {
-    match e {
-        ShapeError::AxisOutOfRange { axis, rank, .. } => ShapeError::AxisOutOfRange { op, axis, rank },
-        ShapeError::InvalidArgument { reason, .. } => ShapeError::InvalidArgument { op, reason },
-        other => other,
-    }
 }
 
 /// [`Reductions::sum`] through the borrowed tensor.
