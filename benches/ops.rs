@@ -12,7 +12,7 @@
 //! * `reduce` — whole sum, and sums along axis 0 and axis 1 (also in a 1-thread pool).
 //! * `matmul` — square products from 64² to 2048².
 //! * `small_static` — 4×4 stack matmul and add vs nalgebra `Matrix4`, 3-vector dot vs
-//!   `Vector3`.
+//!   `Vector3`; `small_dynamic` — a dynamic 4×4 add into a new tensor vs ndarray's `Array2`.
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkGroup, Criterion, SamplingMode};
 use mdtensor::prelude::*;
@@ -241,6 +241,17 @@ fn small_static(c: &mut Criterion) {
     g.bench_function("nalgebra_dot_3", |bch| bch.iter(|| black_box(&nv).dot(black_box(&nw))));
     g.bench_function("mdtensor_cross_3", |bch| bch.iter(|| black_box(&v).cross(black_box(&w))));
     g.bench_function("nalgebra_cross_3", |bch| bch.iter(|| black_box(&nv).cross(black_box(&nw))));
+    g.finish();
+
+    // Dynamic 4×4, allocating a new result (ndarray's `&a + &b`).
+    let (da, db) = (md_mat(4, value), md_mat(4, value2));
+    let (nda, ndb) = (nd_mat(4, value), nd_mat(4, value2));
+    assert_same((&da + &db).eval().as_slice().unwrap(), &(&nda + &ndb));
+    let mut g = c.benchmark_group("small_dynamic");
+    g.measurement_time(Duration::from_secs(3));
+    g.warm_up_time(Duration::from_secs(1));
+    g.bench_function("mdtensor_add_4x4", |bch| bch.iter(|| (black_box(&da) + black_box(&db)).eval()));
+    g.bench_function("ndarray_add_4x4", |bch| bch.iter(|| black_box(&nda) + black_box(&ndb)));
     g.finish();
 }
 

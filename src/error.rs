@@ -161,8 +161,21 @@ impl ShapeError {
 /// use the same rule, and it makes the answer independent of where a zero extent sits
 /// (`[0, 2³², 2³²]` and `[2³², 2³², 0]` are both refused). Every tensor the crate builds
 /// passes it, which keeps every dense stride in `isize`.
-#[inline]
+#[inline(always)]
 pub(crate) fn checked_numel(op: &'static str, dims: &[usize], elem_size: usize) -> Result<usize, ShapeError> {
+    // The common case inline (constant-folded for static extents, where it is the whole
+    // cost of a small operation's check); zero extents and overflow out of line.
+    let product = dims.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d));
+    if let Some(n) = product.filter(|&n| n != 0) {
+        if n.checked_mul(elem_size.max(1)).is_some_and(|b| b <= isize::MAX as usize) {
+            return Ok(n);
+        }
+    }
+    checked_numel_general(op, dims, elem_size)
+}
+
+#[inline(never)]
+fn checked_numel_general(op: &'static str, dims: &[usize], elem_size: usize) -> Result<usize, ShapeError> {
     let overflow = || ShapeError::Overflow { op, dims: dims.to_vec() };
     let nonzero =
         dims.iter().filter(|&&d| d != 0).try_fold(1usize, |acc, &d| acc.checked_mul(d)).ok_or_else(overflow)?;

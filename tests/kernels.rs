@@ -49,6 +49,45 @@ fn stores_into_strided_and_transposed_destinations() {
 }
 
 #[test]
+fn tiled_evaluation_over_mixed_layouts_and_edges() {
+    // Sizes that leave partial tiles on both axes; a batch axis in front; operands read
+    // transposed, flipped (negative strides) and broadcast; outputs row- and column-major.
+    let (b, r, c) = if cfg!(miri) { (2, 5, 19) } else { (3, 37, 21) };
+    let x = Tensor::<i64, ext![_, _, _]>::from_fn([b, c, r], |[k, i, j]| (k * 1000 + i * 31 + j * 7) as i64 % 89);
+    let y = Tensor::<i64, ext![_, _, _]>::from_fn([b, r, c], |[k, i, j]| (k * 17 + i * 5 + j * 3) as i64 % 41 - 20);
+    let row = Tensor::<i64, ext![_]>::from_fn([c], |[j]| j as i64 * 2 - 9);
+    let xt = x.permute_axes::<(mdtensor::Ax<0>, mdtensor::Ax<2>, mdtensor::Ax<1>)>(); // [b, r, c], fast axis second-to-last
+    let y1 = y.flip_axis(1);
+    let yf = y1.flip_axis(2);
+    let want = |k: usize, i: usize, j: usize| x[[k, j, i]] * 2 - y[[k, r - 1 - i, c - 1 - j]] + row[[j]];
+    for par in [Par::Seq, Par::Rayon] {
+        let e = (&xt * 2 - &yf + &row).try_eval_with(par).unwrap();
+        let mut cm = Tensor::<i64, ext![_, _, _], ColMajor>::zeros([b, r, c]);
+        cm.assign(&xt * 2 - &yf + &row);
+        cm += &xt; // compound store through a transposed tile
+        for k in 0..b {
+            for i in 0..r {
+                for j in 0..c {
+                    assert_eq!(e[[k, i, j]], want(k, i, j), "({k}, {i}, {j}) with {par:?}");
+                    assert_eq!(cm[[k, i, j]], want(k, i, j) + x[[k, j, i]], "column-major ({k}, {i}, {j})");
+                }
+            }
+        }
+    }
+    // Owned copies keep the view's order when it is already dense in the owned policy's
+    // order, and reorder otherwise.
+    let m = grid(ROWS, COLS);
+    let t = m.t().to_owned();
+    let mf = m.flip_axis(0);
+    let f = mf.t().to_owned();
+    for i in 0..COLS {
+        for j in 0..ROWS {
+            assert_eq!((t[[i, j]], f[[i, j]]), (m[[j, i]], m[[ROWS - 1 - j, i]]));
+        }
+    }
+}
+
+#[test]
 fn inline_results_are_filled_completely() {
     let a = StackTensor::<f32, ext![4, 4]>::from_fn(ext![4, 4], |[i, j]| (i * 4 + j) as f32);
     let flat: StackTensor<f32, ext![4, 4]> = (a + a).eval_stack();

@@ -148,6 +148,7 @@ pub trait Extents:
 }
 
 /// Builds extents from run-time values, with the message of `op`.
+#[inline]
 pub(crate) fn extents_from<E: Extents>(op: &'static str, dims: &[usize]) -> Result<E, ShapeError> {
     E::from_dims(dims).map_err(|e| match e {
         ShapeError::StaticMismatch { expected, found, .. } => ShapeError::StaticMismatch { op, expected, found },

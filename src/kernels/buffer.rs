@@ -2,8 +2,12 @@
 //!
 //! Why not `Vec`: glibc hands out large blocks at page + 16 bytes, so 64-byte vector loads
 //! split cache lines, and every fresh 4 KiB page costs a fault on first touch (≈1.65 µs
-//! here). An [`AlignedBuf`] is always 64-byte aligned; from [`HUGE_PAGE_BYTES`] up it is
-//! 2 MiB aligned and advised to use transparent huge pages, so one fault maps 2 MiB.
+//! here). An [`AlignedBuf`] of at least [`ALIGNED_FROM_BYTES`] is 64-byte aligned; from
+//! [`HUGE_PAGE_BYTES`] up it is 2 MiB aligned and advised to use transparent huge pages,
+//! so one fault maps 2 MiB. Smaller buffers keep the element's own alignment: a
+//! 64-byte-aligned request goes through `posix_memalign`, whose bookkeeping cost more than
+//! a whole 4×4 add (measured: a dynamic 4×4 `(&a + &b).eval()` spent most of its time
+//! there), while a plain request is malloc's fast path.
 //! Results are written straight into uninitialised memory: no zeroing pass.
 //!
 //! Every allocation here is fallible underneath: running out of memory is
@@ -15,13 +19,17 @@ use crate::error::ShapeError;
 use core::alloc::Layout;
 use core::ptr::NonNull;
 
-/// Alignment of every buffer: a cache line (and an AVX-512 register).
+/// Alignment of every buffer of at least [`ALIGNED_FROM_BYTES`]: a cache line (and an
+/// AVX-512 register).
 pub const ALIGN: usize = 64;
+/// Size from which buffers are [`ALIGN`]ed (below it, vector loads are few and the
+/// allocation itself is the cost).
+pub const ALIGNED_FROM_BYTES: usize = 256;
 /// Size from which buffers are 2 MiB aligned with huge-page advice.
 pub const HUGE_PAGE_BYTES: usize = 4 << 20;
 const HUGE_ALIGN: usize = 2 << 20;
 
-/// A heap buffer of `len` initialised `T`s, 64-byte aligned.
+/// A heap buffer of `len` initialised `T`s, 64-byte aligned from [`ALIGNED_FROM_BYTES`].
 pub struct AlignedBuf<T> {
     ptr: NonNull<T>,
     len: usize,
@@ -34,7 +42,13 @@ unsafe impl<T: Sync> Sync for AlignedBuf<T> {}
 
 fn layout_for<T>(len: usize) -> Option<Layout> {
     let bytes = len.checked_mul(core::mem::size_of::<T>())?;
-    let align = if bytes >= HUGE_PAGE_BYTES { HUGE_ALIGN } else { ALIGN.max(core::mem::align_of::<T>()) };
+    let align = if bytes >= HUGE_PAGE_BYTES {
+        HUGE_ALIGN
+    } else if bytes >= ALIGNED_FROM_BYTES {
+        ALIGN.max(core::mem::align_of::<T>())
+    } else {
+        core::mem::align_of::<T>()
+    };
     Layout::from_size_align(bytes, align).ok()
 }
 
@@ -217,7 +231,9 @@ mod tests {
         let large = if cfg!(miri) { 4096 } else { (HUGE_PAGE_BYTES / 4) + 3 };
         for n in [0usize, 1, 7, 1000, large] {
             let b = AlignedBuf::from_fn(n, |i| i as f32);
-            assert_eq!(b.as_ptr() as usize % ALIGN, 0, "n = {n}");
+            if n * 4 >= ALIGNED_FROM_BYTES {
+                assert_eq!(b.as_ptr() as usize % ALIGN, 0, "n = {n}");
+            }
             assert!(b.as_slice().iter().enumerate().all(|(i, &x)| x == i as f32));
         }
         if cfg!(not(miri)) {

@@ -8,6 +8,7 @@
 //! same chunks.
 
 use super::par::{for_each_block, for_each_chunk, Par};
+use super::tile::{gather, new_tile, TILE};
 use crate::ops::expr::{Cursor, Expr, FlatKernel};
 
 /// A raw pointer that may cross threads: each task writes a disjoint set of positions.
@@ -98,7 +99,10 @@ pub(crate) unsafe fn run<X: Expr>(
             par,
             #[inline(always)]
             move |lo, hi| {
-                let out = out;
+                // Local copies: read through the closure's environment, the leaf pointers
+                // would be reloaded after every store (the store might alias them), which
+                // keeps the loop scalar.
+                let (out, k) = (out, k);
                 for i in lo..hi {
                     // SAFETY: `i < n` is a valid position of a row-major output and of every
                     // flat leaf (caller's contract and `is_flat`).
@@ -153,11 +157,10 @@ pub(crate) unsafe fn run<X: Expr>(
     );
 }
 
-/// Tile edge for the tiled traversal: 16 elements (a 64-byte cache line of `f32`).
-const TILE: usize = 16;
-
 /// [`run`] over square tiles of the last two axes, for mixed layouts (an operand or the
-/// output whose fast axis is not the last one). Rows of tiles are the unit of parallel work.
+/// output whose fast axis is not the last one): each tile of the result is computed into
+/// an L1-resident buffer from the operands' tiles (see [`super::tile`]) and written in the
+/// output's memory order. Rows of tiles are the unit of parallel work.
 ///
 /// # Safety
 /// As [`run`].
@@ -171,6 +174,9 @@ unsafe fn run_tiled<C: Cursor>(
 ) {
     let r = dims.len();
     let (rows, cols) = (dims[r - 2], dims[r - 1]);
+    let (o_row, o_col) = (out_strides[r - 2], out_strides[r - 1]);
+    // A column-major output is written column by column from a transposed tile.
+    let by_columns = o_row == 1 && o_col != 1;
     let outer: usize = dims[..r - 2].iter().product();
     let row_tiles = rows.div_ceil(TILE);
     let bands = outer * row_tiles;
@@ -180,25 +186,51 @@ unsafe fn run_tiled<C: Cursor>(
         par.parallel_for(work),
         #[inline(always)]
         |lo: usize, hi: usize| {
-            let mut c = cursor.clone();
+            // Locals, not reads through the closure's environment, which every store
+            // might alias (they would be reloaded per element).
+            let (mut c, o_row, o_col, by_columns) = (cursor.clone(), o_row, o_col, by_columns);
             let mut idx = vec![0usize; r];
+            let (mut buf, mut turned) = (new_tile::<C::Elem>(), new_tile::<C::Elem>());
             for b in lo..hi {
                 let (o, rt) = (b / row_tiles, b % row_tiles);
                 unravel(o, &dims[..r - 2], &mut idx[..r - 2]);
                 let r0 = rt * TILE;
-                let r1 = (r0 + TILE).min(rows);
+                let h = TILE.min(rows - r0);
                 for c0 in (0..cols).step_by(TILE) {
-                    let len = TILE.min(cols - c0);
-                    for i in r0..r1 {
-                        idx[r - 2] = i;
-                        idx[r - 1] = c0;
-                        c.seek(&idx);
-                        let base: isize = idx.iter().zip(out_strides).map(|(&i, &s)| i as isize * s).sum();
-                        let o_inner = out_strides[r - 1];
-                        for t in 0..len {
-                            // SAFETY: (…, i, c0 + t) is inside the index space; positions are
-                            // valid by the caller's contract and the cursor's.
-                            unsafe { store(out.get().offset(base + t as isize * o_inner), c.at(t)) };
+                    let w = TILE.min(cols - c0);
+                    idx[r - 2] = r0;
+                    idx[r - 1] = c0;
+                    c.seek(&idx);
+                    let base: isize = idx.iter().zip(out_strides).map(|(&i, &s)| i as isize * s).sum();
+                    // SAFETY: the h×w block at (…, r0, c0) is inside the index space, so the
+                    // cursor reads valid elements and every output position is valid and
+                    // exclusive to this task (caller's contract); tile reads stay in the
+                    // initialised h×w (or w×h) corner.
+                    unsafe {
+                        c.tile(h, w, &mut buf);
+                        let o = out.get().offset(base);
+                        if by_columns {
+                            gather(buf.as_ptr().cast::<C::Elem>(), 1, TILE as isize, w, h, &mut turned);
+                            for j in 0..w {
+                                let col = o.offset(j as isize * o_col);
+                                for i in 0..h {
+                                    store(col.add(i), turned[j * TILE + i].assume_init());
+                                }
+                            }
+                        } else if o_col == 1 {
+                            for i in 0..h {
+                                let row = o.offset(i as isize * o_row);
+                                for j in 0..w {
+                                    store(row.add(j), buf[i * TILE + j].assume_init());
+                                }
+                            }
+                        } else {
+                            for i in 0..h {
+                                let row = o.offset(i as isize * o_row);
+                                for j in 0..w {
+                                    store(row.offset(j as isize * o_col), buf[i * TILE + j].assume_init());
+                                }
+                            }
                         }
                     }
                 }

@@ -12,3 +12,4 @@ pub mod par;
 pub mod reduce;
 pub(crate) mod sparse_build;
 pub(crate) mod spmv;
+pub mod tile;

@@ -24,11 +24,13 @@ use crate::extents::{
     broadcast_shapes_into, broadcast_strides, AxisArray, BroadcastWith, CanBroadcast, Extents, Reverse,
 };
 use crate::kernels::par::Par;
+use crate::kernels::tile::{gather, new_tile, Tile, TILE};
 use crate::layout::Layout;
 use crate::layout::{ColMajor, RowMajor};
 use crate::storage::DenseStorage;
 use crate::storage::OwnedStorage;
 use crate::tensor::{or_panic, Scalar, Tensor};
+use core::mem::MaybeUninit;
 
 /// A lazily evaluated elementwise expression; see the [module docs](self).
 pub trait Expr: Sized {
@@ -162,7 +164,7 @@ pub trait FlatKernel: Copy + Send + Sync {
 /// An expression prepared for general traversal: reads runs along the last axis.
 pub trait Cursor: Clone + Send + Sync {
     /// Element type.
-    type Elem;
+    type Elem: Copy;
     /// Moves to the run starting at multi-index `idx` of the result.
     fn seek(&mut self, idx: &[usize]);
     /// Whether every leaf steps by one element along the last axis, or stays put (a
@@ -185,6 +187,14 @@ pub trait Cursor: Clone + Send + Sync {
     /// # Safety
     /// As [`Cursor::at`], and `unit_inner()` is true.
     unsafe fn at_unit(&self, t: usize) -> Self::Elem;
+    /// Reads the `rows × cols` block of the result whose top-left element is the current
+    /// run's start (after [`Cursor::seek`]), rows along the second-to-last axis, into
+    /// `dst` (see [`crate::kernels::tile`]).
+    ///
+    /// # Safety
+    /// The result has at least two axes, the block lies inside its index space, and
+    /// `rows, cols <= TILE`.
+    unsafe fn tile(&self, rows: usize, cols: usize, dst: &mut Tile<Self::Elem>);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -236,6 +246,8 @@ pub struct StridedLeaf<T> {
     strides: Vec<isize>,
     pos: isize,
     inner: isize,
+    /// Stride along the second-to-last axis (0 below rank 2).
+    row: isize,
 }
 // SAFETY: a StridedLeaf only reads through its pointer, like `&[T]`.
 unsafe impl<T: Sync> Send for StridedLeaf<T> {}
@@ -269,6 +281,12 @@ impl<T: Copy + Sync> Cursor for StridedLeaf<T> {
         let step = if self.inner == 0 { 0 } else { t as isize };
         // SAFETY: as `at`, with an inner stride of 1 or 0.
         unsafe { *self.ptr.offset(self.pos + step) }
+    }
+    #[inline(always)]
+    unsafe fn tile(&self, rows: usize, cols: usize, dst: &mut Tile<T>) {
+        // SAFETY: the block is inside the result's index space (caller's contract), so
+        // each of its positions is one of the tensor's elements (broadcast strides).
+        unsafe { gather(self.ptr.wrapping_offset(self.pos), self.row, self.inner, rows, cols, dst) }
     }
 }
 
@@ -307,7 +325,8 @@ where
         broadcast_strides("expression", self.dims().as_ref(), self.strides().as_ref(), dims, &mut strides)
             .expect("the expression's shape was checked before traversal");
         let inner = strides.last().copied().unwrap_or(1);
-        StridedLeaf { ptr: self.as_ptr(), strides, pos: 0, inner }
+        let row = if strides.len() >= 2 { strides[strides.len() - 2] } else { 0 };
+        StridedLeaf { ptr: self.as_ptr(), strides, pos: 0, inner, row }
     }
 }
 
@@ -428,6 +447,14 @@ impl<T: Copy + Send + Sync> Cursor for ScalarKernel<T> {
     unsafe fn at_unit(&self, _: usize) -> T {
         self.0
     }
+    #[inline(always)]
+    unsafe fn tile(&self, rows: usize, cols: usize, dst: &mut Tile<T>) {
+        for i in 0..rows {
+            for v in &mut dst[i * TILE..i * TILE + cols] {
+                *v = MaybeUninit::new(self.0);
+            }
+        }
+    }
 }
 
 /// A scalar operand of an expression (`&a * 2.0`): rank 0, broadcast to anything.
@@ -539,6 +566,21 @@ impl<L: Cursor, R: Cursor, Op: BinaryOp<L::Elem, R::Elem>> Cursor for BinaryKern
         // SAFETY: forwarded contract.
         unsafe { self.op.apply(self.lhs.at_unit(t), self.rhs.at_unit(t)) }
     }
+    #[inline(always)]
+    unsafe fn tile(&self, rows: usize, cols: usize, dst: &mut Tile<Op::Out>) {
+        let (mut l, mut r) = (new_tile(), new_tile());
+        // SAFETY: forwarded contract; both children fill the same `rows × cols` corner,
+        // which is all that is read back.
+        unsafe {
+            self.lhs.tile(rows, cols, &mut l);
+            self.rhs.tile(rows, cols, &mut r);
+            for i in 0..rows {
+                for k in i * TILE..i * TILE + cols {
+                    dst[k] = MaybeUninit::new(self.op.apply(l[k].assume_init(), r[k].assume_init()));
+                }
+            }
+        }
+    }
 }
 
 impl<L: Expr, R: Expr, Op: BinaryOp<L::Elem, R::Elem>> Expr for Binary<L, R, Op>
@@ -641,6 +683,19 @@ impl<K: Cursor, F: UnaryOp<K::Elem>> Cursor for UnaryKernel<K, F> {
     unsafe fn at_unit(&self, t: usize) -> F::Out {
         // SAFETY: forwarded contract.
         self.f.apply(unsafe { self.inner.at_unit(t) })
+    }
+    #[inline(always)]
+    unsafe fn tile(&self, rows: usize, cols: usize, dst: &mut Tile<F::Out>) {
+        let mut x = new_tile();
+        // SAFETY: forwarded contract; the child fills the corner read back.
+        unsafe {
+            self.inner.tile(rows, cols, &mut x);
+            for i in 0..rows {
+                for k in i * TILE..i * TILE + cols {
+                    dst[k] = MaybeUninit::new(self.f.apply(x[k].assume_init()));
+                }
+            }
+        }
     }
 }
 

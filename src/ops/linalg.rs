@@ -116,6 +116,33 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
         St2: DenseStorage<T>,
         St: ResultStorage<T, <E as MatMulShape<E2>>::Output>,
     {
+        let (ad, bd) = (self.dims(), rhs.dims());
+        if let (&[m, k], &[k2, n]) = (ad.as_ref(), bd.as_ref()) {
+            if k == k2 {
+                // Two matrices (every rank-2 product, static ones included): no batch
+                // bookkeeping, no allocation besides the result. A 4×4 product is a few
+                // nanoseconds of arithmetic; the batched plan's vectors cost ten times that.
+                let ext = extents_from::<<E as MatMulShape<E2>>::Output>("matmul", &[m, n])?;
+                let total = ext.checked_numel("matmul", core::mem::size_of::<T>())?;
+                let (sa, sb) = (self.strides(), rhs.strides());
+                let (sa, sb) = (sa.as_ref(), sb.as_ref());
+                let a = MatRef { ptr: self.as_ptr(), rs: sa[0], cs: sa[1] };
+                let b = MatRef { ptr: rhs.as_ptr(), rs: sb[0], cs: sb[1] };
+                // SAFETY: the kernel writes all m·n = numel elements of the row-major C;
+                // A and B address their own elements (dense invariant).
+                let storage = unsafe {
+                    <St as ResultStorage<T, _>>::Out::from_raw_init(total, |c| gemm(m, k, n, a, b, c, n, par))
+                }
+                .ok_or_else(|| ShapeError::LengthMismatch {
+                    op: "matmul",
+                    dims: vec![m, n],
+                    expected: total,
+                    found: total,
+                })?;
+                // SAFETY: a row-major block of numel elements.
+                return Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, ()) });
+            }
+        }
         let (d, a, b) = self.matmul_plan(rhs)?;
         let ext = d.with_out(|out| extents_from::<<E as MatMulShape<E2>>::Output>("matmul", out))?;
         let total = ext.checked_numel("matmul", core::mem::size_of::<T>())?;

@@ -6,7 +6,7 @@ use crate::kernels::buffer::AlignedBuf;
 /// Owned heap storage, the default.
 ///
 /// Two representations behind one type: a buffer the crate allocated itself (64-byte
-/// aligned, huge pages for large ones — see [`crate::kernels::buffer`]), used by every
+/// aligned from 256 bytes, huge pages for large ones — see [`crate::kernels::buffer`]), used by every
 /// constructor and every computed result; and a `Vec<T>` a user handed over with
 /// `from_vec`, kept as is so that converting back with `into_vec` never copies.
 /// `into_vec` of a crate-allocated buffer copies (once), because a `Vec` cannot take

@@ -71,6 +71,18 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     {
         let ext = self.extents.clone();
         let owned_mapping = <S::Owned as Layout<E>>::dense_mapping(&ext);
+        let owned_strides = <S::Owned as Layout<E>>::strides(&ext, &owned_mapping);
+        if self.strides().as_ref() == owned_strides.as_ref() {
+            // Already dense in the owned policy's memory order (a transposed view of a
+            // row-major tensor is column-major): one straight copy of the memory.
+            let p = self.as_ptr();
+            // SAFETY: with the dense strides of `S::Owned`, the elements occupy exactly
+            // `p .. p + numel` (dense invariant), in that policy's order.
+            let buf =
+                Heap::from_fn_linear(self.numel(), |i| unsafe { &*p.add(i) }.clone()).expect("Heap holds any length");
+            // SAFETY: numel elements in S::Owned's dense order.
+            return unsafe { Tensor::from_parts_unchecked(buf, ext, owned_mapping) };
+        }
         if <S::Owned as Layout<E>>::is_row_major_contiguous(&ext, &owned_mapping) {
             let mut it = self.iter();
             let buf = Heap::from_fn_linear(self.numel(), |_| it.next().expect("numel elements").clone())
