@@ -140,7 +140,12 @@ pub(crate) unsafe fn run<X: Expr>(
                     // the caller's contract, leaf positions by the cursor's.
                     unsafe {
                         let o = out.0.offset(base);
-                        if out_inner == 1 && c.unit_inner() {
+                        if out_inner == 1 && c.dense_inner() {
+                            let k = c.run();
+                            for t in 0..len {
+                                store(o.add(t), k.at_dense(t));
+                            }
+                        } else if out_inner == 1 && c.unit_inner() {
                             let k = c.run();
                             for t in 0..len {
                                 store(o.add(t), k.at(t));

@@ -272,10 +272,45 @@ fn fold_rows<C: Cursor, R: Reducer<C::Elem>>(
 ) {
     row.iter_mut().for_each(|a| *a = r.init());
     idx[last] = j0;
+    let mut rows = rows;
+    // Four rows per pass over the accumulators when no leaf is broadcast along them: four
+    // input streams in flight and a quarter of the accumulator loads and stores. Each
+    // accumulator still folds rows i, i + 1, i + 2, i + 3 in order: the same arithmetic.
+    while rows.len() >= GROUP {
+        let i = rows.start;
+        idx[axis] = i;
+        c.seek(idx);
+        if !c.dense_inner() {
+            break;
+        }
+        let ks: [C::Run; GROUP] = core::array::from_fn(|d| {
+            idx[axis] = i + d;
+            c.seek(idx);
+            c.run()
+        });
+        for (t, a) in row.iter_mut().enumerate() {
+            let mut x = *a;
+            for (d, k) in ks.iter().enumerate() {
+                // SAFETY: `j0 + t < inner`, the extent of the last axis, in rows of the
+                // reduced axis that are inside it; no leaf is broadcast along the row
+                // (checked on the first; the others differ only in the reduced position).
+                x = r.fold(x, unsafe { k.at_dense(t) }, i + d);
+            }
+            *a = x;
+        }
+        rows.start += GROUP;
+    }
     for i in rows {
         idx[axis] = i;
         c.seek(idx);
-        if c.unit_inner() {
+        if c.dense_inner() {
+            // No leaf broadcast along the row: plain `ptr + t` reads, a vector loop.
+            let k = c.run();
+            for (t, a) in row.iter_mut().enumerate() {
+                // SAFETY: `j0 + t < inner`, the extent of the last axis.
+                *a = r.fold(*a, unsafe { k.at_dense(t) }, i);
+            }
+        } else if c.unit_inner() {
             let k = c.run();
             for (t, a) in row.iter_mut().enumerate() {
                 // SAFETY: `j0 + t < inner`, the extent of the last axis.
@@ -289,6 +324,9 @@ fn fold_rows<C: Cursor, R: Reducer<C::Elem>>(
         }
     }
 }
+
+/// Rows of the reduced axis folded per pass over a row of accumulators.
+const GROUP: usize = 4;
 
 /// Fewer (outer position, column block) pairs than this, and an axis reduction also cuts
 /// the reduced axis into [`AXIS_CHUNK`]s.
@@ -319,7 +357,16 @@ fn fold_run<C: Cursor, R: Reducer<C::Elem>>(c: &C, len: usize, r: R) -> R::Acc {
     // locals (`run()`), one loop per stride case.
     let mut fl = [r.init(); LANES];
     let mut t = 0;
-    if c.unit_inner() {
+    if c.dense_inner() {
+        let k = c.run();
+        while t + LANES <= len {
+            for (l, acc) in fl.iter_mut().enumerate() {
+                // SAFETY: `t + l < len`, inside the run, which no leaf is broadcast along.
+                *acc = r.fold(*acc, unsafe { k.at_dense(t + l) }, t + l);
+            }
+            t += LANES;
+        }
+    } else if c.unit_inner() {
         let k = c.run();
         while t + LANES <= len {
             for (l, acc) in fl.iter_mut().enumerate() {

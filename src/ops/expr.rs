@@ -159,6 +159,16 @@ pub trait FlatKernel: Copy + Send + Sync {
     /// The kernel's expression was flat for the dims being evaluated and `i` is below
     /// their element count.
     unsafe fn at(&self, i: usize) -> Self::Elem;
+    /// [`FlatKernel::at`] for a run in which no leaf is broadcast along it (see
+    /// [`Cursor::dense_inner`]): every leaf read is `ptr + i`, so the loop vectorises.
+    ///
+    /// # Safety
+    /// As `at`, and no leaf of the run is broadcast along it.
+    #[inline(always)]
+    unsafe fn at_dense(&self, i: usize) -> Self::Elem {
+        // SAFETY: forwarded contract.
+        unsafe { self.at(i) }
+    }
 }
 
 /// An expression prepared for general traversal: reads runs along the last axis.
@@ -170,6 +180,10 @@ pub trait Cursor: Clone + Send + Sync {
     /// Whether every leaf steps by one element along the last axis, or stays put (a
     /// broadcast axis): the loop can then run without per-element stride arithmetic.
     fn unit_inner(&self) -> bool;
+    /// Whether every leaf steps by exactly one element along the last axis (none is
+    /// broadcast along it; scalars are constants): runs can then use
+    /// [`FlatKernel::at_dense`], whose loop has no per-leaf broadcast test.
+    fn dense_inner(&self) -> bool;
     /// Element `t` of the current run.
     ///
     /// # Safety
@@ -231,9 +245,15 @@ impl<T: Copy + Sync> FlatKernel for RunLeaf<T> {
     type Elem = T;
     #[inline(always)]
     unsafe fn at(&self, i: usize) -> T {
-        // A loop-invariant test, hoisted out of the run loop (one loop per case).
+        // A loop-invariant test, but LLVM keeps it per element (a select of addresses,
+        // which blocks vector loads): runs without broadcast leaves use `at_dense`.
         let i = if self.bcast { 0 } else { i };
         // SAFETY: `i` is inside the run (caller's contract).
+        unsafe { *self.ptr.add(i) }
+    }
+    #[inline(always)]
+    unsafe fn at_dense(&self, i: usize) -> T {
+        // SAFETY: `i` is inside the run, which this leaf is not broadcast along.
         unsafe { *self.ptr.add(i) }
     }
 }
@@ -268,6 +288,10 @@ impl<T: Copy + Sync> Cursor for StridedLeaf<T> {
     #[inline(always)]
     fn unit_inner(&self) -> bool {
         self.inner == 1 || self.inner == 0
+    }
+    #[inline(always)]
+    fn dense_inner(&self) -> bool {
+        self.inner == 1
     }
     #[inline(always)]
     unsafe fn at(&self, t: usize) -> T {
@@ -440,6 +464,10 @@ impl<T: Copy + Send + Sync> Cursor for ScalarKernel<T> {
         true
     }
     #[inline(always)]
+    fn dense_inner(&self) -> bool {
+        true
+    }
+    #[inline(always)]
     unsafe fn at(&self, _: usize) -> T {
         self.0
     }
@@ -538,6 +566,11 @@ impl<L: FlatKernel, R: FlatKernel, Op: BinaryOp<L::Elem, R::Elem>> FlatKernel fo
         // SAFETY: forwarded contract.
         unsafe { self.op.apply(self.lhs.at(i), self.rhs.at(i)) }
     }
+    #[inline(always)]
+    unsafe fn at_dense(&self, i: usize) -> Op::Out {
+        // SAFETY: forwarded contract.
+        unsafe { self.op.apply(self.lhs.at_dense(i), self.rhs.at_dense(i)) }
+    }
 }
 
 impl<L: Cursor, R: Cursor, Op: BinaryOp<L::Elem, R::Elem>> Cursor for BinaryKernel<L, R, Op> {
@@ -555,6 +588,10 @@ impl<L: Cursor, R: Cursor, Op: BinaryOp<L::Elem, R::Elem>> Cursor for BinaryKern
     #[inline(always)]
     fn unit_inner(&self) -> bool {
         self.lhs.unit_inner() && self.rhs.unit_inner()
+    }
+    #[inline(always)]
+    fn dense_inner(&self) -> bool {
+        self.lhs.dense_inner() && self.rhs.dense_inner()
     }
     #[inline(always)]
     unsafe fn at(&self, t: usize) -> Op::Out {
@@ -657,6 +694,11 @@ impl<K: FlatKernel, F: UnaryOp<K::Elem>> FlatKernel for UnaryKernel<K, F> {
         // SAFETY: forwarded contract.
         self.f.apply(unsafe { self.inner.at(i) })
     }
+    #[inline(always)]
+    unsafe fn at_dense(&self, i: usize) -> F::Out {
+        // SAFETY: forwarded contract.
+        self.f.apply(unsafe { self.inner.at_dense(i) })
+    }
 }
 
 impl<K: Cursor, F: UnaryOp<K::Elem>> Cursor for UnaryKernel<K, F> {
@@ -673,6 +715,10 @@ impl<K: Cursor, F: UnaryOp<K::Elem>> Cursor for UnaryKernel<K, F> {
     #[inline(always)]
     fn unit_inner(&self) -> bool {
         self.inner.unit_inner()
+    }
+    #[inline(always)]
+    fn dense_inner(&self) -> bool {
+        self.inner.dense_inner()
     }
     #[inline(always)]
     unsafe fn at(&self, t: usize) -> F::Out {
