@@ -184,6 +184,26 @@ fn matrix_products_small_large_and_split() {
     let bi = grid(5, 3);
     let ci = ai.matmul(&bi);
     assert_eq!(ci[[5, 2]], (0..5).map(|p| ai[[5, p]] * bi[[p, 2]]).sum::<i64>());
+    // Small widths have exact-width row kernels: every width around them, with B read
+    // directly, transposed and flipped.
+    for n in 1..=9 {
+        for (m, k) in [(1, 1), (3, 2), (5, 7)] {
+            let a = grid(m, k);
+            let b = grid(k, n);
+            let bt = grid(n, k);
+            let bf = b.flip_axis(1);
+            let want =
+                |b: &dyn Fn(usize, usize) -> i64, i: usize, j: usize| (0..k).map(|p| a[[i, p]] * b(p, j)).sum::<i64>();
+            let (c, ct, cf) = (a.matmul(&b), a.matmul(&bt.t()), a.matmul(&bf));
+            for i in 0..m {
+                for j in 0..n {
+                    assert_eq!(c[[i, j]], want(&|p, j| b[[p, j]], i, j), "{m}×{k}·{k}×{n}");
+                    assert_eq!(ct[[i, j]], want(&|p, j| bt[[j, p]], i, j), "transposed B, n = {n}");
+                    assert_eq!(cf[[i, j]], want(&|p, j| b[[p, n - 1 - j]], i, j), "flipped B, n = {n}");
+                }
+            }
+        }
+    }
 }
 
 #[test]

@@ -7,9 +7,9 @@
 //! the row-major index space, so serial and parallel runs visit the same elements in the
 //! same chunks.
 
+use super::access::{Cursor, FlatKernel, Source};
 use super::par::{for_each_block, for_each_chunk, Par};
 use super::tile::{gather, new_tile, TILE};
-use crate::ops::expr::{Cursor, Expr, FlatKernel};
 
 /// A raw pointer that may cross threads: each task writes a disjoint set of positions.
 pub(crate) struct SendPtr<T>(pub(crate) *mut T);
@@ -78,7 +78,7 @@ pub(crate) fn for_each_run(dims: &[usize], lo: usize, hi: usize, mut f: impl FnM
 /// `x.shape()` must broadcast to `dims` (checked by the caller); `out` with `out_strides`
 /// must address a valid, uniquely laid out element for every index of `dims`, writable
 /// for the duration of the call and not read through `x` at any *other* index.
-pub(crate) unsafe fn run<X: Expr>(
+pub(crate) unsafe fn run<X: Source>(
     x: &X,
     dims: &[usize],
     out: *mut X::Elem,

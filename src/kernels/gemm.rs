@@ -59,6 +59,18 @@ unsafe fn gemm_loop<T: GemmElem>(m: usize, k: usize, n: usize, a: MatRef<T>, b: 
     unsafe {
         let at = |i: usize, p: usize| *a.ptr.offset(i as isize * a.rs + p as isize * a.cs);
         let bt = |p: usize, j: usize| *b.ptr.offset(p as isize * b.rs + j as isize * b.cs);
+        if k > 0 {
+            // Exact-width rows for small widths: a `[T; N]` accumulator row is a vector
+            // register (a static 4×4 product vectorised across rows of A otherwise,
+            // gathering its columns).
+            match n {
+                2 => return gemm_rows::<T, 2>(m, k, a, b, c, ldc),
+                3 => return gemm_rows::<T, 3>(m, k, a, b, c, ldc),
+                4 => return gemm_rows::<T, 4>(m, k, a, b, c, ldc),
+                8 => return gemm_rows::<T, 8>(m, k, a, b, c, ldc),
+                _ => {}
+            }
+        }
         if n <= 16 && k > 0 {
             for i in 0..m {
                 let mut acc = [T::zero(); 16];
@@ -88,6 +100,39 @@ unsafe fn gemm_loop<T: GemmElem>(m: usize, k: usize, n: usize, a: MatRef<T>, b: 
                 }
                 c.add(i * ldc + j).write(acc);
             }
+        }
+    }
+}
+
+/// [`gemm_loop`]'s row form for a width `N` known at compile time.
+///
+/// # Safety
+/// As [`gemm_loop`], with `n == N` and `k > 0`.
+#[inline(always)]
+unsafe fn gemm_rows<T: GemmElem, const N: usize>(
+    m: usize,
+    k: usize,
+    a: MatRef<T>,
+    b: MatRef<T>,
+    c: *mut T,
+    ldc: usize,
+) {
+    // SAFETY (all accesses): (i, p) and (p, j) are inside A and B, (i, j) inside C.
+    unsafe {
+        let at = |i: usize, p: usize| *a.ptr.offset(i as isize * a.rs + p as isize * a.cs);
+        let brow =
+            |p: usize| -> [T; N] { core::array::from_fn(|j| *b.ptr.offset(p as isize * b.rs + j as isize * b.cs)) };
+        for i in 0..m {
+            let a0 = at(i, 0);
+            let b0 = brow(0);
+            let mut acc: [T; N] = core::array::from_fn(|j| a0 * b0[j]);
+            for p in 1..k {
+                let (ap, bp) = (at(i, p), brow(p));
+                for j in 0..N {
+                    acc[j] = acc[j] + ap * bp[j];
+                }
+            }
+            c.add(i * ldc).cast::<[T; N]>().write_unaligned(acc);
         }
     }
 }

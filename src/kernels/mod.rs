@@ -3,6 +3,7 @@
 //! Operations in [`crate::ops`] decide *what* to compute and check shapes; the functions
 //! here decide *how*: traversal order, blocking, SIMD-friendly inner loops, threads.
 
+pub mod access;
 pub mod band;
 pub mod buffer;
 pub(crate) mod cpu;

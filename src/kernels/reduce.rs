@@ -7,10 +7,10 @@
 //! arithmetic therefore does not depend on the number of threads, and a float sum's error
 //! grows with the length of one lane (≈ RCHUNK / LANES), not with the element count.
 
+use super::access::{Cursor, FlatKernel, Source};
 use super::cpu::{dispatch, Call};
 use super::elementwise::{for_each_run, SendPtr};
 use super::par::{for_each_block, map_collect, Par};
-use crate::ops::expr::{Cursor, Expr, FlatKernel};
 
 /// Elements per chunk of a whole reduction.
 pub(crate) const RCHUNK: usize = if cfg!(miri) { 64 } else { 1 << 12 };
@@ -47,7 +47,7 @@ fn tree<R: Reducer<T>, T>(r: &R, accs: &mut [R::Acc]) -> R::Acc {
 
 /// One chunk `lo..hi` of a whole reduction.
 #[inline(always)]
-fn chunk<X: Expr, R: Reducer<X::Elem>>(
+fn chunk<X: Source, R: Reducer<X::Elem>>(
     proto: Option<&X::Cursor>,
     flat: Option<X::Flat>,
     cursor: &mut Option<X::Cursor>,
@@ -94,7 +94,7 @@ fn chunk<X: Expr, R: Reducer<X::Elem>>(
 }
 
 /// Reduces every element of `x` (shape `dims`, already checked).
-pub(crate) fn reduce_all<X: Expr, R: Reducer<X::Elem>>(x: &X, dims: &[usize], r: R, par: Par) -> R::Out {
+pub(crate) fn reduce_all<X: Source, R: Reducer<X::Elem>>(x: &X, dims: &[usize], r: R, par: Par) -> R::Out {
     let n: usize = dims.iter().product();
     let flat = x.is_flat(dims).then(|| x.flat());
     // Prepared once, on this thread: tasks clone it, so the expression itself never crosses
@@ -128,7 +128,7 @@ pub(crate) fn reduce_all<X: Expr, R: Reducer<X::Elem>>(x: &X, dims: &[usize], r:
 /// # Safety
 /// `out` must be valid for writes of `numel(dims) / dims[axis]` elements (or of the
 /// product of the other extents when `dims[axis] == 0`).
-pub(crate) unsafe fn reduce_axis<X: Expr, R: Reducer<X::Elem>>(
+pub(crate) unsafe fn reduce_axis<X: Source, R: Reducer<X::Elem>>(
     x: &X,
     dims: &[usize],
     axis: usize,
@@ -402,7 +402,7 @@ fn fold_run<C: Cursor, R: Reducer<C::Elem>>(c: &C, len: usize, r: R) -> R::Acc {
 ///
 /// # Safety
 /// `out` must be valid for writes of the product of the kept extents.
-pub(crate) unsafe fn reduce_axes<X: Expr, R: Reducer<X::Elem>>(
+pub(crate) unsafe fn reduce_axes<X: Source, R: Reducer<X::Elem>>(
     x: &X,
     dims: &[usize],
     reduced: &[bool],

@@ -69,14 +69,13 @@ fn sequential<X: Expr>(x: &X, dims: &[usize]) -> impl FnMut(usize) -> X::Elem {
     }
 }
 
-#[inline]
-pub(super) fn try_eval_in<X: Expr, St: OwnedStorage<X::Elem>>(
-    x: X,
-) -> Result<Tensor<X::Elem, X::Extents, RowMajor, St>, ShapeError> {
-    let ext = result_extents(&x)?;
+/// Fills a storage of `St` with `x` over the checked extents `ext`; `None` when `St`
+/// cannot hold that many elements.
+#[inline(always)]
+fn fill<X: Expr, St: OwnedStorage<X::Elem>>(x: &X, ext: &X::Extents) -> Option<St> {
     let dims = ext.dims();
     let n = ext.numel();
-    let filled = if x.is_flat(dims.as_ref()) && St::fixed_len().is_some() {
+    if x.is_flat(dims.as_ref()) && St::fixed_len().is_some() {
         // A fixed-size (stack) result from contiguous operands: generating the array by
         // value lets LLVM keep it in vector registers.
         let k = x.flat();
@@ -94,16 +93,42 @@ pub(super) fn try_eval_in<X: Expr, St: OwnedStorage<X::Elem>>(
             })
         }
     } else {
-        St::from_fn_linear(n, sequential(&x, dims.as_ref()))
-    };
-    let storage = filled.ok_or_else(|| ShapeError::LengthMismatch {
+        St::from_fn_linear(n, sequential(x, dims.as_ref()))
+    }
+}
+
+/// The error of a storage that cannot hold the result.
+#[cold]
+fn capacity_error<E: Extents>(ext: &E, fixed: Option<usize>) -> ShapeError {
+    let n = ext.numel();
+    ShapeError::LengthMismatch {
         op: "eval_in",
-        dims: dims.as_ref().to_vec(),
+        dims: ext.dims().as_ref().to_vec(),
         expected: n,
-        found: St::fixed_len().unwrap_or(n),
-    })?;
+        found: fixed.unwrap_or(n),
+    }
+}
+
+#[inline]
+pub(super) fn try_eval_in<X: Expr, St: OwnedStorage<X::Elem>>(
+    x: X,
+) -> Result<Tensor<X::Elem, X::Extents, RowMajor, St>, ShapeError> {
+    let ext = result_extents(&x)?;
+    let storage = fill::<X, St>(&x, &ext).ok_or_else(|| capacity_error(&ext, St::fixed_len()))?;
     // SAFETY: a row-major block of exactly numel elements.
     Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, ()) })
+}
+
+/// [`try_eval_in`] for the panicking forms. The result never travels inside a `Result`:
+/// there, a small inline array shares bytes with the error's fields, and LLVM moved it
+/// through integer registers (a static 4×4 add took twice as long).
+#[inline]
+#[track_caller]
+pub(super) fn eval_in<X: Expr, St: OwnedStorage<X::Elem>>(x: X) -> Tensor<X::Elem, X::Extents, RowMajor, St> {
+    let ext = or_panic(result_extents(&x));
+    let Some(storage) = fill::<X, St>(&x, &ext) else { panic!("{}", capacity_error(&ext, St::fixed_len())) };
+    // SAFETY: a row-major block of exactly numel elements.
+    unsafe { Tensor::from_parts_unchecked(storage, ext, ()) }
 }
 
 impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {

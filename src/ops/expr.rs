@@ -84,7 +84,7 @@ pub trait Expr: Sized {
     /// See [`Expr::try_eval_in`].
     #[track_caller]
     fn eval_in<St: OwnedStorage<Self::Elem>>(self) -> Tensor<Self::Elem, Self::Extents, RowMajor, St> {
-        or_panic(self.try_eval_in())
+        super::eval::eval_in(self)
     }
 
     /// Evaluates into a [`StackTensor`](crate::StackTensor): static extents, inline storage,
@@ -149,66 +149,26 @@ pub trait Expr: Sized {
     }
 }
 
-/// An expression prepared for the contiguous fast path.
-pub trait FlatKernel: Copy + Send + Sync {
-    /// Element type.
-    type Elem;
-    /// Element at linear position `i`.
-    ///
-    /// # Safety
-    /// The kernel's expression was flat for the dims being evaluated and `i` is below
-    /// their element count.
-    unsafe fn at(&self, i: usize) -> Self::Elem;
-    /// [`FlatKernel::at`] for a run in which no leaf is broadcast along it (see
-    /// [`Cursor::dense_inner`]): every leaf read is `ptr + i`, so the loop vectorises.
-    ///
-    /// # Safety
-    /// As `at`, and no leaf of the run is broadcast along it.
-    #[inline(always)]
-    unsafe fn at_dense(&self, i: usize) -> Self::Elem {
-        // SAFETY: forwarded contract.
-        unsafe { self.at(i) }
-    }
-}
+// The prepared forms and the contract the kernels read them by live with the kernels
+// (`kernels::access`); expressions implement them here.
+pub use crate::kernels::access::{Cursor, FlatKernel};
 
-/// An expression prepared for general traversal: reads runs along the last axis.
-pub trait Cursor: Clone + Send + Sync {
-    /// Element type.
-    type Elem: Copy;
-    /// Moves to the run starting at multi-index `idx` of the result.
-    fn seek(&mut self, idx: &[usize]);
-    /// Whether every leaf steps by one element along the last axis, or stays put (a
-    /// broadcast axis): the loop can then run without per-element stride arithmetic.
-    fn unit_inner(&self) -> bool;
-    /// Whether every leaf steps by exactly one element along the last axis (none is
-    /// broadcast along it; scalars are constants): runs can then use
-    /// [`FlatKernel::at_dense`], whose loop has no per-leaf broadcast test.
-    fn dense_inner(&self) -> bool;
-    /// Element `t` of the current run.
-    ///
-    /// # Safety
-    /// `t` is below the run's length (what remains of the last axis after `seek`).
-    unsafe fn at(&self, t: usize) -> Self::Elem;
-    /// The current run as a flat kernel: element `t` of the run at position `t`.
-    type Run: FlatKernel<Elem = Self::Elem>;
-    /// The current run with every leaf pointer fixed at the run's start, so that a loop
-    /// over the run reads only locals (no reloads of the cursor's fields after each store
-    /// through a possibly aliasing output pointer) and vectorises like the flat path;
-    /// valid when [`Cursor::unit_inner`] holds.
-    fn run(&self) -> Self::Run;
-    /// Element `t` of the current run when [`Cursor::unit_inner`] holds.
-    ///
-    /// # Safety
-    /// As [`Cursor::at`], and `unit_inner()` is true.
-    unsafe fn at_unit(&self, t: usize) -> Self::Elem;
-    /// Reads the `rows × cols` block of the result whose top-left element is the current
-    /// run's start (after [`Cursor::seek`]), rows along the second-to-last axis, into
-    /// `dst` (see [`crate::kernels::tile`]).
-    ///
-    /// # Safety
-    /// The result has at least two axes, the block lies inside its index space, and
-    /// `rows, cols <= TILE`.
-    unsafe fn tile(&self, rows: usize, cols: usize, dst: &mut Tile<Self::Elem>);
+impl<X: Expr> crate::kernels::access::Source for X {
+    type Elem = X::Elem;
+    type Flat = X::Flat;
+    type Cursor = X::Cursor;
+    #[inline(always)]
+    fn is_flat(&self, dims: &[usize]) -> bool {
+        Expr::is_flat(self, dims)
+    }
+    #[inline(always)]
+    fn flat(&self) -> X::Flat {
+        Expr::flat(self)
+    }
+    #[inline(always)]
+    fn cursor(&self, dims: &[usize]) -> X::Cursor {
+        Expr::cursor(self, dims)
+    }
 }
 
 // ---------------------------------------------------------------------------------------

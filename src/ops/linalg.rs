@@ -86,6 +86,40 @@ unsafe fn batched_gemm<T: GemmElem>(d: &MatMulDims, a: &Operand<T>, b: &Operand<
     }
 }
 
+/// A checked product, ready for the kernel.
+enum Plan<T> {
+    /// Two matrices: one gemm call.
+    Matrices { m: usize, k: usize, n: usize, a: MatRef<T>, b: MatRef<T> },
+    /// Anything else: the batched loop.
+    Batched { d: MatMulDims, a: Operand<T>, b: Operand<T> },
+}
+
+impl<T: GemmElem> Plan<T> {
+    /// A storage of `total` elements holding the product; `None` when `St` cannot hold
+    /// that many (an inline array of another length).
+    #[inline(always)]
+    fn fill<St: OwnedStorage<T>>(&self, total: usize, par: Par) -> Option<St> {
+        // SAFETY: each arm writes all `total` = batch·m·n elements of the row-major
+        // result; operands address their own elements (dense invariant).
+        unsafe {
+            match self {
+                Plan::Matrices { m, k, n, a, b } => St::from_raw_init(total, |c| gemm(*m, *k, *n, *a, *b, c, *n, par)),
+                Plan::Batched { d, a, b } => St::from_raw_init(total, |c| batched_gemm(d, a, b, c, par)),
+            }
+        }
+    }
+
+    #[cold]
+    fn capacity_error(&self) -> ShapeError {
+        let dims = match self {
+            Plan::Matrices { m, n, .. } => vec![*m, *n],
+            Plan::Batched { d, .. } => d.out(),
+        };
+        let total = dims.iter().product();
+        ShapeError::LengthMismatch { op: "matmul", dims, expected: total, found: total }
+    }
+}
+
 impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// The sizes of `self @ rhs` and the two kernel operands.
     fn matmul_plan<E2: Extents, S2: Layout<E2>, St2: DenseStorage<T>>(
@@ -98,6 +132,41 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
         let a = operand(self.as_ptr(), ad, self.strides().as_ref(), &d.batch, true);
         let b = operand(rhs.as_ptr(), bd, rhs.strides().as_ref(), &d.batch, false);
         Ok((d, a, b))
+    }
+
+    /// Checks `self @ rhs` and plans it: the result's extents, its element count and the
+    /// kernel call. Nothing here holds the result, so the panicking form can build a
+    /// small inline product outside any `Result` (see `ops::eval::eval_in` for why).
+    #[allow(clippy::type_complexity)] // the plan, the result's extents and its size
+    fn product_plan<E2, S2, St2>(
+        &self,
+        rhs: &Tensor<T, E2, S2, St2>,
+    ) -> Result<(Plan<T>, <E as MatMulShape<E2>>::Output, usize), ShapeError>
+    where
+        E: MatMulShape<E2>,
+        E2: Extents,
+        S2: Layout<E2>,
+        St2: DenseStorage<T>,
+    {
+        let (ad, bd) = (self.dims(), rhs.dims());
+        if let (&[m, k], &[k2, n]) = (ad.as_ref(), bd.as_ref()) {
+            if k == k2 {
+                // Two matrices (every rank-2 product, static ones included): no batch
+                // bookkeeping, no allocation besides the result. A 4×4 product is a few
+                // nanoseconds of arithmetic; the batched plan's vectors cost ten times that.
+                let ext = extents_from::<<E as MatMulShape<E2>>::Output>("matmul", &[m, n])?;
+                let total = ext.checked_numel("matmul", core::mem::size_of::<T>())?;
+                let (sa, sb) = (self.strides(), rhs.strides());
+                let (sa, sb) = (sa.as_ref(), sb.as_ref());
+                let a = MatRef { ptr: self.as_ptr(), rs: sa[0], cs: sa[1] };
+                let b = MatRef { ptr: rhs.as_ptr(), rs: sb[0], cs: sb[1] };
+                return Ok((Plan::Matrices { m, k, n, a, b }, ext, total));
+            }
+        }
+        let (d, a, b) = self.matmul_plan(rhs)?;
+        let ext = d.with_out(|out| extents_from::<<E as MatMulShape<E2>>::Output>("matmul", out))?;
+        let total = ext.checked_numel("matmul", core::mem::size_of::<T>())?;
+        Ok((Plan::Batched { d, a, b }, ext, total))
     }
 
     /// Matrix product with an explicit choice of threads; `Err` when dynamic inner
@@ -116,45 +185,8 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
         St2: DenseStorage<T>,
         St: ResultStorage<T, <E as MatMulShape<E2>>::Output>,
     {
-        let (ad, bd) = (self.dims(), rhs.dims());
-        if let (&[m, k], &[k2, n]) = (ad.as_ref(), bd.as_ref()) {
-            if k == k2 {
-                // Two matrices (every rank-2 product, static ones included): no batch
-                // bookkeeping, no allocation besides the result. A 4×4 product is a few
-                // nanoseconds of arithmetic; the batched plan's vectors cost ten times that.
-                let ext = extents_from::<<E as MatMulShape<E2>>::Output>("matmul", &[m, n])?;
-                let total = ext.checked_numel("matmul", core::mem::size_of::<T>())?;
-                let (sa, sb) = (self.strides(), rhs.strides());
-                let (sa, sb) = (sa.as_ref(), sb.as_ref());
-                let a = MatRef { ptr: self.as_ptr(), rs: sa[0], cs: sa[1] };
-                let b = MatRef { ptr: rhs.as_ptr(), rs: sb[0], cs: sb[1] };
-                // SAFETY: the kernel writes all m·n = numel elements of the row-major C;
-                // A and B address their own elements (dense invariant).
-                let storage = unsafe {
-                    <St as ResultStorage<T, _>>::Out::from_raw_init(total, |c| gemm(m, k, n, a, b, c, n, par))
-                }
-                .ok_or_else(|| ShapeError::LengthMismatch {
-                    op: "matmul",
-                    dims: vec![m, n],
-                    expected: total,
-                    found: total,
-                })?;
-                // SAFETY: a row-major block of numel elements.
-                return Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, ()) });
-            }
-        }
-        let (d, a, b) = self.matmul_plan(rhs)?;
-        let ext = d.with_out(|out| extents_from::<<E as MatMulShape<E2>>::Output>("matmul", out))?;
-        let total = ext.checked_numel("matmul", core::mem::size_of::<T>())?;
-        // SAFETY: `batched_gemm` writes all batch·m·n = numel elements of C.
-        let storage =
-            unsafe { <St as ResultStorage<T, _>>::Out::from_raw_init(total, |c| batched_gemm(&d, &a, &b, c, par)) }
-                .ok_or_else(|| ShapeError::LengthMismatch {
-                    op: "matmul",
-                    dims: d.out(),
-                    expected: total,
-                    found: total,
-                })?;
+        let (plan, ext, total) = self.product_plan(rhs)?;
+        let storage = plan.fill::<<St as ResultStorage<T, _>>::Out>(total, par).ok_or_else(|| plan.capacity_error())?;
         // SAFETY: a row-major block of numel elements.
         Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, ()) })
     }
@@ -263,7 +295,13 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
         St2: DenseStorage<T>,
         St: ResultStorage<T, <E as MatMulShape<E2>>::Output>,
     {
-        or_panic(self.try_matmul(rhs))
+        // Not through `try_matmul`: see `product_plan`.
+        let (plan, ext, total) = or_panic(self.product_plan(rhs));
+        let Some(storage) = plan.fill::<<St as ResultStorage<T, _>>::Out>(total, Par::Auto) else {
+            panic!("{}", plan.capacity_error())
+        };
+        // SAFETY: a row-major block of numel elements.
+        unsafe { Tensor::from_parts_unchecked(storage, ext, ()) }
     }
 
     /// Dot product of two vectors; `Err` when dynamic lengths differ or a
