@@ -333,6 +333,12 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
             });
         }
         if let (Some(a), Some(b)) = (self.as_slice(), rhs.as_slice()) {
+            if (1..8).contains(&n) {
+                // Short vectors (a static 3-vector): one chain from the first product, with
+                // no zero partial sums (floating-point rules keep the compiler from
+                // dropping an added zero).
+                return Ok(a[1..].iter().zip(&b[1..]).fold(a[0] * b[0], |s, (&x, &y)| s + x * y));
+            }
             // Eight independent partial sums: vectorisable, and a shorter error chain.
             let mut acc = [T::zero(); 8];
             let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
