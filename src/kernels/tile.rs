@@ -33,7 +33,11 @@ pub fn new_tile<T>() -> Tile<T> {
 /// # Safety
 /// `rows, cols <= TILE`, and every `src + i·rs + j·cs` for `i < rows`, `j < cols` is a
 /// readable, initialised `T`.
-#[inline(always)]
+///
+/// Not inlined: one copy per element type serves every expression's leaves (a tile is 256
+/// elements, so the call costs nothing), instead of its four loops compiled into each
+/// expression of a user's program.
+#[inline(never)]
 pub unsafe fn gather<T: Copy>(src: *const T, rs: isize, cs: isize, rows: usize, cols: usize, dst: &mut Tile<T>) {
     debug_assert!(rows <= TILE && cols <= TILE);
     let d = dst.as_mut_ptr().cast::<T>();

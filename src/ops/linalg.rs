@@ -94,13 +94,44 @@ enum Plan<T> {
     Batched { d: MatMulDims, a: Operand<T>, b: Operand<T> },
 }
 
+/// The product of two matrices through one copy per element type of the kernel entry,
+/// rather than the entry inlined into every caller (see [`Plan::fill`]).
+///
+/// # Safety
+/// As [`gemm`].
+#[inline(never)]
+unsafe fn gemm_shared<T: GemmElem>(m: usize, k: usize, n: usize, a: MatRef<T>, b: MatRef<T>, c: *mut T, par: Par) {
+    // SAFETY: forwarded contract.
+    unsafe { gemm(m, k, n, a, b, c, n, par) }
+}
+
 impl<T: GemmElem> Plan<T> {
     /// A storage of `total` elements holding the product; `None` when `St` cannot hold
     /// that many (an inline array of another length).
+    ///
+    /// Callers branch on whether both operands' extents are static (a constant at each
+    /// call, so only one branch is compiled): then [`Plan::fill_inline`] inlines the
+    /// kernel entry so a small static product unrolls completely; otherwise this calls
+    /// one shared copy of it (build time: a user's crate would otherwise compile the whole
+    /// entry into each product it writes).
     #[inline(always)]
     fn fill<St: OwnedStorage<T>>(&self, total: usize, par: Par) -> Option<St> {
         // SAFETY: each arm writes all `total` = batch·m·n elements of the row-major
         // result; operands address their own elements (dense invariant).
+        unsafe {
+            match self {
+                Plan::Matrices { m, k, n, a, b } => {
+                    St::from_raw_init(total, |c| gemm_shared(*m, *k, *n, *a, *b, c, par))
+                }
+                Plan::Batched { d, a, b } => St::from_raw_init(total, |c| batched_gemm(d, a, b, c, par)),
+            }
+        }
+    }
+
+    /// [`Plan::fill`] with the kernel entry inlined, for static operands.
+    #[inline(always)]
+    fn fill_inline<St: OwnedStorage<T>>(&self, total: usize, par: Par) -> Option<St> {
+        // SAFETY: as in `fill`.
         unsafe {
             match self {
                 Plan::Matrices { m, k, n, a, b } => St::from_raw_init(total, |c| gemm(*m, *k, *n, *a, *b, c, *n, par)),
@@ -186,7 +217,12 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
         St: ResultStorage<T, <E as MatMulShape<E2>>::Output>,
     {
         let (plan, ext, total) = self.product_plan(rhs)?;
-        let storage = plan.fill::<<St as ResultStorage<T, _>>::Out>(total, par).ok_or_else(|| plan.capacity_error())?;
+        let filled = if E::ALL_STATIC && E2::ALL_STATIC {
+            plan.fill_inline::<<St as ResultStorage<T, _>>::Out>(total, par)
+        } else {
+            plan.fill::<<St as ResultStorage<T, _>>::Out>(total, par)
+        };
+        let storage = filled.ok_or_else(|| plan.capacity_error())?;
         // SAFETY: a row-major block of numel elements.
         Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, ()) })
     }
@@ -297,9 +333,12 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
     {
         // Not through `try_matmul`: see `product_plan`.
         let (plan, ext, total) = or_panic(self.product_plan(rhs));
-        let Some(storage) = plan.fill::<<St as ResultStorage<T, _>>::Out>(total, Par::Auto) else {
-            panic!("{}", plan.capacity_error())
+        let filled = if E::ALL_STATIC && E2::ALL_STATIC {
+            plan.fill_inline::<<St as ResultStorage<T, _>>::Out>(total, Par::Auto)
+        } else {
+            plan.fill::<<St as ResultStorage<T, _>>::Out>(total, Par::Auto)
         };
+        let Some(storage) = filled else { panic!("{}", plan.capacity_error()) };
         // SAFETY: a row-major block of numel elements.
         unsafe { Tensor::from_parts_unchecked(storage, ext, ()) }
     }
