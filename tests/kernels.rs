@@ -88,6 +88,37 @@ fn tiled_evaluation_over_mixed_layouts_and_edges() {
 }
 
 #[test]
+fn static_shapes_compile_only_the_paths_their_types_allow() {
+    // Static row-major leaves of the output's extents compile only the flat loop; any
+    // broadcast, other rank or other layout keeps the general paths. Each case checks the
+    // values against element-wise indexing.
+    type M = Tensor<i64, ext![3, 5]>;
+    let a = M::from_fn(ext![3, 5], |[i, j]| (i * 5 + j) as i64);
+    let b = M::from_fn(ext![3, 5], |[i, j]| (i as i64 - 2) * (j as i64 + 1));
+    let row = Tensor::<i64, ext![5]>::from_fn(ext![5], |[j]| j as i64 * 10);
+    let col = Tensor::<i64, ext![3, 1]>::from_fn(ext![3, 1], |[i, _]| i as i64 * 100);
+    let cm = Tensor::<i64, ext![3, 5], ColMajor>::from_fn(ext![3, 5], |[i, j]| (i + j) as i64);
+    let flat = (&a * 2 + &b).eval();
+    let mut assigned = M::zeros(ext![3, 5]);
+    assigned.assign(&a - &b);
+    assigned += &a;
+    let mut broadcast = M::zeros(ext![3, 5]);
+    broadcast.assign(&row + &col);
+    let mixed = (&a + &cm).eval();
+    let mut into_cm = Tensor::<i64, ext![3, 5], ColMajor>::zeros(ext![3, 5]);
+    into_cm.assign(&a * 3);
+    for i in 0..3 {
+        for j in 0..5 {
+            assert_eq!(flat[[i, j]], a[[i, j]] * 2 + b[[i, j]]);
+            assert_eq!(assigned[[i, j]], 2 * a[[i, j]] - b[[i, j]]);
+            assert_eq!(broadcast[[i, j]], row[[j]] + col[[i, 0]]);
+            assert_eq!(mixed[[i, j]], a[[i, j]] + cm[[i, j]]);
+            assert_eq!(into_cm[[i, j]], 3 * a[[i, j]]);
+        }
+    }
+}
+
+#[test]
 fn inline_results_are_filled_completely() {
     let a = StackTensor::<f32, ext![4, 4]>::from_fn(ext![4, 4], |[i, j]| (i * 4 + j) as f32);
     let flat: StackTensor<f32, ext![4, 4]> = (a + a).eval_stack();

@@ -28,6 +28,7 @@ impl DynRank {
 impl Extents for DynRank {
     const RANK: Option<usize> = None;
     const ALL_STATIC: bool = false;
+    const STATIC_NUMEL: Option<usize> = None;
     type Index = Vec<usize>;
     type Strides = Vec<isize>;
     type Dynamic = DynRank;

@@ -105,6 +105,8 @@ pub trait Extents:
     const RANK: Option<usize>;
     /// True when every extent is a compile-time constant.
     const ALL_STATIC: bool;
+    /// The element count, when every extent is a compile-time constant.
+    const STATIC_NUMEL: Option<usize>;
     /// Per-axis indices: `[usize; R]` or `Vec<usize>`.
     type Index: AxisArray<usize>;
     /// Per-axis strides: `[isize; R]` or `Vec<isize>`.

@@ -8,6 +8,17 @@ macro_rules! tuple_extents {
         impl<$($D: Dim),*> Extents for ($($D,)*) {
             const RANK: Option<usize> = Some($rank);
             const ALL_STATIC: bool = true $(&& $D::STATIC.is_some())*;
+            const STATIC_NUMEL: Option<usize> = {
+                #[allow(unused_mut)]
+                let mut n = Some(1usize);
+                $(
+                    n = match (n, $D::STATIC) {
+                        (Some(a), Some(b)) => Some(a.saturating_mul(b)),
+                        _ => None,
+                    };
+                )*
+                n
+            };
             type Index = [usize; $rank];
             type Strides = [isize; $rank];
             type Dynamic = tuple_extents!(@dyn $($D)*);

@@ -10,6 +10,25 @@
 
 use super::tile::Tile;
 
+/// What the types of one evaluation guarantee, known at compile time. A path that the
+/// types rule out is left out of the compiled code: a user's program compiles every
+/// path of the engine once per expression it writes, so this is build time saved.
+pub trait Paths {
+    /// Every leaf is contiguous with exactly the evaluated extents (or a scalar) and the
+    /// output is row-major contiguous: only the flat loop can run.
+    const FLAT_ONLY: bool;
+    /// Every leaf and the output step by one element (or stay put) along the last axis:
+    /// no tiles and no strided runs.
+    const UNIT_INNER: bool;
+}
+
+/// No guarantee: every path is compiled.
+pub struct AnyPaths;
+impl Paths for AnyPaths {
+    const FLAT_ONLY: bool = false;
+    const UNIT_INNER: bool = false;
+}
+
 /// An operand the kernels can traverse (every [`crate::Expr`] is one).
 pub trait Source {
     /// Element type.

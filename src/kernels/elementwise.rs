@@ -7,7 +7,7 @@
 //! the row-major index space, so serial and parallel runs visit the same elements in the
 //! same chunks.
 
-use super::access::{Cursor, FlatKernel, Source};
+use super::access::{Cursor, FlatKernel, Paths, Source};
 use super::par::{for_each_block, for_each_chunk, Par};
 use super::tile::{gather, new_tile, TILE};
 
@@ -78,7 +78,9 @@ pub(crate) fn for_each_run(dims: &[usize], lo: usize, hi: usize, mut f: impl FnM
 /// `x.shape()` must broadcast to `dims` (checked by the caller); `out` with `out_strides`
 /// must address a valid, uniquely laid out element for every index of `dims`, writable
 /// for the duration of the call and not read through `x` at any *other* index.
-pub(crate) unsafe fn run<X: Source>(
+///
+/// `P` says which paths the types allow (see [`Paths`]); the others are not compiled.
+pub(crate) unsafe fn run<X: Source, P: Paths>(
     x: &X,
     dims: &[usize],
     out: *mut X::Elem,
@@ -92,7 +94,7 @@ pub(crate) unsafe fn run<X: Source>(
         return;
     }
     let out = SendPtr(out);
-    if out_standard && x.is_flat(dims) {
+    if P::FLAT_ONLY || (out_standard && x.is_flat(dims)) {
         let k = x.flat();
         for_each_chunk(
             n,
@@ -105,7 +107,7 @@ pub(crate) unsafe fn run<X: Source>(
                 let (out, k) = (out, k);
                 for i in lo..hi {
                     // SAFETY: `i < n` is a valid position of a row-major output and of every
-                    // flat leaf (caller's contract and `is_flat`).
+                    // flat leaf (caller's contract, and `is_flat` or what `P` guarantees).
                     unsafe { store(out.0.add(i), k.at(i)) };
                 }
             },
@@ -115,7 +117,7 @@ pub(crate) unsafe fn run<X: Source>(
     let cursor = x.cursor(dims);
     let out_inner = out_strides.last().copied().unwrap_or(1);
     let r = dims.len();
-    if r >= 2 && dims[r - 2] > 1 && dims[r - 1] > 1 && !(out_inner == 1 && cursor.unit_inner()) {
+    if !P::UNIT_INNER && r >= 2 && dims[r - 2] > 1 && dims[r - 1] > 1 && !(out_inner == 1 && cursor.unit_inner()) {
         // Some operand (or the output) runs across the last axis with a large stride, e.g.
         // a transposed view: walk square tiles so each cache line is used whole.
         // SAFETY: forwarded contract.
@@ -145,7 +147,7 @@ pub(crate) unsafe fn run<X: Source>(
                             for t in 0..len {
                                 store(o.add(t), k.at_dense(t));
                             }
-                        } else if out_inner == 1 && c.unit_inner() {
+                        } else if P::UNIT_INNER || (out_inner == 1 && c.unit_inner()) {
                             let k = c.run();
                             for t in 0..len {
                                 store(o.add(t), k.at(t));

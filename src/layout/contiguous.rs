@@ -34,6 +34,7 @@ impl StridePolicy for ColMajor {
 
 impl<E: Extents> Layout<E> for RowMajor {
     type Mapping = ();
+    const ROW_MAJOR_CONTIGUOUS: bool = true;
 
     #[inline(always)]
     fn strides(ext: &E, _: &()) -> E::Strides {

@@ -47,6 +47,10 @@ pub trait StridePolicy: Copy + Default + Debug + Send + Sync + 'static {
 
 /// A stride policy applied to extents `E`: the run-time mapping data it needs.
 pub trait Layout<E: Extents>: StridePolicy {
+    /// True when every tensor with this policy is row-major contiguous from offset 0
+    /// ([`RowMajor`]): its memory order is its logical order. Kernels use it to leave out,
+    /// at compile time, the paths such tensors never take.
+    const ROW_MAJOR_CONTIGUOUS: bool = false;
     /// What a tensor stores for this policy (`()` for `RowMajor`/`ColMajor`).
     type Mapping: Clone + Debug + PartialEq + Send + Sync;
 

@@ -4,13 +4,23 @@
 use super::expr::{Cursor, Expr, FlatKernel, IntoExpr};
 use crate::error::ShapeError;
 use crate::extents::{broadcast_shapes, BroadcastTo, Extents};
+use crate::kernels::access::Paths;
 use crate::kernels::buffer::AlignedBuf;
 use crate::kernels::elementwise::{for_each_run, run};
 use crate::kernels::par::Par;
 use crate::layout::{Layout, RowMajor};
 use crate::storage::{DenseStorageMut, Heap, OwnedStorage};
 use crate::tensor::{or_panic, Tensor};
+use core::marker::PhantomData;
 use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Rem, RemAssign, Sub, SubAssign};
+
+/// The evaluation paths that `X` evaluated over extents `E` into a tensor with stride
+/// policy `S` can take (see [`Paths`]).
+struct PathsFor<X, E, S>(PhantomData<(X, E, S)>);
+impl<X: Expr, E: Extents, S: Layout<E>> Paths for PathsFor<X, E, S> {
+    const FLAT_ONLY: bool = S::ROW_MAJOR_CONTIGUOUS && X::FACTS.flat_over::<E>();
+    const UNIT_INNER: bool = S::ROW_MAJOR_CONTIGUOUS && X::FACTS.unit_inner;
+}
 
 /// The result extents of `x`, checked.
 #[inline(always)]
@@ -30,7 +40,9 @@ pub(super) fn try_eval<X: Expr>(x: X, par: Par) -> Result<Tensor<X::Elem, X::Ext
     // A refused allocation is an `Err` of the `try_` form, not an abort.
     let buf = unsafe {
         AlignedBuf::try_from_raw_init(ext.numel(), |p| {
-            run(&x, dims.as_ref(), p, strides.as_ref(), true, par, |p, v| p.write(v))
+            run::<X, PathsFor<X, X::Extents, RowMajor>>(&x, dims.as_ref(), p, strides.as_ref(), true, par, |p, v| {
+                p.write(v)
+            })
         })
     }
     .map_err(|e| e.with_op("eval"))?;
@@ -161,7 +173,7 @@ impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
         // SAFETY: writable tensors have unique layouts; `x` cannot borrow `self` (the
         // borrow checker sees `&mut self`), except through `store` reading the same position
         // it writes.
-        unsafe { run(&x, dims.as_ref(), out, strides.as_ref(), standard, par, store) };
+        unsafe { run::<X, PathsFor<X, E, S>>(&x, dims.as_ref(), out, strides.as_ref(), standard, par, store) };
         Ok(())
     }
 

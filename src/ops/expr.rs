@@ -42,6 +42,10 @@ pub trait Expr: Sized {
     type Flat: FlatKernel<Elem = Self::Elem>;
     /// The prepared form for general traversal.
     type Cursor: Cursor<Elem = Self::Elem>;
+    /// What the leaves' types guarantee, for leaving impossible evaluation paths out of
+    /// the compiled code (see [`LeafFacts`]). The default guarantees nothing.
+    #[doc(hidden)]
+    const FACTS: LeafFacts = LeafFacts::NONE;
 
     /// The result's extents, checking dynamic broadcasting.
     fn shape(&self) -> Result<<Self::Extents as Extents>::Index, ShapeError>;
@@ -146,6 +150,60 @@ pub trait Expr: Sized {
         Self::Extents: CanBroadcast<<R::Expr as Expr>::Extents>,
     {
         Binary::new(self, rhs.into_expr(), FnOp(f))
+    }
+}
+
+/// What the types of an expression's leaves guarantee about every evaluation of it.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LeafFacts {
+    /// Every leaf steps by one element (or stays put) along the last axis.
+    pub unit_inner: bool,
+    /// When every leaf is contiguous and static: their common (rank, element count).
+    pub flat: FlatFact,
+}
+
+/// Whether an expression's leaves are contiguous with known extents.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FlatFact {
+    /// Not known from the types.
+    Unknown,
+    /// Only scalars: flat over any extents.
+    Any,
+    /// Row-major contiguous leaves, all of this static rank and element count.
+    Static(usize, usize),
+}
+
+impl LeafFacts {
+    /// No guarantee.
+    pub const NONE: LeafFacts = LeafFacts { unit_inner: false, flat: FlatFact::Unknown };
+    /// Facts of a tensor leaf with extents `E` and stride policy `S`.
+    pub const fn leaf<E: Extents, S: Layout<E>>() -> LeafFacts {
+        let flat = match (S::ROW_MAJOR_CONTIGUOUS, E::RANK, E::STATIC_NUMEL) {
+            (true, Some(r), Some(n)) => FlatFact::Static(r, n),
+            _ => FlatFact::Unknown,
+        };
+        LeafFacts { unit_inner: S::ROW_MAJOR_CONTIGUOUS, flat }
+    }
+    /// Facts of a node over two operands.
+    pub const fn both(a: LeafFacts, b: LeafFacts) -> LeafFacts {
+        let flat = match (a.flat, b.flat) {
+            (FlatFact::Any, f) | (f, FlatFact::Any) => f,
+            (FlatFact::Static(r1, n1), FlatFact::Static(r2, n2)) if r1 == r2 && n1 == n2 => FlatFact::Static(r1, n1),
+            _ => FlatFact::Unknown,
+        };
+        LeafFacts { unit_inner: a.unit_inner && b.unit_inner, flat }
+    }
+    /// Whether every leaf is flat over extents `E`: static leaves of `E`'s rank and
+    /// element count broadcast to `E` only if they have its extents (each axis is 1 or
+    /// equal, and the products agree; with a zero extent nothing is evaluated).
+    pub const fn flat_over<E: Extents>(self) -> bool {
+        match (self.flat, E::RANK, E::STATIC_NUMEL) {
+            (FlatFact::Any, _, _) => true,
+            (FlatFact::Static(r, n), Some(re), Some(ne)) => r == re && n == ne,
+            _ => false,
+        }
     }
 }
 
@@ -285,6 +343,7 @@ where
     type Extents = E;
     type Flat = FlatLeaf<T>;
     type Cursor = StridedLeaf<T>;
+    const FACTS: LeafFacts = LeafFacts::leaf::<E, S>();
 
     #[inline(always)]
     fn shape(&self) -> Result<E::Index, ShapeError> {
@@ -331,6 +390,7 @@ where
     type Extents = E;
     type Flat = FlatLeaf<T>;
     type Cursor = StridedLeaf<T>;
+    const FACTS: LeafFacts = LeafFacts::leaf::<E, S>();
 
     #[inline(always)]
     fn shape(&self) -> Result<E::Index, ShapeError> {
@@ -456,6 +516,7 @@ impl<T: Scalar + Send + Sync> Expr for ScalarLeaf<T> {
     type Extents = ();
     type Flat = ScalarKernel<T>;
     type Cursor = ScalarKernel<T>;
+    const FACTS: LeafFacts = LeafFacts { unit_inner: true, flat: FlatFact::Any };
     #[inline(always)]
     fn shape(&self) -> Result<[usize; 0], ShapeError> {
         Ok([])
@@ -588,6 +649,7 @@ where
     type Extents = <L::Extents as BroadcastWith<R::Extents>>::Broadcast;
     type Flat = BinaryKernel<L::Flat, R::Flat, Op>;
     type Cursor = BinaryKernel<L::Cursor, R::Cursor, Op>;
+    const FACTS: LeafFacts = LeafFacts::both(L::FACTS, R::FACTS);
 
     #[inline(always)]
     fn shape(&self) -> Result<<Self::Extents as Extents>::Index, ShapeError> {
@@ -710,6 +772,7 @@ impl<X: Expr, F: UnaryOp<X::Elem>> Expr for Unary<X, F> {
     type Extents = X::Extents;
     type Flat = UnaryKernel<X::Flat, F>;
     type Cursor = UnaryKernel<X::Cursor, F>;
+    const FACTS: LeafFacts = X::FACTS;
 
     #[inline(always)]
     fn shape(&self) -> Result<<X::Extents as Extents>::Index, ShapeError> {
