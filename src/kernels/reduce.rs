@@ -7,7 +7,7 @@
 //! arithmetic therefore does not depend on the number of threads, and a float sum's error
 //! grows with the length of one lane (≈ RCHUNK / LANES), not with the element count.
 
-use super::access::{Cursor, FlatKernel, Source};
+use super::access::{Cursor, FlatKernel, Paths, Source};
 use super::cpu::{dispatch, Call};
 use super::elementwise::{for_each_run, SendPtr};
 use super::par::{for_each_block, map_collect, Par};
@@ -47,7 +47,7 @@ fn tree<R: Reducer<T>, T>(r: &R, accs: &mut [R::Acc]) -> R::Acc {
 
 /// One chunk `lo..hi` of a whole reduction.
 #[inline(always)]
-fn chunk<X: Source, R: Reducer<X::Elem>>(
+fn chunk<X: Source, R: Reducer<X::Elem>, P: Paths>(
     proto: Option<&X::Cursor>,
     flat: Option<X::Flat>,
     cursor: &mut Option<X::Cursor>,
@@ -76,6 +76,7 @@ fn chunk<X: Source, R: Reducer<X::Elem>>(
                 lanes[l] = r.fold(lanes[l], unsafe { k.at(p) }, p);
             }
         }
+        None if P::FLAT_ONLY => unreachable!("flat by the expression's types"),
         None => {
             let c = cursor.get_or_insert_with(|| proto.expect("a cursor for a non-flat expression").clone());
             let mut p = lo;
@@ -93,16 +94,17 @@ fn chunk<X: Source, R: Reducer<X::Elem>>(
     tree(&r, &mut lanes)
 }
 
-/// Reduces every element of `x` (shape `dims`, already checked).
-pub(crate) fn reduce_all<X: Source, R: Reducer<X::Elem>>(x: &X, dims: &[usize], r: R, par: Par) -> R::Out {
+/// Reduces every element of `x` (shape `dims`, already checked); `P` says which paths
+/// the types allow (see [`Paths`]).
+pub(crate) fn reduce_all<X: Source, R: Reducer<X::Elem>, P: Paths>(x: &X, dims: &[usize], r: R, par: Par) -> R::Out {
     let n: usize = dims.iter().product();
-    let flat = x.is_flat(dims).then(|| x.flat());
+    let flat = (P::FLAT_ONLY || x.is_flat(dims)).then(|| x.flat());
     // Prepared once, on this thread: tasks clone it, so the expression itself never crosses
     // threads (it need not be `Sync`).
-    let proto = flat.is_none().then(|| x.cursor(dims));
+    let proto = if P::FLAT_ONLY { None } else { flat.is_none().then(|| x.cursor(dims)) };
     let proto = proto.as_ref();
     let acc = if n <= RCHUNK {
-        chunk::<X, R>(proto, flat, &mut None, dims, 0, n, r)
+        chunk::<X, R, P>(proto, flat, &mut None, dims, 0, n, r)
     } else {
         let chunks = n.div_ceil(RCHUNK);
         let bounds = |c: usize| (c * RCHUNK, ((c + 1) * RCHUNK).min(n));
@@ -113,7 +115,7 @@ pub(crate) fn reduce_all<X: Source, R: Reducer<X::Elem>>(x: &X, dims: &[usize], 
             |cur, c| {
                 dispatch(Call(
                     #[inline(always)]
-                    || chunk::<X, R>(proto, flat, cur, dims, bounds(c).0, bounds(c).1, r),
+                    || chunk::<X, R, P>(proto, flat, cur, dims, bounds(c).0, bounds(c).1, r),
                 ))
             },
         );

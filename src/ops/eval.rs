@@ -1,26 +1,16 @@
 //! Evaluating expressions: into new tensors, into existing ones (`assign`), and compound
 //! assignment (`a += expr`), each in one pass through the elementwise engine.
 
-use super::expr::{Cursor, Expr, FlatKernel, IntoExpr};
+use super::expr::{Cursor, Expr, FlatKernel, IntoExpr, PathsFor};
 use crate::error::ShapeError;
 use crate::extents::{broadcast_shapes, BroadcastTo, Extents};
-use crate::kernels::access::Paths;
 use crate::kernels::buffer::AlignedBuf;
 use crate::kernels::elementwise::{for_each_run, run};
 use crate::kernels::par::Par;
 use crate::layout::{Layout, RowMajor};
 use crate::storage::{DenseStorageMut, Heap, OwnedStorage};
 use crate::tensor::{or_panic, Tensor};
-use core::marker::PhantomData;
 use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Rem, RemAssign, Sub, SubAssign};
-
-/// The evaluation paths that `X` evaluated over extents `E` into a tensor with stride
-/// policy `S` can take (see [`Paths`]).
-struct PathsFor<X, E, S>(PhantomData<(X, E, S)>);
-impl<X: Expr, E: Extents, S: Layout<E>> Paths for PathsFor<X, E, S> {
-    const FLAT_ONLY: bool = S::ROW_MAJOR_CONTIGUOUS && X::FACTS.flat_over::<E>();
-    const UNIT_INNER: bool = S::ROW_MAJOR_CONTIGUOUS && X::FACTS.unit_inner;
-}
 
 /// The result extents of `x`, checked.
 #[inline(always)]

@@ -207,6 +207,15 @@ impl LeafFacts {
     }
 }
 
+/// The evaluation paths that `X` evaluated over extents `E` into a tensor with stride
+/// policy `S` can take (see [`Paths`](crate::kernels::access::Paths)); reductions, which
+/// have no output layout, use `RowMajor`.
+pub(crate) struct PathsFor<X, E, S>(core::marker::PhantomData<(X, E, S)>);
+impl<X: Expr, E: Extents, S: Layout<E>> crate::kernels::access::Paths for PathsFor<X, E, S> {
+    const FLAT_ONLY: bool = S::ROW_MAJOR_CONTIGUOUS && X::FACTS.flat_over::<E>();
+    const UNIT_INNER: bool = S::ROW_MAJOR_CONTIGUOUS && X::FACTS.unit_inner;
+}
+
 // The prepared forms and the contract the kernels read them by live with the kernels
 // (`kernels::access`); expressions implement them here.
 pub use crate::kernels::access::{Cursor, FlatKernel};

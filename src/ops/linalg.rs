@@ -86,6 +86,13 @@ unsafe fn batched_gemm<T: GemmElem>(d: &MatMulDims, a: &Operand<T>, b: &Operand<
     }
 }
 
+/// Whether both operands' types are rank 2: a constant of each instantiation, so branches
+/// on it compile only the path that can run.
+struct BothMatrices<E, E2>(core::marker::PhantomData<(E, E2)>);
+impl<E: Extents, E2: Extents> BothMatrices<E, E2> {
+    const YES: bool = matches!((E::RANK, E2::RANK), (Some(2), Some(2)));
+}
+
 /// A checked product, ready for the kernel.
 enum Plan<T> {
     /// Two matrices: one gemm call.
@@ -193,6 +200,16 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
                 let b = MatRef { ptr: rhs.as_ptr(), rs: sb[0], cs: sb[1] };
                 return Ok((Plan::Matrices { m, k, n, a, b }, ext, total));
             }
+        }
+        if BothMatrices::<E, E2>::YES {
+            // Two matrices whose inner extents differ: the error alone. The batched plan
+            // below is then never compiled for this pair of extents (build time).
+            return Err(matmul_dims(ad.as_ref(), bd.as_ref()).err().unwrap_or_else(|| ShapeError::Incompatible {
+                op: "matmul",
+                lhs: ad.as_ref().to_vec(),
+                rhs: bd.as_ref().to_vec(),
+                reason: "inner extents differ".into(),
+            }));
         }
         let (d, a, b) = self.matmul_plan(rhs)?;
         let ext = d.with_out(|out| extents_from::<<E as MatMulShape<E2>>::Output>("matmul", out))?;

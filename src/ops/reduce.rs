@@ -11,12 +11,13 @@
 //! * Several axes, or an axis known only at run time: see the `_axes` and `_axis_dyn`
 //!   methods of [`Tensor`] (`t.sum_axes(&[0, 2])`, `t.sum_axis_dyn(axis)`).
 
-use super::expr::Expr;
+use super::expr::{Expr, PathsFor};
 use crate::error::ShapeError;
 use crate::extents::{Extents, RemoveAxis};
 use crate::kernels::buffer::AlignedBuf;
 use crate::kernels::par::Par;
 use crate::kernels::reduce::{reduce_all, reduce_axis, Reducer};
+use crate::layout::RowMajor;
 use crate::storage::Heap;
 use crate::tensor::{or_panic, Tensor};
 use num_traits::{Float, FromPrimitive, One, Zero};
@@ -233,7 +234,7 @@ pub trait Reductions: Expr {
     /// Applies a [`Reducer`] to every element (checking dynamic broadcasting).
     fn try_reduce<R: Reducer<Self::Elem>>(self, r: R, par: Par) -> Result<R::Out, ShapeError> {
         let dims = self.shape()?;
-        Ok(reduce_all(&self, dims.as_ref(), r, par))
+        Ok(reduce_all::<Self, R, PathsFor<Self, Self::Extents, RowMajor>>(&self, dims.as_ref(), r, par))
     }
     /// Sum of all elements (0 when empty).
     #[track_caller]

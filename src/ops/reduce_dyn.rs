@@ -16,6 +16,7 @@
 use super::reduce::{extreme_positions, extreme_values, Extreme, Logical, Mean, Prod, Var};
 use crate::error::ShapeError;
 use crate::extents::{DynRank, Extents, RemoveAxisDyn};
+use crate::kernels::access::AnyPaths;
 use crate::kernels::buffer::AlignedBuf;
 use crate::kernels::par::Par;
 use crate::kernels::reduce::{reduce_all, reduce_axes, reduce_axis, Reducer};
@@ -92,7 +93,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
                 // SAFETY: reduce_axis writes every output of the kept axes once.
                 unsafe { AlignedBuf::from_raw_init(kept, |p| reduce_axis(&self, dims, axes[0], r, par, p)) }
             }
-            n if n == dims.len() => AlignedBuf::from_fn(1, |_| reduce_all(&self, dims, r, par)),
+            n if n == dims.len() => AlignedBuf::from_fn(1, |_| reduce_all::<_, R, AnyPaths>(&self, dims, r, par)),
             // SAFETY: reduce_axes writes every output of the kept axes once (at least one
             // axis is kept and two are reduced here).
             _ => unsafe { AlignedBuf::from_raw_init(kept, |p| reduce_axes(&self, dims, &mask, r, par, p)) },
