@@ -117,7 +117,10 @@ pub(crate) unsafe fn run<X: Source, P: Paths>(
     let cursor = x.cursor(dims);
     let out_inner = out_strides.last().copied().unwrap_or(1);
     let r = dims.len();
-    if !P::UNIT_INNER && r >= 2 && dims[r - 2] > 1 && dims[r - 1] > 1 && !(out_inner == 1 && cursor.unit_inner()) {
+    // (A branch on `P`'s constants alone, so that the tiled path is not compiled at all
+    // when the types rule it out.)
+    if P::UNIT_INNER {
+    } else if r >= 2 && dims[r - 2] > 1 && dims[r - 1] > 1 && !(out_inner == 1 && cursor.unit_inner()) {
         // Some operand (or the output) runs across the last axis with a large stride, e.g.
         // a transposed view: walk square tiles so each cache line is used whole.
         // SAFETY: forwarded contract.

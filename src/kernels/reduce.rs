@@ -7,7 +7,7 @@
 //! arithmetic therefore does not depend on the number of threads, and a float sum's error
 //! grows with the length of one lane (≈ RCHUNK / LANES), not with the element count.
 
-use super::access::{Cursor, FlatKernel, Paths, Source};
+use super::access::{AnyPaths, Cursor, FlatKernel, Paths, Source};
 use super::cpu::{dispatch, Call};
 use super::elementwise::{for_each_run, SendPtr};
 use super::par::{for_each_block, map_collect, Par};
@@ -130,7 +130,7 @@ pub(crate) fn reduce_all<X: Source, R: Reducer<X::Elem>, P: Paths>(x: &X, dims: 
 /// # Safety
 /// `out` must be valid for writes of `numel(dims) / dims[axis]` elements (or of the
 /// product of the other extents when `dims[axis] == 0`).
-pub(crate) unsafe fn reduce_axis<X: Source, R: Reducer<X::Elem>>(
+pub(crate) unsafe fn reduce_axis<X: Source, R: Reducer<X::Elem>, P: Paths>(
     x: &X,
     dims: &[usize],
     axis: usize,
@@ -169,7 +169,7 @@ pub(crate) unsafe fn reduce_axis<X: Source, R: Reducer<X::Elem>>(
                 for o in o_lo..o_hi {
                     outer_index(o, &outer_dims, &mut oidx, axis, last, &mut idx);
                     c.seek(&idx);
-                    let acc = fold_run(&c, r_len, r);
+                    let acc = fold_run::<_, _, P>(&c, r_len, r);
                     // SAFETY: output `o` is inside the buffer (caller's contract).
                     unsafe { out.0.add(o).write(r.finish(acc, r_len)) };
                 }
@@ -203,7 +203,7 @@ pub(crate) unsafe fn reduce_axis<X: Source, R: Reducer<X::Elem>>(
                     let j0 = b * COL_BLOCK;
                     let row = &mut row[..COL_BLOCK.min(inner - j0)];
                     outer_index(o, &outer_dims, &mut oidx, axis, last, &mut idx);
-                    fold_rows(&mut c, &mut idx, axis, last, j0, 0..r_len, row, r);
+                    fold_rows::<_, _, P>(&mut c, &mut idx, axis, last, j0, 0..r_len, row, r);
                     for (t, a) in row.iter().enumerate() {
                         // SAFETY: outputs `o * inner + j0 + t` are inside the buffer.
                         unsafe { out.0.add(o * inner + j0 + t).write(r.finish(*a, r_len)) };
@@ -234,7 +234,7 @@ pub(crate) unsafe fn reduce_axis<X: Source, R: Reducer<X::Elem>>(
                 let row = unsafe { std::slice::from_raw_parts_mut(part.get().add((o * chunks + k) * inner + j0), len) };
                 outer_index(o, &outer_dims, &mut oidx, axis, last, &mut idx);
                 let rows = k * AXIS_CHUNK..((k + 1) * AXIS_CHUNK).min(r_len);
-                fold_rows(&mut c, &mut idx, axis, last, j0, rows, row, r);
+                fold_rows::<_, _, P>(&mut c, &mut idx, axis, last, j0, rows, row, r);
             }
         },
     );
@@ -262,7 +262,7 @@ pub(crate) unsafe fn reduce_axis<X: Source, R: Reducer<X::Elem>>(
 /// starts from the reducer's initial value); `idx` holds the outer position.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)] // the loop's whole state, passed to keep it inlined
-fn fold_rows<C: Cursor, R: Reducer<C::Elem>>(
+fn fold_rows<C: Cursor, R: Reducer<C::Elem>, P: Paths>(
     c: &mut C,
     idx: &mut [usize],
     axis: usize,
@@ -312,7 +312,7 @@ fn fold_rows<C: Cursor, R: Reducer<C::Elem>>(
                 // SAFETY: `j0 + t < inner`, the extent of the last axis.
                 *a = r.fold(*a, unsafe { k.at_dense(t) }, i);
             }
-        } else if c.unit_inner() {
+        } else if P::UNIT_INNER || c.unit_inner() {
             let k = c.run();
             for (t, a) in row.iter_mut().enumerate() {
                 // SAFETY: `j0 + t < inner`, the extent of the last axis.
@@ -354,7 +354,7 @@ fn outer_index(o: usize, outer_dims: &[usize], oidx: &mut [usize], axis: usize, 
 /// Folds the `len` elements of the run at the cursor's position in independent lanes (no
 /// single dependency chain), as whole reductions do.
 #[inline(always)]
-fn fold_run<C: Cursor, R: Reducer<C::Elem>>(c: &C, len: usize, r: R) -> R::Acc {
+fn fold_run<C: Cursor, R: Reducer<C::Elem>, P: Paths>(c: &C, len: usize, r: R) -> R::Acc {
     // Lanes indexed only by constants stay in (vector) registers; the run is read through
     // locals (`run()`), one loop per stride case.
     let mut fl = [r.init(); LANES];
@@ -368,7 +368,7 @@ fn fold_run<C: Cursor, R: Reducer<C::Elem>>(c: &C, len: usize, r: R) -> R::Acc {
             }
             t += LANES;
         }
-    } else if c.unit_inner() {
+    } else if P::UNIT_INNER || c.unit_inner() {
         let k = c.run();
         while t + LANES <= len {
             for (l, acc) in fl.iter_mut().enumerate() {
@@ -445,7 +445,7 @@ pub(crate) unsafe fn reduce_axes<X: Source, R: Reducer<X::Elem>>(
                 for q in 0..red_n {
                     place(q, &red_axes, &red_dims, &mut rs, &mut idx);
                     c.seek(&idx);
-                    acc = r.combine(acc, fold_run(&c, run, r));
+                    acc = r.combine(acc, fold_run::<_, _, AnyPaths>(&c, run, r));
                 }
                 // SAFETY: output `o` is inside the buffer (caller's contract).
                 unsafe { out.0.add(o).write(r.finish(acc, count)) };

@@ -352,8 +352,12 @@ where
     let n = out_ext.numel();
     // SAFETY: reduce_axis writes every one of the `n` outputs (row-major over the
     // remaining axes) exactly once.
-    let buf = unsafe { AlignedBuf::try_from_raw_init(n, |p| reduce_axis(x, dims.as_ref(), I, r, par, p)) }
-        .map_err(|e| e.with_op("reduce_axis"))?;
+    let buf = unsafe {
+        AlignedBuf::try_from_raw_init(n, |p| {
+            reduce_axis::<X, R, PathsFor<X, X::Extents, RowMajor>>(x, dims.as_ref(), I, r, par, p)
+        })
+    }
+    .map_err(|e| e.with_op("reduce_axis"))?;
     // SAFETY: a row-major buffer of exactly numel elements.
     Ok(unsafe { Tensor::from_parts_unchecked(Heap::from_aligned(buf), out_ext, ()) })
 }

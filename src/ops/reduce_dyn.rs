@@ -58,7 +58,9 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
         // SAFETY: reduce_axis writes each of the numel outputs (row-major over the other
         // axes) exactly once.
         let buf = unsafe {
-            AlignedBuf::from_raw_init(out_ext.numel(), |p| reduce_axis(&self, dims.as_ref(), axis, r, par, p))
+            AlignedBuf::from_raw_init(out_ext.numel(), |p| {
+                reduce_axis::<_, R, AnyPaths>(&self, dims.as_ref(), axis, r, par, p)
+            })
         };
         // SAFETY: a row-major buffer of exactly numel elements.
         Ok(unsafe { Tensor::from_parts_unchecked(Heap::from_aligned(buf), out_ext, ()) })
@@ -91,7 +93,9 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
             }
             1 => {
                 // SAFETY: reduce_axis writes every output of the kept axes once.
-                unsafe { AlignedBuf::from_raw_init(kept, |p| reduce_axis(&self, dims, axes[0], r, par, p)) }
+                unsafe {
+                    AlignedBuf::from_raw_init(kept, |p| reduce_axis::<_, R, AnyPaths>(&self, dims, axes[0], r, par, p))
+                }
             }
             n if n == dims.len() => AlignedBuf::from_fn(1, |_| reduce_all::<_, R, AnyPaths>(&self, dims, r, par)),
             // SAFETY: reduce_axes writes every output of the kept axes once (at least one
