@@ -84,9 +84,17 @@ fn sparse_dot<T: SparseElem, I: SparseIndex>(indices: &[I], values: &[T], x: &[T
 pub(crate) fn csr_matvec<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, x: &[T], y: &mut [T], par: Par) {
     let bounds = blocks_for(&a, par, 4);
     for_row_blocks(&bounds, y, 1, |first, ys| {
-        for (r, yr) in ys.iter_mut().enumerate() {
-            let k = a.range(first + r);
-            *yr = sparse_dot(&a.indices[k.clone()], &a.values[k], x);
+        // The block's entries as one run, cut row by row: one length check per row
+        // instead of re-reading and re-checking `indptr` and both slices.
+        let ptr = &a.indptr[first..=first + ys.len()];
+        let k = ptr[0].index()..ptr[ys.len()].index();
+        let (mut idx, mut vals) = (&a.indices[k.clone()], &a.values[k]);
+        for (yr, w) in ys.iter_mut().zip(ptr.windows(2)) {
+            let len = w[1].index() - w[0].index();
+            let (ri, rest_i) = idx.split_at(len);
+            let (rv, rest_v) = vals.split_at(len);
+            *yr = sparse_dot(ri, rv, x);
+            (idx, vals) = (rest_i, rest_v);
         }
     });
 }
@@ -136,9 +144,105 @@ pub(crate) fn csr_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &
     });
 }
 
-/// Adds `A[:, lanes] B` into `c` for CSC `A`: every stored `a[i, j]` adds `a[i, j] · B[j, :]`
-/// to row `i` of `c` (`n` columns, row-major).
-fn csc_scatter<T: SparseElem, I: SparseIndex>(
+/// `C = A B` for CSC `A` (`rows` rows) and row-major `B` (`n` columns; `n = 1` is SpMV),
+/// `C` row-major with `rows · n` elements.
+///
+/// In parallel the columns of `A` are cut into one block per thread (balanced by stored
+/// entries); the first block scatters straight into `C`, every other one into a zeroed
+/// partial output of its own, and the partials are added into `C` at the end (in block
+/// order, in parallel over the elements). A partial is allocated only when it can be: when
+/// the allocator refuses, the product runs serially instead of failing.
+///
+/// Cutting the rows instead (each thread scattering only the entries of its own rows)
+/// needs no scratch memory and would give the serial result bit for bit, but every thread
+/// then reads the whole matrix: measured here, two threads took as long as one.
+pub(crate) fn csc_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &[T], n: usize, c: &mut [T], par: Par) {
+    let scatter = |lanes: core::ops::Range<usize>, out: &mut [T]| {
+        if n == 1 {
+            csc_scatter_vec(&a, lanes, b, out);
+        } else {
+            csc_scatter_mat(&a, lanes, b, n, out);
+        }
+    };
+    let bounds = blocks_for(&a, par, 1);
+    // Room for the partials, reserved here (fallibly) and zeroed by the thread that uses
+    // them, so that their first-touch page faults are taken in parallel.
+    let reserved: Option<Vec<Vec<T>>> = (bounds.len() > 2)
+        .then(|| {
+            (2..bounds.len()).map(|_| crate::kernels::buffer::try_vec_with_capacity("csc", c.len()).ok()).collect()
+        })
+        .flatten();
+    let Some(mut partials) = reserved else {
+        crate::kernels::par::map_pieces(vec![c], |c| {
+            c.fill(T::zero());
+            scatter(0..a.lanes(), c);
+        });
+        return;
+    };
+    let len = c.len();
+    let mut outs: Vec<Target<'_, T>> = Vec::with_capacity(bounds.len() - 1);
+    outs.push(Target::Output(&mut *c));
+    outs.extend(partials.iter_mut().map(Target::Partial));
+    let pieces: Vec<_> = bounds.windows(2).map(|w| w[0]..w[1]).zip(outs).collect();
+    crate::kernels::par::map_pieces(pieces, |(lanes, out)| {
+        let out = match out {
+            Target::Output(o) => {
+                o.fill(T::zero());
+                o
+            }
+            Target::Partial(p) => {
+                p.resize(len, T::zero());
+                &mut p[..]
+            }
+        };
+        scatter(lanes, out);
+    });
+    crate::kernels::par::for_each_chunk_mut(c, crate::kernels::par::CHUNK, true, |base, chunk| {
+        let len = chunk.len();
+        for part in &partials {
+            for (o, &p) in chunk.iter_mut().zip(&part[base..base + len]) {
+                *o = *o + p;
+            }
+        }
+    });
+}
+
+/// Where a block of CSC columns scatters: the output itself, or a partial output (empty,
+/// with room reserved).
+enum Target<'a, T> {
+    Output(&'a mut [T]),
+    Partial(&'a mut Vec<T>),
+}
+
+/// Adds `A[:, lanes] x` into `y` for CSC `A`: `a[i, j] · x[j]` scattered column after
+/// column.
+#[inline(always)]
+fn csc_scatter_vec<T: SparseElem, I: SparseIndex>(
+    a: &CsRef<'_, T, I>,
+    lanes: core::ops::Range<usize>,
+    x: &[T],
+    y: &mut [T],
+) {
+    // The block's entries as one run, cut column by column (as in `csr_matvec`).
+    let ptr = &a.indptr[lanes.start..=lanes.end];
+    let k = ptr[0].index()..ptr[lanes.len()].index();
+    let (mut idx, mut vals) = (&a.indices[k.clone()], &a.values[k]);
+    for (&xj, w) in x[lanes].iter().zip(ptr.windows(2)) {
+        let len = w[1].index() - w[0].index();
+        let (ci, rest_i) = idx.split_at(len);
+        let (cv, rest_v) = vals.split_at(len);
+        for (i, &v) in ci.iter().zip(cv) {
+            let o = &mut y[i.index()];
+            *o = *o + v * xj;
+        }
+        (idx, vals) = (rest_i, rest_v);
+    }
+}
+
+/// [`csc_scatter_vec`] for `n > 1` columns of `B` and `C`: every entry adds
+/// `a[i, j] · B[j, :]` to row `i` of `C`.
+#[inline(always)]
+fn csc_scatter_mat<T: SparseElem, I: SparseIndex>(
     a: &CsRef<'_, T, I>,
     lanes: core::ops::Range<usize>,
     b: &[T],
@@ -155,29 +259,4 @@ fn csc_scatter<T: SparseElem, I: SparseIndex>(
             }
         }
     }
-}
-
-/// `C = A B` for CSC `A` and row-major `B` (`n` columns; `n = 1` is SpMV), `C` row-major
-/// with `rows · n` elements.
-pub(crate) fn csc_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &[T], n: usize, c: &mut [T], par: Par) {
-    c.fill(T::zero());
-    let bounds = blocks_for(&a, par, 1);
-    if bounds.len() <= 2 {
-        csc_scatter(&a, 0..a.lanes(), b, n, c);
-        return;
-    }
-    let windows: Vec<&[usize]> = bounds.windows(2).collect();
-    let partials: Vec<Vec<T>> = crate::kernels::par::map_pieces(windows, |w| {
-        let mut part = vec![T::zero(); c.len()];
-        csc_scatter(&a, w[0]..w[1], b, n, &mut part);
-        part
-    });
-    crate::kernels::par::for_each_chunk_mut(c, crate::kernels::par::CHUNK, true, |base, chunk| {
-        let len = chunk.len();
-        for part in &partials {
-            for (o, &p) in chunk.iter_mut().zip(&part[base..base + len]) {
-                *o = *o + p;
-            }
-        }
-    });
 }
