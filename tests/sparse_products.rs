@@ -182,13 +182,14 @@ fn float_results_do_not_depend_on_threads() {
     let at = a.csr_of_transpose::<u32>();
     let serial = csr.try_matvec_with(&x, Par::Seq).unwrap().to_vec();
     // CSC, serially: the columns scattered in order, exactly as this loop does.
+    let xs = x.to_vec();
     let mut scatter = vec![0.0; rows];
     let by_column: std::collections::BTreeMap<_, _> = a.entries.iter().map(|&(i, j, v)| ((j, i), v)).collect();
     for (&(j, i), &v) in &by_column {
-        scatter[i] = scatter[i] + v * x.to_vec()[j];
+        scatter[i] += v * xs[j];
     }
     assert_eq!(at.sparse_t().try_matvec_with(&x, Par::Seq).unwrap().to_vec(), scatter);
-    let want = reference(&a, &x.to_vec(), 1);
+    let want = reference(&a, &xs, 1);
     for threads in [1, 2, 3, 4] {
         pool(threads).install(|| {
             for par in [Par::Seq, Par::Rayon, Par::Auto] {

@@ -7,6 +7,13 @@
 //! ([`SparseProductDim`]); dynamic ones are `Err(ShapeError)`. The dense operand of `matvec` and
 //! `matmat` may also be a [`DynRank`](crate::DynRank) tensor ([`VectorOf`], [`MatrixOf`]):
 //! its rank is then checked at run time.
+//!
+//! CSR products gather (each output element is one thread's sum, in the same order on any
+//! number of threads); CSC products, such as `a.sparse_t().matvec(&x)`, scatter column by
+//! column, and on several threads add per-thread partial outputs, so their floating-point
+//! results can differ in the last bits between thread counts (`Par::Seq` is the plain
+//! column-order scatter). Both cost about the same per stored entry: the transpose view
+//! needs no copy to be fast.
 
 use crate::error::ShapeError;
 use crate::extents::{Dim, MatrixOf, SparseProductDim, VectorOf};
