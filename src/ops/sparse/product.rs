@@ -126,8 +126,7 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
             let reason = format!("the matrix has {rows} rows but the output has {}", y.numel());
             return Err(mismatch("matvec_into", self.shape(), y.shape(), reason));
         }
-        self.write_into(&row_major(x), 1, y, par);
-        Ok(())
+        self.write_into("matvec_into", &row_major(x), 1, y, par)
     }
     /// See [`Tensor::try_matvec_into`] (panics on a length mismatch).
     #[track_caller]
@@ -144,24 +143,26 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
     }
 
     /// Writes `self · b` into `out` in place when it is row-major contiguous, else through
-    /// a temporary.
+    /// a temporary (allocated fallibly: `Err` when refused).
     fn write_into<E3: crate::Extents, S3: Layout<E3>, St3: DenseStorageMut<T>>(
         &self,
+        op: &'static str,
         b: &[T],
         n: usize,
         out: &mut Tensor<T, E3, S3, St3>,
         par: Par,
-    ) {
+    ) -> Result<(), ShapeError> {
         match out.as_slice_mut() {
             Some(o) => self.product_into(b, n, o, par),
             None => {
-                let mut tmp = vec![T::zero(); out.numel()];
+                let mut tmp = crate::kernels::buffer::try_vec_filled(op, out.numel(), T::zero())?;
                 self.product_into(b, n, &mut tmp, par);
                 for (o, v) in out.iter_mut().zip(tmp) {
                     *o = v;
                 }
             }
         }
+        Ok(())
     }
 
     /// `self · b` with an explicit choice of threads; `Err` when `b`'s rows differ from the
@@ -224,8 +225,7 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
             let reason = format!("the product is {want:?} but the output is {:?}", c.dims());
             return Err(mismatch("matmat_into", self.shape(), c.shape(), reason));
         }
-        self.write_into(&row_major(b), want[1], c, par);
-        Ok(())
+        self.write_into("matmat_into", &row_major(b), want[1], c, par)
     }
     /// See [`Tensor::try_matmat_into`] (panics on a dimension mismatch).
     #[track_caller]
