@@ -27,6 +27,71 @@
 use crate::kernels::par::Par;
 use crate::kernels::sparse_build::balanced_blocks;
 use crate::storage::sparse::{SparseElem, SparseIndex};
+use core::mem::MaybeUninit;
+
+/// An element of a product's output: initialised (`T`, an existing tensor) or not yet
+/// (`MaybeUninit<T>`, a new buffer), so that a new output is written once by the kernel
+/// instead of being zeroed first and then overwritten (CSR SpMV) or zeroed twice.
+pub(crate) trait OutSlot<T>: Send + Sized {
+    /// Stores `v`.
+    fn put(&mut self, v: T);
+    /// The output with every element set to zero, as initialised elements.
+    fn zeroed(out: &mut [Self]) -> &mut [T];
+    /// The output as initialised elements, whatever their values (zero when they were
+    /// uninitialised), for kernels that overwrite every element.
+    fn init(out: &mut [Self]) -> &mut [T];
+}
+
+impl<T: SparseElem> OutSlot<T> for T {
+    #[inline(always)]
+    fn put(&mut self, v: T) {
+        *self = v;
+    }
+    fn zeroed(out: &mut [T]) -> &mut [T] {
+        out.fill(T::zero());
+        out
+    }
+    fn init(out: &mut [T]) -> &mut [T] {
+        out
+    }
+}
+
+impl<T: SparseElem> OutSlot<T> for MaybeUninit<T> {
+    #[inline(always)]
+    fn put(&mut self, v: T) {
+        self.write(v);
+    }
+    fn zeroed(out: &mut [Self]) -> &mut [T] {
+        for o in out.iter_mut() {
+            o.write(T::zero());
+        }
+        // SAFETY: every element was initialised just above, and `MaybeUninit<T>` has the
+        // size, alignment and layout of `T`.
+        unsafe { &mut *(out as *mut [MaybeUninit<T>] as *mut [T]) }
+    }
+    fn init(out: &mut [Self]) -> &mut [T] {
+        <Self as OutSlot<T>>::zeroed(out)
+    }
+}
+
+/// `out = A B` for compressed `A` (CSC when `csc`, else CSR) and row-major `B` with `n`
+/// columns (`n = 1`: `B` is a vector), `out` row-major; every element of `out` is written.
+pub(crate) fn product<T: SparseElem, I: SparseIndex, O: OutSlot<T>>(
+    a: CsRef<'_, T, I>,
+    csc: bool,
+    b: &[T],
+    n: usize,
+    out: &mut [O],
+    par: Par,
+) {
+    if csc {
+        csc_matmat(a, b, n, O::zeroed(out), par);
+    } else if n == 1 {
+        csr_matvec(a, b, out, par);
+    } else {
+        csr_matmat(a, b, n, O::init(out), par);
+    }
+}
 
 /// Borrowed compressed arrays (checked by a constructor: the sparse invariants hold).
 #[derive(Clone, Copy)]
@@ -90,7 +155,7 @@ fn sparse_dot<T: SparseElem, I: SparseIndex>(indices: &[I], values: &[T], x: &[T
 }
 
 /// `y = A x` for CSR `A` (`x.len()` = columns, `y.len()` = rows).
-pub(crate) fn csr_matvec<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, x: &[T], y: &mut [T], par: Par) {
+fn csr_matvec<T: SparseElem, I: SparseIndex, O: OutSlot<T>>(a: CsRef<'_, T, I>, x: &[T], y: &mut [O], par: Par) {
     let bounds = blocks_for(&a, par, 4);
     for_row_blocks(&bounds, y, 1, |first, ys| {
         // The block's entries as one run, cut row by row: one length check per row
@@ -102,7 +167,7 @@ pub(crate) fn csr_matvec<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, x: &
             let len = w[1].index() - w[0].index();
             let (ri, rest_i) = idx.split_at(len);
             let (rv, rest_v) = vals.split_at(len);
-            *yr = sparse_dot(ri, rv, x);
+            yr.put(sparse_dot(ri, rv, x));
             (idx, vals) = (rest_i, rest_v);
         }
     });
@@ -117,7 +182,7 @@ const TILE: usize = 16;
 /// Each output row is computed in tiles of [`TILE`] columns held in a local array, so the
 /// sums stay in registers across the row's entries; the last `n % TILE` columns are added
 /// into the output row directly.
-pub(crate) fn csr_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &[T], n: usize, c: &mut [T], par: Par) {
+fn csr_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &[T], n: usize, c: &mut [T], par: Par) {
     if n == 0 {
         return;
     }
@@ -153,8 +218,8 @@ pub(crate) fn csr_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &
     });
 }
 
-/// `C = A B` for CSC `A` (`rows` rows) and row-major `B` (`n` columns; `n = 1` is SpMV),
-/// `C` row-major with `rows · n` elements.
+/// Adds `A B` into the zeroed `C` for CSC `A` and row-major `B` (`n` columns; `n = 1` is
+/// SpMV), `C` row-major.
 ///
 /// In parallel the columns of `A` are cut into one block per thread (balanced by stored
 /// entries); the first block scatters straight into `C`, every other one into a zeroed
@@ -165,7 +230,7 @@ pub(crate) fn csr_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &
 /// Cutting the rows instead (each thread scattering only the entries of its own rows)
 /// needs no scratch memory and would give the serial result bit for bit, but every thread
 /// then reads the whole matrix: measured here, two threads took as long as one.
-pub(crate) fn csc_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &[T], n: usize, c: &mut [T], par: Par) {
+fn csc_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &[T], n: usize, c: &mut [T], par: Par) {
     let scatter = |lanes: core::ops::Range<usize>, out: &mut [T]| {
         if n == 1 {
             csc_scatter_vec(&a, lanes, b, out);
@@ -182,10 +247,7 @@ pub(crate) fn csc_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &
         })
         .flatten();
     let Some(mut partials) = reserved else {
-        crate::kernels::par::map_pieces(vec![c], |c| {
-            c.fill(T::zero());
-            scatter(0..a.lanes(), c);
-        });
+        crate::kernels::par::map_pieces(vec![c], |c| scatter(0..a.lanes(), c));
         return;
     };
     let len = c.len();
@@ -193,18 +255,12 @@ pub(crate) fn csc_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &
     outs.push(Target::Output(&mut *c));
     outs.extend(partials.iter_mut().map(Target::Partial));
     let pieces: Vec<_> = bounds.windows(2).map(|w| w[0]..w[1]).zip(outs).collect();
-    crate::kernels::par::map_pieces(pieces, |(lanes, out)| {
-        let out = match out {
-            Target::Output(o) => {
-                o.fill(T::zero());
-                o
-            }
-            Target::Partial(p) => {
-                p.resize(len, T::zero());
-                &mut p[..]
-            }
-        };
-        scatter(lanes, out);
+    crate::kernels::par::map_pieces(pieces, |(lanes, out)| match out {
+        Target::Output(o) => scatter(lanes, o),
+        Target::Partial(p) => {
+            p.resize(len, T::zero());
+            scatter(lanes, p);
+        }
     });
     crate::kernels::par::for_each_chunk_mut(c, crate::kernels::par::CHUNK, true, |base, chunk| {
         let len = chunk.len();
@@ -216,8 +272,8 @@ pub(crate) fn csc_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &
     });
 }
 
-/// Where a block of CSC columns scatters: the output itself, or a partial output (empty,
-/// with room reserved).
+/// Where a block of CSC columns scatters: the (zeroed) output itself, or a partial output
+/// (empty, with room reserved).
 enum Target<'a, T> {
     Output(&'a mut [T]),
     Partial(&'a mut Vec<T>),

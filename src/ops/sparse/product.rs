@@ -17,12 +17,14 @@
 
 use crate::error::ShapeError;
 use crate::extents::{Dim, MatrixOf, SparseProductDim, VectorOf};
+use crate::kernels::buffer::AlignedBuf;
 use crate::kernels::par::Par;
-use crate::kernels::spmv::{csc_matmat, csr_matmat, csr_matvec, CsRef};
+use crate::kernels::spmv::{product, CsRef, OutSlot};
 use crate::layout::Layout;
 use crate::sparse::{Arrays, CompressedBase, Rank2, SparseElem, SparseIndex, SparseOrder};
-use crate::storage::{DenseStorage, DenseStorageMut};
+use crate::storage::{DenseStorage, DenseStorageMut, Heap};
 use crate::tensor::{or_panic, Tensor};
+use core::mem::MaybeUninit;
 use std::borrow::Cow;
 
 /// The elements of a dense tensor in row-major order, borrowed when they already are.
@@ -45,14 +47,34 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
     }
 
     /// `out = self · b` for `b` row-major with `n` columns, `out` row-major.
-    fn product_into(&self, b: &[T], n: usize, out: &mut [T], par: Par) {
-        if S::REVERSED {
-            csc_matmat(self.cs_ref(), b, n, out, par);
-        } else if n == 1 {
-            csr_matvec(self.cs_ref(), b, out, par);
-        } else {
-            csr_matmat(self.cs_ref(), b, n, out, par);
+    fn product_into<O: OutSlot<T>>(&self, b: &[T], n: usize, out: &mut [O], par: Par) {
+        product(self.cs_ref(), S::REVERSED, b, n, out, par);
+    }
+
+    /// `self · b` (`b` row-major with `n` columns) as a new row-major tensor of extents
+    /// `ext`, written by the kernel into uninitialised memory (no zeroing pass first).
+    fn new_product<D: crate::Extents>(
+        &self,
+        op: &'static str,
+        ext: D,
+        b: &[T],
+        n: usize,
+        par: Par,
+    ) -> Result<Tensor<T, D>, ShapeError> {
+        let len = ext.checked_numel(op, core::mem::size_of::<T>())?;
+        // SAFETY: `product` writes every one of the `len` elements (see `kernels::spmv`); if
+        // it panics, elements written so far are leaked, which is safe.
+        let buf = unsafe {
+            AlignedBuf::<T>::try_from_raw_init(len, |p| {
+                // SAFETY: `p` is an allocation of `len` elements; `MaybeUninit` elements
+                // need no initialisation, and nothing else refers to them.
+                let out = core::slice::from_raw_parts_mut(p.cast::<MaybeUninit<T>>(), len);
+                self.product_into(b, n, out, par)
+            })
         }
+        .map_err(|e| e.with_op(op))?;
+        // SAFETY: a row-major buffer of exactly `numel` elements, all initialised.
+        Ok(unsafe { Tensor::from_parts_unchecked(Heap::from_aligned(buf), ext, ()) })
     }
 
     /// Checks the right operand's rank (run-time for [`DynRank`](crate::DynRank)) and rows.
@@ -76,12 +98,8 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
         par: Par,
     ) -> Result<Tensor<T, (E::Rows,)>, ShapeError> {
         self.check_inner("matvec", x.shape(), 1)?;
-        let rows = self.dims()[0];
-        // An aligned buffer with huge-page advice: a fresh `Vec` of a 10⁶-row output pays
-        // a page fault per 4 KiB, a tenth of the product's time.
-        let mut y = Tensor::<T, (E::Rows,)>::try_zeros(&[rows][..]).map_err(|e| e.with_op("matvec"))?;
-        self.product_into(&row_major(x), 1, y.as_slice_mut().expect("a new tensor is contiguous"), par);
-        Ok(y)
+        let ext = <(E::Rows,) as crate::Extents>::from_dims(&[self.dims()[0]])?;
+        self.new_product("matvec", ext, &row_major(x), 1, par)
     }
     /// See [`Tensor::matvec`].
     pub fn try_matvec<X: VectorOf<E::Cols>, S2: Layout<X>, St2: DenseStorage<T>>(
@@ -175,9 +193,8 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
         self.check_inner("matmat", b.shape(), 2)?;
         let (rows, n) = (self.dims()[0], b.shape()[1]);
         crate::error::checked_numel("matmat", &[rows, n], core::mem::size_of::<T>())?;
-        let mut c = Tensor::<T, (E::Rows, B::N)>::try_zeros(&[rows, n][..]).map_err(|e| e.with_op("matmat"))?;
-        self.product_into(&row_major(b), n, c.as_slice_mut().expect("a new tensor is contiguous"), par);
-        Ok(c)
+        let ext = <(E::Rows, B::N) as crate::Extents>::from_dims(&[rows, n])?;
+        self.new_product("matmat", ext, &row_major(b), n, par)
     }
     /// See [`Tensor::matmat`].
     pub fn try_matmat<B: MatrixOf<E::Cols>, S2: Layout<B>, St2: DenseStorage<T>>(
