@@ -238,7 +238,12 @@ fn csc_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &[T], n: usi
             csc_scatter_mat(&a, lanes, b, n, out);
         }
     };
-    let bounds = blocks_for(&a, par, 1);
+    if n == 0 {
+        return;
+    }
+    // A partial costs about three passes over an output-sized buffer; below one stored
+    // entry per output row the scatter itself is cheaper than that, so it stays serial.
+    let bounds = if a.values.len() >= c.len() / n { blocks_for(&a, par, 1) } else { vec![0, a.lanes()] };
     // Room for the partials, reserved here (fallibly) and zeroed by the thread that uses
     // them, so that their first-touch page faults are taken in parallel.
     let reserved: Option<Vec<Vec<T>>> = (bounds.len() > 2)
