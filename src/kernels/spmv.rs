@@ -27,69 +27,28 @@
 use crate::kernels::par::Par;
 use crate::kernels::sparse_build::balanced_blocks;
 use crate::storage::sparse::{SparseElem, SparseIndex};
-use core::mem::MaybeUninit;
-
-/// An element of a product's output: initialised (`T`, an existing tensor) or not yet
-/// (`MaybeUninit<T>`, a new buffer), so that a new output is written once by the kernel
-/// instead of being zeroed first and then overwritten (CSR SpMV) or zeroed twice.
-pub(crate) trait OutSlot<T>: Send + Sized {
-    /// Stores `v`.
-    fn put(&mut self, v: T);
-    /// The output with every element set to zero, as initialised elements.
-    fn zeroed(out: &mut [Self]) -> &mut [T];
-    /// The output as initialised elements, whatever their values (zero when they were
-    /// uninitialised), for kernels that overwrite every element.
-    fn init(out: &mut [Self]) -> &mut [T];
-}
-
-impl<T: SparseElem> OutSlot<T> for T {
-    #[inline(always)]
-    fn put(&mut self, v: T) {
-        *self = v;
-    }
-    fn zeroed(out: &mut [T]) -> &mut [T] {
-        out.fill(T::zero());
-        out
-    }
-    fn init(out: &mut [T]) -> &mut [T] {
-        out
-    }
-}
-
-impl<T: SparseElem> OutSlot<T> for MaybeUninit<T> {
-    #[inline(always)]
-    fn put(&mut self, v: T) {
-        self.write(v);
-    }
-    fn zeroed(out: &mut [Self]) -> &mut [T] {
-        for o in out.iter_mut() {
-            o.write(T::zero());
-        }
-        // SAFETY: every element was initialised just above, and `MaybeUninit<T>` has the
-        // size, alignment and layout of `T`.
-        unsafe { &mut *(out as *mut [MaybeUninit<T>] as *mut [T]) }
-    }
-    fn init(out: &mut [Self]) -> &mut [T] {
-        <Self as OutSlot<T>>::zeroed(out)
-    }
-}
-
 /// `out = A B` for compressed `A` (CSC when `csc`, else CSR) and row-major `B` with `n`
 /// columns (`n = 1`: `B` is a vector), `out` row-major; every element of `out` is written.
-pub(crate) fn product<T: SparseElem, I: SparseIndex, O: OutSlot<T>>(
+/// `zeroed` says that `out` already holds zeros (a new buffer), which the CSC scatter needs
+/// and then does not write again.
+pub(crate) fn product<T: SparseElem, I: SparseIndex>(
     a: CsRef<'_, T, I>,
     csc: bool,
     b: &[T],
     n: usize,
-    out: &mut [O],
+    out: &mut [T],
+    zeroed: bool,
     par: Par,
 ) {
     if csc {
-        csc_matmat(a, b, n, O::zeroed(out), par);
+        if !zeroed {
+            out.fill(T::zero());
+        }
+        csc_matmat(a, b, n, out, par);
     } else if n == 1 {
         csr_matvec(a, b, out, par);
     } else {
-        csr_matmat(a, b, n, O::init(out), par);
+        csr_matmat(a, b, n, out, par);
     }
 }
 
@@ -155,7 +114,7 @@ fn sparse_dot<T: SparseElem, I: SparseIndex>(indices: &[I], values: &[T], x: &[T
 }
 
 /// `y = A x` for CSR `A` (`x.len()` = columns, `y.len()` = rows).
-fn csr_matvec<T: SparseElem, I: SparseIndex, O: OutSlot<T>>(a: CsRef<'_, T, I>, x: &[T], y: &mut [O], par: Par) {
+fn csr_matvec<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, x: &[T], y: &mut [T], par: Par) {
     let bounds = blocks_for(&a, par, 4);
     for_row_blocks(&bounds, y, 1, |first, ys| {
         // The block's entries as one run, cut row by row: one length check per row
@@ -167,7 +126,7 @@ fn csr_matvec<T: SparseElem, I: SparseIndex, O: OutSlot<T>>(a: CsRef<'_, T, I>, 
             let len = w[1].index() - w[0].index();
             let (ri, rest_i) = idx.split_at(len);
             let (rv, rest_v) = vals.split_at(len);
-            yr.put(sparse_dot(ri, rv, x));
+            *yr = sparse_dot(ri, rv, x);
             (idx, vals) = (rest_i, rest_v);
         }
     });
