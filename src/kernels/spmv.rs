@@ -17,9 +17,10 @@
 //!   nothing but the loop over the column's entries (no per-entry slicing of an output
 //!   row: `n = 1` has its own loop).
 //!
-//! The loops are memory-bound (one random access of the dense operand per stored entry):
-//! bounds checks, a prefetch of `x` a few rows ahead and an AVX-512 build all measured
-//! within noise of the plain safe loop here.
+//! The loops are memory-bound (one random access of the dense operand, or of the output,
+//! per stored entry): in a standalone copy of the CSR loop, removing the bounds checks,
+//! prefetching `x` a few rows ahead and building for AVX-512 all measured within noise of
+//! the plain safe loop here.
 //!
 //! Below [`crate::kernels::par::PAR_THRESHOLD`] stored entries (with `Par::Auto`) everything
 //! runs on the calling thread.
@@ -27,6 +28,7 @@
 use crate::kernels::par::Par;
 use crate::kernels::sparse_build::balanced_blocks;
 use crate::storage::sparse::{SparseElem, SparseIndex};
+
 /// `out = A B` for compressed `A` (CSC when `csc`, else CSR) and row-major `B` with `n`
 /// columns (`n = 1`: `B` is a vector), `out` row-major; every element of `out` is written.
 /// `zeroed` says that `out` already holds zeros (a new buffer), which the CSC scatter needs
@@ -188,8 +190,12 @@ fn csr_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &[T], n: usi
 ///
 /// Cutting the rows instead (each thread scattering only the entries of its own rows)
 /// needs no scratch memory and would give the serial result bit for bit, but every thread
-/// then reads the whole matrix: measured here, two threads took as long as one.
+/// then reads the whole matrix: in a standalone copy, two threads did twice the reading of
+/// one, so there was nothing left to gain from the second.
 fn csc_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &[T], n: usize, c: &mut [T], par: Par) {
+    if n == 0 {
+        return;
+    }
     let scatter = |lanes: core::ops::Range<usize>, out: &mut [T]| {
         if n == 1 {
             csc_scatter_vec(&a, lanes, b, out);
@@ -197,9 +203,6 @@ fn csc_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &[T], n: usi
             csc_scatter_mat(&a, lanes, b, n, out);
         }
     };
-    if n == 0 {
-        return;
-    }
     // A partial costs about three passes over an output-sized buffer; below one stored
     // entry per output row the scatter itself is cheaper than that, so it stays serial.
     let bounds = if a.values.len() >= c.len() / n { blocks_for(&a, par, 1) } else { vec![0, a.lanes()] };
