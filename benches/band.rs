@@ -4,6 +4,8 @@
 //! Each group holds, for one element type and bandwidth:
 //! * `mdtensor_band` — `matvec_into` on the LAPACK band buffer (`Par::Auto`: rayon here);
 //! * `mdtensor_band_seq` — the same on one thread (`Par::Seq`);
+//! * `mdtensor_band_1t` — `matvec_into` (`Par::Auto`) in an explicit rayon pool of 1 thread,
+//!   the comparison with the serial `axpy_per_diagonal`;
 //! * `sprs_csr` — sprs's `mul_acc_mat_vec_csr` into a zeroed output (sprs accumulates);
 //! * `axpy_per_diagonal` — a plain serial loop, one axpy per diagonal stored as its own
 //!   contiguous vector (the layout a hand-written tridiagonal code would use).
@@ -92,6 +94,8 @@ where
     g.bench_function("mdtensor_band_seq", |b| {
         b.iter(|| band.try_matvec_into_with(black_box(&x), &mut y, Par::Seq).unwrap())
     });
+    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a rayon pool");
+    g.bench_function("mdtensor_band_1t", |b| one.install(|| b.iter(|| band.matvec_into(black_box(&x), &mut y))));
     g.bench_function("sprs_csr", |b| {
         b.iter(|| {
             ys.fill(T::zero());

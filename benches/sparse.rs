@@ -4,7 +4,11 @@
 //! Each comparison puts mdtensor and sprs in the same criterion group, so their ratio can
 //! be read from one run.
 //!
-//! * `spmv_f64`, `spmv_f32` — CSR × dense vector (mdtensor: rayon, `Par::Auto`).
+//! * `spmv_f64`, `spmv_f32` — CSR × dense vector, `usize` indices: mdtensor in a rayon pool
+//!   of 1 thread (`mdtensor_1t`) and of 2 threads (`mdtensor_2t`), sprs (1 thread).
+//! * `csc_spmv_f64` — `Aᵀ x` without building `Aᵀ`: mdtensor's CSC view `a.sparse_t()` ×
+//!   vector (1 and 2 threads) against sprs's `a.transpose_view()` × vector, and against
+//!   mdtensor's CSR × vector of `Aᵀ` built beforehand (`csr_of_t_*`, same entries).
 //! * `spmm16_f64`, `spmm16_f32` — CSR × dense 10⁶ × 16 row-major matrix.
 //! * `build_csr_1e7` — CSR from 10⁷ unsorted triplets (with repeats), `usize` and `u32`
 //!   indices (mdtensor: two-pass blocked counting sort on rayon; sprs: `TriMat::to_csr`).
@@ -15,6 +19,12 @@ use mdtensor::{ext, Tensor};
 use ndarray::{Array1, Array2};
 use sprs::{CsMatI, TriMatI};
 use std::time::Duration;
+
+/// A rayon pool of `k` threads: the thread counts of the comparisons are explicit, not
+/// the machine's.
+fn pool(k: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new().num_threads(k).build().expect("a rayon pool")
+}
 
 const ROWS: usize = 1_000_000;
 const PER_ROW: usize = 10;
@@ -77,7 +87,12 @@ macro_rules! spmv_spmm {
             let nx = Array1::from_vec(x.to_vec());
             assert_eq!(ours.matvec(&x).to_vec(), (&theirs * &nx).to_vec());
             let mut g = group(c, $spmv);
-            g.bench_function("mdtensor", |b| b.iter(|| black_box(&ours).matvec(black_box(&x))));
+            for k in [1, 2] {
+                let p = pool(k);
+                g.bench_function(format!("mdtensor_{k}t"), |b| {
+                    p.install(|| b.iter(|| black_box(&ours).matvec(black_box(&x))))
+                });
+            }
             g.bench_function("sprs", |b| b.iter(|| black_box(&theirs) * black_box(&nx)));
             g.finish();
 
@@ -93,6 +108,34 @@ macro_rules! spmv_spmm {
 }
 spmv_spmm!(products_f64, f64, "spmv_f64", "spmm16_f64");
 spmv_spmm!(products_f32, f32, "spmv_f32", "spmm16_f32");
+
+/// `Aᵀ x` for the CSR matrix `A`: through the CSC view (no copy), through sprs's
+/// transposed view, and through a CSR of `Aᵀ` built beforehand (the same entries, explicit
+/// zeros included, so both do the same arithmetic).
+fn csc_spmv(c: &mut Criterion) {
+    let (r, cc, v) = triplets::<usize>();
+    let ours = CsrMatrix::<f64>::from_triplets([ROWS, ROWS], &r, &cc, &v);
+    let ours_t = CsrMatrix::<f64>::from_triplets([ROWS, ROWS], &cc, &r, &v);
+    let theirs = TriMatI::<f64, usize>::from_triplets((ROWS, ROWS), r, cc, v).to_csr::<usize>();
+    assert_eq!(ours_t.nnz(), ours.nnz());
+    let x = Tensor::<f64, ext![_]>::from_fn([ROWS], |[j]| (j % 5) as f64 - 2.0);
+    let nx = Array1::from_vec(x.to_vec());
+    let want = (&theirs.transpose_view() * &nx).to_vec();
+    assert_eq!(ours.sparse_t().matvec(&x).to_vec(), want);
+    assert_eq!(ours_t.matvec(&x).to_vec(), want);
+    let mut g = group(c, "csc_spmv_f64");
+    for k in [1, 2] {
+        let p = pool(k);
+        g.bench_function(format!("mdtensor_csc_view_{k}t"), |b| {
+            p.install(|| b.iter(|| black_box(&ours).sparse_t().matvec(black_box(&x))))
+        });
+        g.bench_function(format!("mdtensor_csr_of_t_{k}t"), |b| {
+            p.install(|| b.iter(|| black_box(&ours_t).matvec(black_box(&x))))
+        });
+    }
+    g.bench_function("sprs_transpose_view", |b| b.iter(|| &black_box(&theirs).transpose_view() * black_box(&nx)));
+    g.finish();
+}
 
 fn build(c: &mut Criterion) {
     let mut g = group(c, "build_csr_1e7");
@@ -118,5 +161,5 @@ fn build(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, products_f64, products_f32, build);
+criterion_group!(benches, products_f64, products_f32, csc_spmv, build);
 criterion_main!(benches);

@@ -6,11 +6,21 @@
 //!   output. SpMV keeps four independent accumulators for long rows, so additions of
 //!   different entries overlap in the pipeline (short rows overlap with each other); SpMM
 //!   adds `a[i, k] · B[k, :]` into a register tile of the output row, a loop over the dense
-//!   columns that vectorises.
+//!   columns that vectorises. Each output element is summed by one thread in a fixed
+//!   order, so results do not depend on the number of threads.
 //! * **CSC** — a column scatters into many rows, so threads cannot share the output:
-//!   columns are cut into one block per thread, each block scatters into its own zeroed
-//!   partial output, and the partial outputs are summed in parallel at the end. This costs
-//!   one extra output-sized buffer per thread; serially it is a plain scatter.
+//!   columns are cut into one block per thread, the first block scatters into the output
+//!   and every other into its own zeroed partial output, and the partials are added at the
+//!   end. This costs one extra output-sized buffer per thread after the first, and in
+//!   floating point the last bits can depend on the thread count (the additions are
+//!   grouped differently); serially it is a plain scatter, column after column, with
+//!   nothing but the loop over the column's entries (no per-entry slicing of an output
+//!   row: `n = 1` has its own loop).
+//!
+//! The loops are memory-bound (one random access of the dense operand, or of the output,
+//! per stored entry): in a standalone copy of the CSR loop, removing the bounds checks,
+//! prefetching `x` a few rows ahead and building for AVX-512 all measured within noise of
+//! the plain safe loop here.
 //!
 //! Below [`crate::kernels::par::PAR_THRESHOLD`] stored entries (with `Par::Auto`) everything
 //! runs on the calling thread.
@@ -18,6 +28,31 @@
 use crate::kernels::par::Par;
 use crate::kernels::sparse_build::balanced_blocks;
 use crate::storage::sparse::{SparseElem, SparseIndex};
+
+/// `out = A B` for compressed `A` (CSC when `csc`, else CSR) and row-major `B` with `n`
+/// columns (`n = 1`: `B` is a vector), `out` row-major; every element of `out` is written.
+/// `zeroed` says that `out` already holds zeros (a new buffer), which the CSC scatter needs
+/// and then does not write again.
+pub(crate) fn product<T: SparseElem, I: SparseIndex>(
+    a: CsRef<'_, T, I>,
+    csc: bool,
+    b: &[T],
+    n: usize,
+    out: &mut [T],
+    zeroed: bool,
+    par: Par,
+) {
+    if csc {
+        if !zeroed {
+            out.fill(T::zero());
+        }
+        csc_matmat(a, b, n, out, par);
+    } else if n == 1 {
+        csr_matvec(a, b, out, par);
+    } else {
+        csr_matmat(a, b, n, out, par);
+    }
+}
 
 /// Borrowed compressed arrays (checked by a constructor: the sparse invariants hold).
 #[derive(Clone, Copy)]
@@ -81,12 +116,20 @@ fn sparse_dot<T: SparseElem, I: SparseIndex>(indices: &[I], values: &[T], x: &[T
 }
 
 /// `y = A x` for CSR `A` (`x.len()` = columns, `y.len()` = rows).
-pub(crate) fn csr_matvec<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, x: &[T], y: &mut [T], par: Par) {
+fn csr_matvec<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, x: &[T], y: &mut [T], par: Par) {
     let bounds = blocks_for(&a, par, 4);
     for_row_blocks(&bounds, y, 1, |first, ys| {
-        for (r, yr) in ys.iter_mut().enumerate() {
-            let k = a.range(first + r);
-            *yr = sparse_dot(&a.indices[k.clone()], &a.values[k], x);
+        // The block's entries as one run, cut row by row: one length check per row
+        // instead of re-reading and re-checking `indptr` and both slices.
+        let ptr = &a.indptr[first..=first + ys.len()];
+        let k = ptr[0].index()..ptr[ys.len()].index();
+        let (mut idx, mut vals) = (&a.indices[k.clone()], &a.values[k]);
+        for (yr, w) in ys.iter_mut().zip(ptr.windows(2)) {
+            let len = w[1].index() - w[0].index();
+            let (ri, rest_i) = idx.split_at(len);
+            let (rv, rest_v) = vals.split_at(len);
+            *yr = sparse_dot(ri, rv, x);
+            (idx, vals) = (rest_i, rest_v);
         }
     });
 }
@@ -100,7 +143,7 @@ const TILE: usize = 16;
 /// Each output row is computed in tiles of [`TILE`] columns held in a local array, so the
 /// sums stay in registers across the row's entries; the last `n % TILE` columns are added
 /// into the output row directly.
-pub(crate) fn csr_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &[T], n: usize, c: &mut [T], par: Par) {
+fn csr_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &[T], n: usize, c: &mut [T], par: Par) {
     if n == 0 {
         return;
     }
@@ -136,9 +179,102 @@ pub(crate) fn csr_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &
     });
 }
 
-/// Adds `A[:, lanes] B` into `c` for CSC `A`: every stored `a[i, j]` adds `a[i, j] · B[j, :]`
-/// to row `i` of `c` (`n` columns, row-major).
-fn csc_scatter<T: SparseElem, I: SparseIndex>(
+/// Adds `A B` into the zeroed `C` for CSC `A` and row-major `B` (`n` columns; `n = 1` is
+/// SpMV), `C` row-major.
+///
+/// In parallel the columns of `A` are cut into one block per thread (balanced by stored
+/// entries); the first block scatters straight into `C`, every other one into a zeroed
+/// partial output of its own, and the partials are added into `C` at the end (in block
+/// order, in parallel over the elements). A partial is allocated only when it can be: when
+/// the allocator refuses, the product runs serially instead of failing.
+///
+/// Cutting the rows instead (each thread scattering only the entries of its own rows)
+/// needs no scratch memory and would give the serial result bit for bit, but every thread
+/// then reads the whole matrix: in a standalone copy, two threads did twice the reading of
+/// one, so there was nothing left to gain from the second.
+fn csc_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &[T], n: usize, c: &mut [T], par: Par) {
+    if n == 0 {
+        return;
+    }
+    let scatter = |lanes: core::ops::Range<usize>, out: &mut [T]| {
+        if n == 1 {
+            csc_scatter_vec(&a, lanes, b, out);
+        } else {
+            csc_scatter_mat(&a, lanes, b, n, out);
+        }
+    };
+    // A partial costs about three passes over an output-sized buffer; below one stored
+    // entry per output row the scatter itself is cheaper than that, so it stays serial.
+    let bounds = if a.values.len() >= c.len() / n { blocks_for(&a, par, 1) } else { vec![0, a.lanes()] };
+    // Room for the partials, reserved here (fallibly) and zeroed by the thread that uses
+    // them, so that their first-touch page faults are taken in parallel.
+    let reserved: Option<Vec<Vec<T>>> = (bounds.len() > 2)
+        .then(|| {
+            (2..bounds.len()).map(|_| crate::kernels::buffer::try_vec_with_capacity("csc", c.len()).ok()).collect()
+        })
+        .flatten();
+    let Some(mut partials) = reserved else {
+        crate::kernels::par::map_pieces(vec![c], |c| scatter(0..a.lanes(), c));
+        return;
+    };
+    let len = c.len();
+    let mut outs: Vec<Target<'_, T>> = Vec::with_capacity(bounds.len() - 1);
+    outs.push(Target::Output(&mut *c));
+    outs.extend(partials.iter_mut().map(Target::Partial));
+    let pieces: Vec<_> = bounds.windows(2).map(|w| w[0]..w[1]).zip(outs).collect();
+    crate::kernels::par::map_pieces(pieces, |(lanes, out)| match out {
+        Target::Output(o) => scatter(lanes, o),
+        Target::Partial(p) => {
+            p.resize(len, T::zero());
+            scatter(lanes, p);
+        }
+    });
+    crate::kernels::par::for_each_chunk_mut(c, crate::kernels::par::CHUNK, true, |base, chunk| {
+        let len = chunk.len();
+        for part in &partials {
+            for (o, &p) in chunk.iter_mut().zip(&part[base..base + len]) {
+                *o = *o + p;
+            }
+        }
+    });
+}
+
+/// Where a block of CSC columns scatters: the (zeroed) output itself, or a partial output
+/// (empty, with room reserved).
+enum Target<'a, T> {
+    Output(&'a mut [T]),
+    Partial(&'a mut Vec<T>),
+}
+
+/// Adds `A[:, lanes] x` into `y` for CSC `A`: `a[i, j] · x[j]` scattered column after
+/// column.
+#[inline(always)]
+fn csc_scatter_vec<T: SparseElem, I: SparseIndex>(
+    a: &CsRef<'_, T, I>,
+    lanes: core::ops::Range<usize>,
+    x: &[T],
+    y: &mut [T],
+) {
+    // The block's entries as one run, cut column by column (as in `csr_matvec`).
+    let ptr = &a.indptr[lanes.start..=lanes.end];
+    let k = ptr[0].index()..ptr[lanes.len()].index();
+    let (mut idx, mut vals) = (&a.indices[k.clone()], &a.values[k]);
+    for (&xj, w) in x[lanes].iter().zip(ptr.windows(2)) {
+        let len = w[1].index() - w[0].index();
+        let (ci, rest_i) = idx.split_at(len);
+        let (cv, rest_v) = vals.split_at(len);
+        for (i, &v) in ci.iter().zip(cv) {
+            let o = &mut y[i.index()];
+            *o = *o + v * xj;
+        }
+        (idx, vals) = (rest_i, rest_v);
+    }
+}
+
+/// [`csc_scatter_vec`] for `n > 1` columns of `B` and `C`: every entry adds
+/// `a[i, j] · B[j, :]` to row `i` of `C`.
+#[inline(always)]
+fn csc_scatter_mat<T: SparseElem, I: SparseIndex>(
     a: &CsRef<'_, T, I>,
     lanes: core::ops::Range<usize>,
     b: &[T],
@@ -155,29 +291,4 @@ fn csc_scatter<T: SparseElem, I: SparseIndex>(
             }
         }
     }
-}
-
-/// `C = A B` for CSC `A` and row-major `B` (`n` columns; `n = 1` is SpMV), `C` row-major
-/// with `rows · n` elements.
-pub(crate) fn csc_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &[T], n: usize, c: &mut [T], par: Par) {
-    c.fill(T::zero());
-    let bounds = blocks_for(&a, par, 1);
-    if bounds.len() <= 2 {
-        csc_scatter(&a, 0..a.lanes(), b, n, c);
-        return;
-    }
-    let windows: Vec<&[usize]> = bounds.windows(2).collect();
-    let partials: Vec<Vec<T>> = crate::kernels::par::map_pieces(windows, |w| {
-        let mut part = vec![T::zero(); c.len()];
-        csc_scatter(&a, w[0]..w[1], b, n, &mut part);
-        part
-    });
-    crate::kernels::par::for_each_chunk_mut(c, crate::kernels::par::CHUNK, true, |base, chunk| {
-        let len = chunk.len();
-        for part in &partials {
-            for (o, &p) in chunk.iter_mut().zip(&part[base..base + len]) {
-                *o = *o + p;
-            }
-        }
-    });
 }
