@@ -1,0 +1,276 @@
+//! The cache-blocked loop nest around a micro-kernel (BLIS's five loops), its packing
+//! buffers and its split across threads.
+//!
+//! C is row-major, so the kernels vectorise along a row of C (NR) and broadcast values of
+//! A. The nest is BLIS's with the roles of A and B swapped accordingly:
+//!
+//! ```text
+//! for each panel of MC rows of A                      (packed once per depth step)
+//!   for each depth step of KC
+//!     pack A[panel, step] into MR-row slivers          (one sliver stays in L1)
+//!     for each block of NC columns of B
+//!       pack B[step, block] into NR-column slivers     (the block stays in L2)
+//!       for each A sliver, for each B sliver: one MR × NR tile of C
+//! ```
+//!
+//! The first depth step writes C (which may be uninitialised), later ones add to it. Tiles
+//! that cross C's edge are computed into a small buffer and their valid part copied.
+//!
+//! Threads split C into column blocks (or row blocks when C is tall), each a whole
+//! sub-product with its own packing, never the depth: every element is the same sum in
+//! the same order whatever the thread count, so results are identical across threads.
+
+use super::micro::Micro;
+use super::{gemm_loop, GemmElem, MatRef};
+use crate::kernels::buffer::AlignedBuf;
+use crate::kernels::elementwise::SendPtr;
+use core::cell::RefCell;
+use std::thread::LocalKey;
+
+/// Element types with a per-thread packing buffer, kept between products so that a
+/// product does not pay fresh-page faults (≈1.65 µs per 4 KiB) for its scratch space.
+pub(super) trait Scratch: GemmElem {
+    /// This thread's buffer.
+    fn slot() -> &'static LocalKey<RefCell<Option<AlignedBuf<Self>>>>;
+}
+
+macro_rules! scratch {
+    ($($t:ty),*) => {$(
+        impl Scratch for $t {
+            fn slot() -> &'static LocalKey<RefCell<Option<AlignedBuf<$t>>>> {
+                thread_local!(static SLOT: RefCell<Option<AlignedBuf<$t>>> = const { RefCell::new(None) });
+                &SLOT
+            }
+        }
+    )*};
+}
+scratch!(f32, f64);
+
+/// Runs `f` on a 64-byte aligned buffer of at least `len` elements; `None` when the
+/// allocator refuses one (the caller then computes without packing).
+fn with_scratch<T: Scratch, R>(len: usize, f: impl FnOnce(*mut T) -> R) -> Option<R> {
+    // Taken out of the slot for the duration of `f`, so a nested product on this thread
+    // (none today) would allocate its own buffer instead of sharing this one.
+    let buf = T::slot().with(|s| s.borrow_mut().take()).filter(|b| b.len() >= len);
+    let mut buf = match buf {
+        Some(b) => b,
+        None => AlignedBuf::try_from_fn(len, |_| T::zero()).ok()?,
+    };
+    let r = f(buf.as_mut_ptr());
+    T::slot().with(|s| *s.borrow_mut() = Some(buf));
+    Some(r)
+}
+
+/// Elements of packing buffer a serial product of this size needs: an A panel and a B block.
+fn scratch_len<K: Micro>(m: usize, k: usize, n: usize) -> (usize, usize) {
+    let kc = K::KC.min(k);
+    // Rounded to whole cache lines (16 f32s) so that the B block starts 64-byte aligned.
+    let a_len = (K::MC.min(m).div_ceil(K::MR) * K::MR * kc).div_ceil(16) * 16;
+    let b_len = K::NC.min(n).div_ceil(K::NR) * K::NR * kc;
+    (a_len, b_len)
+}
+
+/// Room for the largest tile (MR · NR elements) of any kernel.
+const EDGE: usize = 16 * 32;
+
+/// `C = A·B` on one thread through micro-kernel `K`, with packing buffers at `buf`.
+///
+/// # Safety
+/// As `GemmElem::gemm_large`; `k > 0`; `buf` holds `a_len + b_len` writable elements
+/// ([`scratch_len`]).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // the BLAS signature plus the scratch buffer
+pub(super) unsafe fn serial<K: Micro>(
+    m: usize,
+    k: usize,
+    n: usize,
+    a: MatRef<K::T>,
+    b: MatRef<K::T>,
+    c: *mut K::T,
+    ldc: usize,
+    buf: *mut K::T,
+) {
+    let (a_len, _) = scratch_len::<K>(m, k, n);
+    let (pa, pb) = (buf, buf.wrapping_add(a_len));
+    // Edge tiles: the kernel writes all MR × NR of it (row stride NR) before it is read.
+    let mut edge = [core::mem::MaybeUninit::<K::T>::uninit(); EDGE];
+    assert!(K::MR * K::NR <= EDGE, "tile larger than the edge buffer");
+    let edge = edge.as_mut_ptr().cast::<K::T>();
+    for ic in (0..m).step_by(K::MC) {
+        let mc = K::MC.min(m - ic);
+        for pc in (0..k).step_by(K::KC) {
+            let kc = K::KC.min(k - pc);
+            let accumulate = pc > 0;
+            // SAFETY (all accesses): the blocks are inside A, B and C (caller's contract);
+            // the packed panels fit the buffer (`scratch_len`); each tile is inside C or
+            // goes through `edge`, an MR × NR block with row stride NR.
+            unsafe {
+                let a_blk = MatRef { ptr: a.ptr.offset(ic as isize * a.rs + pc as isize * a.cs), ..a };
+                super::pack::pack_a(K::MR, mc, kc, a_blk, pa);
+                for jc in (0..n).step_by(K::NC) {
+                    let nc = K::NC.min(n - jc);
+                    let b_blk = MatRef { ptr: b.ptr.offset(pc as isize * b.rs + jc as isize * b.cs), ..b };
+                    super::pack::pack_b(K::NR, kc, nc, b_blk, pb);
+                    for ir in (0..mc).step_by(K::MR) {
+                        let a_sliver = pa.add(ir * kc);
+                        let rows = K::MR.min(mc - ir);
+                        let c_row = c.add((ic + ir) * ldc + jc);
+                        for jr in (0..nc).step_by(K::NR) {
+                            let b_sliver = pb.add(jr * kc);
+                            let cols = K::NR.min(nc - jr);
+                            let c_tile = c_row.add(jr);
+                            if rows == K::MR && cols == K::NR {
+                                K::tile(kc, a_sliver, b_sliver, c_tile, ldc, accumulate);
+                            } else {
+                                K::tile(kc, a_sliver, b_sliver, edge, K::NR, false);
+                                for i in 0..rows {
+                                    for j in 0..cols {
+                                        let (out, x) = (c_tile.add(i * ldc + j), *edge.add(i * K::NR + j));
+                                        out.write(if accumulate { *out + x } else { x });
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `C = A·B` through micro-kernel `K` on `threads` threads, `run` being the serial nest
+/// compiled for the kernel's CPU features.
+///
+/// # Safety
+/// As `GemmElem::gemm_large`; `run` is [`serial`] for `K` (or equivalent).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // the BLAS signature plus threads and the nest
+pub(super) unsafe fn product<K: Micro>(
+    m: usize,
+    k: usize,
+    n: usize,
+    a: MatRef<K::T>,
+    b: MatRef<K::T>,
+    c: *mut K::T,
+    ldc: usize,
+    threads: usize,
+    run: unsafe fn(usize, usize, usize, MatRef<K::T>, MatRef<K::T>, *mut K::T, usize, *mut K::T),
+) where
+    K::T: Scratch,
+{
+    if m == 0 || n == 0 {
+        return;
+    }
+    let one = move |m: usize, n: usize, a: MatRef<K::T>, b: MatRef<K::T>, c: *mut K::T| {
+        if k == 0 {
+            // SAFETY: writes zeros to the m × n block of C (caller's contract).
+            return unsafe { gemm_loop(m, k, n, a, b, c, ldc) };
+        }
+        let (a_len, b_len) = scratch_len::<K>(m, k, n);
+        // SAFETY: the buffer has a_len + b_len elements; the rest is the caller's contract.
+        let done = with_scratch::<K::T, _>(a_len + b_len, |buf| unsafe { run(m, k, n, a, b, c, ldc, buf) });
+        if done.is_none() {
+            // No memory for packing: the unpacked loop is slow but needs none, and an
+            // allocation failure must not abort a `try_` form.
+            // SAFETY: caller's contract.
+            unsafe { gemm_loop(m, k, n, a, b, c, ldc) }
+        }
+    };
+    // Split the longer side of C, in whole tiles, one part per thread.
+    let (by_cols, len, unit) = if n >= m { (true, n, K::NR) } else { (false, m, K::MR) };
+    let parts = threads.min(len.div_ceil(unit)).max(1);
+    if parts == 1 {
+        return one(m, n, a, b, c);
+    }
+    let step = len.div_ceil(unit).div_ceil(parts) * unit;
+    let c = SendPtr(c);
+    super::super::par::for_each_task(parts, move |t| {
+        let (lo, (a, b, c)) = (t * step, (a, b, c));
+        if lo >= len {
+            return;
+        }
+        let width = step.min(len - lo);
+        // SAFETY: part t is the column (or row) block lo..lo + width of B and C (of A and
+        // C); blocks are disjoint in C.
+        unsafe {
+            if by_cols {
+                let b_part = MatRef { ptr: b.ptr.offset(lo as isize * b.cs), ..b };
+                one(m, width, a, b_part, c.get().add(lo));
+            } else {
+                let a_part = MatRef { ptr: a.ptr.offset(lo as isize * a.rs), ..a };
+                one(width, n, a_part, b, c.get().add(lo * ldc));
+            }
+        }
+    });
+}
+
+/// `C = A·B` through the portable micro-kernel (Miri, and the tests of the nest).
+///
+/// # Safety
+/// As `GemmElem::gemm_large`.
+#[cfg(any(miri, test))]
+#[allow(clippy::too_many_arguments)] // the BLAS signature plus threads
+pub(super) unsafe fn portable<T: Scratch>(
+    m: usize,
+    k: usize,
+    n: usize,
+    a: MatRef<T>,
+    b: MatRef<T>,
+    c: *mut T,
+    ldc: usize,
+    threads: usize,
+) {
+    use super::micro::Portable;
+    // SAFETY: forwarded contract; `serial` is the nest for the same kernel.
+    unsafe { product::<Portable<T>>(m, k, n, a, b, c, ldc, threads, serial::<Portable<T>>) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{gemm_loop, GemmElem, MatRef};
+    use super::Scratch;
+
+    /// A `kernel`'s product of strided operands into C with a row stride wider than `n`
+    /// (junk around the block must survive), against the plain loop, bit for bit (small
+    /// integers: every sum is exact).
+    fn check<T: Scratch + From<i8> + PartialEq + core::fmt::Debug>(
+        kernel: unsafe fn(usize, usize, usize, MatRef<T>, MatRef<T>, *mut T, usize, usize),
+    ) {
+        let sizes: &[(usize, usize, usize)] = if cfg!(miri) {
+            &[(1, 1, 1), (5, 6, 7), (9, 11, 18), (19, 4, 3)]
+        } else {
+            &[(1, 1, 1), (5, 6, 7), (13, 257, 33), (50, 300, 70), (260, 20, 1100), (1, 513, 40)]
+        };
+        let v = |s: usize, i: usize, j: usize| T::from(((i * 7 + j * 3 + s) % 11) as i8 - 5);
+        for &(m, k, n) in sizes {
+            // A column-major with a padded column stride, B row-major read backwards.
+            let a: Vec<T> = (0..(m + 3) * k).map(|x| v(1, x % (m + 3), x / (m + 3))).collect();
+            let am = MatRef { ptr: a.as_ptr(), rs: 1, cs: (m + 3) as isize };
+            let b: Vec<T> = (0..k * n).map(|x| v(2, x / n, x % n)).collect();
+            // SAFETY: row k - 1 of b is its last; stepping back by n reaches row 0.
+            let bm = MatRef { ptr: unsafe { b.as_ptr().add((k - 1) * n) }, rs: -(n as isize), cs: 1 };
+            let ldc = n + 5;
+            let mut want = vec![T::from(7); m * ldc];
+            // SAFETY: the operands cover m × k and k × n; C has m rows of ldc ≥ n.
+            unsafe { gemm_loop(m, k, n, am, bm, want.as_mut_ptr(), ldc) };
+            for threads in [1, 2, 3] {
+                let mut got = vec![T::from(7); m * ldc];
+                // SAFETY: as above.
+                unsafe { kernel(m, k, n, am, bm, got.as_mut_ptr(), ldc, threads) };
+                assert_eq!(got, want, "{m}×{k}·{k}×{n}, {threads} threads");
+            }
+        }
+    }
+
+    #[test]
+    fn portable_nest_strides_edges_and_threads() {
+        check::<f32>(super::portable::<f32>);
+        check::<f64>(super::portable::<f64>);
+    }
+
+    #[test]
+    fn fast_nest_strides_edges_and_threads() {
+        check::<f32>(<f32 as GemmElem>::gemm_large);
+        check::<f64>(<f64 as GemmElem>::gemm_large);
+    }
+}

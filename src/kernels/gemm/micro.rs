@@ -1,0 +1,80 @@
+//! The micro-kernel contract, and the portable kernel that fulfils it in plain Rust.
+//!
+//! A micro-kernel computes one `MR × NR` tile of C from a packed sliver of A and one of
+//! B (see `pack`): `C[i, j] (+)= Σ_p A[i, p] · B[p, j]`, each element summing p = 0, 1, …
+//! in order in a register of its own, so the result does not depend on which tile, thread
+//! or split computes an element. The portable kernel runs when AVX-512 is absent from the
+//! build (non-x86_64, Miri) and in the crate's tests, so that packing, edges and threading
+//! are exercised everywhere; the fast path on x86_64 is `avx512`.
+
+use super::GemmElem;
+
+/// One register-blocked tile product and the block sizes of the loop nest around it.
+pub(super) trait Micro {
+    /// Element type.
+    type T: GemmElem;
+    /// Rows of the tile (rows of an A sliver).
+    const MR: usize;
+    /// Columns of the tile (columns of a B sliver).
+    const NR: usize;
+    /// Depth of a packed block: an A sliver of `MR × KC` stays in L1 while the kernel
+    /// sweeps across the B block.
+    const KC: usize;
+    /// Rows of A packed at once (a panel shared by all B blocks of a depth step).
+    const MC: usize;
+    /// Columns of a packed B block (`KC × NC` stays in L2).
+    const NC: usize;
+
+    /// `C[0..MR, 0..NR] = Σ_p a[p·MR + i] · b[p·NR + j]` over `p < kc`, added to C's
+    /// current values when `accumulate`.
+    ///
+    /// # Safety
+    /// `a` holds `kc·MR` and `b` `kc·NR` readable elements; C has `MR` rows of `NR`
+    /// writable (and, when `accumulate`, initialised) elements `ldc` apart.
+    unsafe fn tile(kc: usize, a: *const Self::T, b: *const Self::T, c: *mut Self::T, ldc: usize, accumulate: bool);
+}
+
+/// The plain-Rust kernel for element type `T` (`a·b + c`, never `mul_add`, which is a
+/// library call without FMA in the build).
+#[cfg(any(miri, test))]
+pub(super) struct Portable<T>(core::marker::PhantomData<T>);
+
+/// Tile shape of the portable kernel: small enough that the accumulators fit the 16
+/// vector registers of baseline x86_64 when the compiler vectorises along NR.
+#[cfg(any(miri, test))]
+const PMR: usize = 4;
+#[cfg(any(miri, test))]
+const PNR: usize = 8;
+
+#[cfg(any(miri, test))]
+impl<T: GemmElem> Micro for Portable<T> {
+    type T = T;
+    const MR: usize = PMR;
+    const NR: usize = PNR;
+    const KC: usize = if cfg!(miri) { 5 } else { 256 };
+    const MC: usize = if cfg!(miri) { 9 } else { 256 };
+    const NC: usize = if cfg!(miri) { 17 } else { 1024 };
+
+    #[inline(always)]
+    unsafe fn tile(kc: usize, a: *const T, b: *const T, c: *mut T, ldc: usize, accumulate: bool) {
+        let mut acc = [[T::zero(); PNR]; PMR];
+        for p in 0..kc {
+            // SAFETY: p < kc, inside both slivers (caller's contract).
+            let (ap, bp) = unsafe { (&*a.add(p * PMR).cast::<[T; PMR]>(), &*b.add(p * PNR).cast::<[T; PNR]>()) };
+            for (row, &x) in acc.iter_mut().zip(ap) {
+                for (r, &y) in row.iter_mut().zip(bp) {
+                    *r = *r + x * y;
+                }
+            }
+        }
+        for (i, row) in acc.iter().enumerate() {
+            for (j, &x) in row.iter().enumerate() {
+                // SAFETY: (i, j) is inside the MR × NR tile of C.
+                unsafe {
+                    let out = c.add(i * ldc + j);
+                    out.write(if accumulate { *out + x } else { x });
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,232 @@
+//! Matrix multiplication kernels: `C = A·B` for strided operands.
+//!
+//! * Small products (up to [`SMALL_FLOPS`] multiply-adds) run a plain triple loop written
+//!   straight into the output; with static extents the compiler unrolls it completely.
+//! * Larger `f32`/`f64` products run the crate's own cache-blocked kernel ([`blocked`]:
+//!   packing, loop nest, threads) around an AVX-512 micro-kernel when the CPU has
+//!   AVX-512F (checked at run time; `avx512`). Without it they go to `matrixmultiply`
+//!   (AVX2/FMA chosen at run time). Operands of any strides are read in place: packing
+//!   reads through the strides, so transposed or sliced views are not copied first.
+//! * Other element types use the plain loop, split by rows across threads when large.
+//!
+//! Under Miri the blocked nest runs with its portable micro-kernel, so that packing, edge
+//! tiles and the thread split are checked there too.
+
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+mod avx512;
+mod blocked;
+mod micro;
+mod pack;
+
+use super::elementwise::SendPtr;
+use super::par::Par;
+use core::ops::{Add, Mul};
+use num_traits::Zero;
+
+/// Up to this many multiply-adds a product stays a simple serial loop.
+pub const SMALL_FLOPS: usize = if cfg!(miri) { 4 * 4 * 4 } else { 32 * 32 * 32 };
+/// From this many multiply-adds a product is split across threads (`Par::Auto`): smaller
+/// products finish before a thread hand-off pays off (faer's 64² product: 2.4 µs serial,
+/// 27 µs parallel).
+pub const PAR_FLOPS: usize = 192 * 192 * 192;
+
+/// A strided matrix operand: pointer to element (0, 0), row stride, column stride.
+#[derive(Clone, Copy, Debug)]
+pub struct MatRef<T> {
+    /// Element (0, 0).
+    pub ptr: *const T,
+    /// Row stride in elements.
+    pub rs: isize,
+    /// Column stride in elements.
+    pub cs: isize,
+}
+// SAFETY: a MatRef only reads, like `&[T]`.
+unsafe impl<T: Sync> Send for MatRef<T> {}
+// SAFETY: as above.
+unsafe impl<T: Sync> Sync for MatRef<T> {}
+
+/// Element types with a matrix product kernel.
+pub trait GemmElem: Copy + Zero + Add<Output = Self> + Mul<Output = Self> + Send + Sync + 'static {
+    /// `C = A·B` for an `m×k` A and `k×n` B, C row-major with row stride `ldc`, on up
+    /// to `threads` threads; C need not be initialised.
+    ///
+    /// # Safety
+    /// Every element of A and B addressed by the strides is readable; C has `m` rows of
+    /// `n` writable elements `ldc` apart.
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)] // the BLAS signature plus threads
+    unsafe fn gemm_large(
+        m: usize,
+        k: usize,
+        n: usize,
+        a: MatRef<Self>,
+        b: MatRef<Self>,
+        c: *mut Self,
+        ldc: usize,
+        threads: usize,
+    ) {
+        // SAFETY: forwarded contract.
+        unsafe { split_rows(m, k, n, a, b, c, ldc, threads, gemm_loop) }
+    }
+}
+
+/// Runs `kernel` on row blocks of A and C (a multiple of 8 rows each), one per thread.
+///
+/// # Safety
+/// As [`GemmElem::gemm_large`]; `kernel` has the same contract.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // the BLAS signature plus threads and the kernel
+unsafe fn split_rows<T: GemmElem>(
+    m: usize,
+    k: usize,
+    n: usize,
+    a: MatRef<T>,
+    b: MatRef<T>,
+    c: *mut T,
+    ldc: usize,
+    threads: usize,
+    kernel: unsafe fn(usize, usize, usize, MatRef<T>, MatRef<T>, *mut T, usize),
+) {
+    let tasks = threads.min(m / 8);
+    if tasks <= 1 {
+        // SAFETY: forwarded contract.
+        return unsafe { kernel(m, k, n, a, b, c, ldc) };
+    }
+    let rows = (m.div_ceil(tasks)).div_ceil(8) * 8;
+    let c = SendPtr(c);
+    super::par::for_each_task(tasks, move |t| {
+        let r0 = t * rows;
+        if r0 < m {
+            let mr = rows.min(m - r0);
+            // Capture the operands whole (their Send impls), not their raw-pointer fields.
+            let (a, b, c) = (a, b, c);
+            // SAFETY: row block r0..r0+mr of A and C; blocks are disjoint in C.
+            unsafe {
+                let a_blk = MatRef { ptr: a.ptr.offset(r0 as isize * a.rs), ..a };
+                kernel(mr, k, n, a_blk, b, c.get().add(r0 * ldc), ldc)
+            }
+        }
+    });
+}
+
+/// The plain kernel. Narrow products (n ≤ 16) compute a row of C in registers,
+/// `C[i, :] = Σ_p A[i, p] · B[p, :]` (each element still adds p = 0, 1, … in order), so
+/// with static extents it unrolls into vector multiply-adds; wider ones accumulate each
+/// element's dot product in a register.
+#[inline(always)]
+unsafe fn gemm_loop<T: GemmElem>(m: usize, k: usize, n: usize, a: MatRef<T>, b: MatRef<T>, c: *mut T, ldc: usize) {
+    // SAFETY (all accesses): (i, p) and (p, j) are inside A and B, (i, j) inside C.
+    unsafe {
+        let at = |i: usize, p: usize| *a.ptr.offset(i as isize * a.rs + p as isize * a.cs);
+        let bt = |p: usize, j: usize| *b.ptr.offset(p as isize * b.rs + j as isize * b.cs);
+        if n <= 16 && k > 0 {
+            for i in 0..m {
+                let mut acc = [T::zero(); 16];
+                let acc = &mut acc[..n];
+                let a0 = at(i, 0);
+                for (j, x) in acc.iter_mut().enumerate() {
+                    *x = a0 * bt(0, j);
+                }
+                for p in 1..k {
+                    let ap = at(i, p);
+                    for (j, x) in acc.iter_mut().enumerate() {
+                        *x = *x + ap * bt(p, j);
+                    }
+                }
+                let row = c.add(i * ldc);
+                for (j, &x) in acc.iter().enumerate() {
+                    row.add(j).write(x);
+                }
+            }
+            return;
+        }
+        for i in 0..m {
+            for j in 0..n {
+                let mut acc = T::zero();
+                for p in 0..k {
+                    acc = acc + at(i, p) * bt(p, j);
+                }
+                c.add(i * ldc + j).write(acc);
+            }
+        }
+    }
+}
+
+macro_rules! gemm_int {
+    ($($t:ty),*) => {$( impl GemmElem for $t {} )*};
+}
+gemm_int!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+
+macro_rules! gemm_float {
+    ($($t:ty => $ours:ident, $mm:path);*) => {$(
+        impl GemmElem for $t {
+            #[doc(hidden)]
+            unsafe fn gemm_large(
+                m: usize,
+                k: usize,
+                n: usize,
+                a: MatRef<$t>,
+                b: MatRef<$t>,
+                c: *mut $t,
+                ldc: usize,
+                threads: usize,
+            ) {
+                #[cfg(all(target_arch = "x86_64", not(miri)))]
+                if avx512::available() {
+                    // SAFETY: forwarded contract; the CPU has AVX-512F (checked just above).
+                    return unsafe { avx512::$ours(m, k, n, a, b, c, ldc, threads) };
+                }
+                #[cfg(miri)]
+                {
+                    // SAFETY: forwarded contract.
+                    return unsafe { blocked::portable(m, k, n, a, b, c, ldc, threads) };
+                }
+                /// matrixmultiply's product with C's layout and `beta = 0`.
+                ///
+                /// # Safety
+                /// As [`GemmElem::gemm_large`].
+                #[cfg(not(miri))]
+                unsafe fn theirs(m: usize, k: usize, n: usize, a: MatRef<$t>, b: MatRef<$t>, c: *mut $t, ldc: usize) {
+                    // SAFETY: strides address valid elements (caller's contract); beta = 0
+                    // lets C be uninitialised (matrixmultiply's documented contract).
+                    unsafe { $mm(m, k, n, 1.0, a.ptr, a.rs, a.cs, b.ptr, b.rs, b.cs, 0.0, c, ldc as isize, 1) }
+                }
+                #[cfg(not(miri))]
+                // SAFETY: forwarded contract.
+                unsafe { split_rows(m, k, n, a, b, c, ldc, threads, theirs) }
+            }
+        }
+    )*};
+}
+gemm_float!(f32 => sgemm, matrixmultiply::sgemm; f64 => dgemm, matrixmultiply::dgemm);
+
+/// `C = A·B` with the kernel and thread count chosen by size.
+///
+/// # Safety
+/// As [`GemmElem::gemm_large`].
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // the BLAS signature: sizes, two operands, output, threads
+pub(crate) unsafe fn gemm<T: GemmElem>(
+    m: usize,
+    k: usize,
+    n: usize,
+    a: MatRef<T>,
+    b: MatRef<T>,
+    c: *mut T,
+    ldc: usize,
+    par: Par,
+) {
+    let flops = m.saturating_mul(k).saturating_mul(n);
+    if flops <= SMALL_FLOPS {
+        // SAFETY: forwarded contract.
+        return unsafe { gemm_loop(m, k, n, a, b, c, ldc) };
+    }
+    let parallel = match par {
+        Par::Seq => false,
+        Par::Rayon => true,
+        Par::Auto => flops >= PAR_FLOPS,
+    };
+    let threads = if parallel { super::par::threads() } else { 1 };
+    // SAFETY: forwarded contract.
+    unsafe { T::gemm_large(m, k, n, a, b, c, ldc, threads) }
+}

@@ -1,0 +1,99 @@
+//! Packing: copying a block of an operand, read through any strides, into the contiguous
+//! sliver layout the micro-kernels stream through.
+//!
+//! A sliver of A is `MR` rows by `kc` columns stored column by column (`p·MR + i`): one
+//! step of the kernel reads the `MR` values it broadcasts from consecutive addresses. A
+//! sliver of B is `kc` rows by `NR` columns stored row by row (`p·NR + j`): one step loads
+//! `NR` consecutive values. Rows or columns past the operand's edge are zero, so edge
+//! tiles run the same kernel (their extra products are zero and never stored).
+
+use super::MatRef;
+use num_traits::Zero;
+
+/// Packs the `mc × kc` block at `a` into `mc.div_ceil(mr)` slivers of `mr` rows at `dst`.
+///
+/// # Safety
+/// Every `a[i, p]` with `i < mc`, `p < kc` is readable through the strides; `dst` is valid
+/// for writes of `mc.div_ceil(mr) · mr · kc` elements.
+#[inline(always)]
+pub(super) unsafe fn pack_a<T: Copy + Zero>(mr: usize, mc: usize, kc: usize, a: MatRef<T>, dst: *mut T) {
+    for s in 0..mc.div_ceil(mr) {
+        let i0 = s * mr;
+        let rows = mr.min(mc - i0);
+        // SAFETY (all accesses): rows i0..i0 + rows < mc and columns p < kc of A; sliver s
+        // of dst spans s·mr·kc .. (s + 1)·mr·kc.
+        unsafe {
+            let d = dst.add(s * mr * kc);
+            let src = a.ptr.offset(i0 as isize * a.rs);
+            if a.cs.unsigned_abs() <= a.rs.unsigned_abs() {
+                // Rows are the short stride (row-major A): read along each row.
+                for i in 0..rows {
+                    let row = src.offset(i as isize * a.rs);
+                    for p in 0..kc {
+                        d.add(p * mr + i).write(*row.offset(p as isize * a.cs));
+                    }
+                }
+            } else {
+                // Columns are the short stride (column-major A, or a transposed view).
+                for p in 0..kc {
+                    let col = src.offset(p as isize * a.cs);
+                    for i in 0..rows {
+                        d.add(p * mr + i).write(*col.offset(i as isize * a.rs));
+                    }
+                }
+            }
+            for p in 0..kc {
+                for i in rows..mr {
+                    d.add(p * mr + i).write(T::zero());
+                }
+            }
+        }
+    }
+}
+
+/// Packs the `kc × nc` block at `b` into `nc.div_ceil(nr)` slivers of `nr` columns at `dst`.
+///
+/// # Safety
+/// Every `b[p, j]` with `p < kc`, `j < nc` is readable through the strides; `dst` is valid
+/// for writes of `nc.div_ceil(nr) · nr · kc` elements.
+#[inline(always)]
+pub(super) unsafe fn pack_b<T: Copy + Zero>(nr: usize, kc: usize, nc: usize, b: MatRef<T>, dst: *mut T) {
+    for t in 0..nc.div_ceil(nr) {
+        let j0 = t * nr;
+        let cols = nr.min(nc - j0);
+        // SAFETY (all accesses): rows p < kc and columns j0..j0 + cols < nc of B; sliver t
+        // of dst spans t·nr·kc .. (t + 1)·nr·kc.
+        unsafe {
+            let d = dst.add(t * nr * kc);
+            let src = b.ptr.offset(j0 as isize * b.cs);
+            if b.cs == 1 {
+                // Row-major B: each step of the sliver is a run of consecutive elements.
+                for p in 0..kc {
+                    core::ptr::copy_nonoverlapping(src.offset(p as isize * b.rs), d.add(p * nr), cols);
+                }
+            } else if b.cs.unsigned_abs() <= b.rs.unsigned_abs() {
+                for p in 0..kc {
+                    let row = src.offset(p as isize * b.rs);
+                    for j in 0..cols {
+                        d.add(p * nr + j).write(*row.offset(j as isize * b.cs));
+                    }
+                }
+            } else {
+                // Column-major B (or a transposed view): read down each column.
+                for j in 0..cols {
+                    let col = src.offset(j as isize * b.cs);
+                    for p in 0..kc {
+                        d.add(p * nr + j).write(*col.offset(p as isize * b.rs));
+                    }
+                }
+            }
+            if cols < nr {
+                for p in 0..kc {
+                    for j in cols..nr {
+                        d.add(p * nr + j).write(T::zero());
+                    }
+                }
+            }
+        }
+    }
+}
