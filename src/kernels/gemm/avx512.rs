@@ -22,7 +22,7 @@ pub(super) fn available() -> bool {
 }
 
 macro_rules! kernel {
-    ($name:ident, $tile:ident, $t:ty, $lanes:expr, $mr:expr, $kc:expr, $mc:expr, $nc:expr,
+    ($name:ident, $tile:ident, $strided:ident, $body:ident, $t:ty, $lanes:expr, $mr:expr, $kc:expr, $mc:expr, $nc:expr,
      $vec:ty, $zero:ident, $load:ident, $set1:ident, $fmadd:ident, $add:ident, $store:ident) => {
         /// The AVX-512 kernel for this element type.
         pub(super) struct $name;
@@ -40,6 +40,21 @@ macro_rules! kernel {
                 // SAFETY: only reached from the nests below, which run after `available()`.
                 unsafe { $tile(kc, a, b, c, ldc, accumulate) }
             }
+
+            #[inline(always)]
+            unsafe fn tile_strided(
+                kc: usize,
+                a: *const $t,
+                rsa: isize,
+                csa: isize,
+                b: *const $t,
+                rsb: isize,
+                c: *mut $t,
+                ldc: usize,
+            ) {
+                // SAFETY: as above.
+                unsafe { $strided(kc, a, rsa, csa, b, rsb, c, ldc) }
+            }
         }
 
         /// See [`Micro::tile`].
@@ -49,24 +64,69 @@ macro_rules! kernel {
         #[inline]
         #[target_feature(enable = "avx512f")]
         unsafe fn $tile(kc: usize, a: *const $t, b: *const $t, c: *mut $t, ldc: usize, accumulate: bool) {
-            let mut lo: [$vec; $mr] = [$zero(); $mr];
-            let mut hi: [$vec; $mr] = [$zero(); $mr];
-            for p in 0..kc {
-                // SAFETY: step p < kc of both slivers (`Micro::tile`'s contract).
-                unsafe {
-                    let bp = b.add(p * 2 * $lanes);
+            // SAFETY: the packed slivers are these strides (forwarded contract).
+            unsafe { $body(kc, a, 1, $mr, b, 2 * $lanes, c, ldc, accumulate) }
+        }
+
+        /// See [`Micro::tile_strided`].
+        ///
+        /// # Safety
+        /// As [`Micro::tile_strided`], and the CPU supports AVX-512F.
+        #[inline]
+        #[target_feature(enable = "avx512f")]
+        #[allow(clippy::too_many_arguments)] // two strided operands and the output
+        unsafe fn $strided(
+            kc: usize,
+            a: *const $t,
+            rsa: isize,
+            csa: isize,
+            b: *const $t,
+            rsb: isize,
+            c: *mut $t,
+            ldc: usize,
+        ) {
+            // SAFETY: forwarded contract.
+            unsafe { $body(kc, a, rsa, csa, b, rsb, c, ldc, false) }
+        }
+
+        /// The tile product over strided operands; always inlined into the two kernels
+        /// above, so that it is compiled with their features and, for packed slivers,
+        /// with constant strides (addresses as immediate offsets).
+        ///
+        /// # Safety
+        /// As [`Micro::tile_strided`], and the CPU supports AVX-512F; C initialised when
+        /// `accumulate`.
+        #[inline(always)]
+        #[allow(clippy::too_many_arguments)] // two strided operands and the output
+        unsafe fn $body(
+            kc: usize,
+            a: *const $t,
+            rsa: isize,
+            csa: isize,
+            b: *const $t,
+            rsb: isize,
+            c: *mut $t,
+            ldc: usize,
+            accumulate: bool,
+        ) {
+            // SAFETY (all intrinsics): the CPU supports AVX-512F (caller's contract); the
+            // pointers address elements of the operands and of C's tile, as each comment says.
+            unsafe {
+                let mut lo: [$vec; $mr] = [$zero(); $mr];
+                let mut hi: [$vec; $mr] = [$zero(); $mr];
+                for p in 0..kc as isize {
+                    // Step p < kc: B[p, 0..NR] and A[0..MR, p] (the contract).
+                    let bp = b.offset(p * rsb);
                     let (b0, b1) = ($load(bp), $load(bp.add($lanes)));
-                    let ap = a.add(p * $mr);
+                    let ap = a.offset(p * csa);
                     for i in 0..$mr {
-                        let x = $set1(*ap.add(i));
+                        let x = $set1(*ap.offset(i as isize * rsa));
                         lo[i] = $fmadd(x, b0, lo[i]);
                         hi[i] = $fmadd(x, b1, hi[i]);
                     }
                 }
-            }
-            for i in 0..$mr {
-                // SAFETY: row i < MR of the tile, NR = 2 · lanes elements (the contract).
-                unsafe {
+                for i in 0..$mr {
+                    // Row i < MR of the tile, NR = 2 · lanes elements (the contract).
                     let row = c.add(i * ldc);
                     if accumulate {
                         $store(row, $add($load(row), lo[i]));
@@ -84,6 +144,8 @@ macro_rules! kernel {
 kernel!(
     F32,
     tile_f32,
+    strided_f32,
+    body_f32,
     f32,
     16,
     12,
@@ -101,6 +163,8 @@ kernel!(
 kernel!(
     F64,
     tile_f64,
+    strided_f64,
+    body_f64,
     f64,
     8,
     12,

@@ -21,6 +21,7 @@
 //! the same order whatever the thread count, so results are identical across threads.
 
 use super::micro::Micro;
+use super::pack::{pack_a, pack_b};
 use super::{gemm_loop, GemmElem, MatRef};
 use crate::kernels::buffer::AlignedBuf;
 use crate::kernels::elementwise::SendPtr;
@@ -61,23 +62,66 @@ fn with_scratch<T: Scratch, R>(len: usize, f: impl FnOnce(*mut T) -> R) -> Optio
     Some(r)
 }
 
-/// Elements of packing buffer a serial product of this size needs: an A panel and a B block.
-fn scratch_len<K: Micro>(m: usize, k: usize, n: usize) -> (usize, usize) {
+/// Whether a product reads its operands in place ([`direct`]) rather than packed
+/// ([`blocked`]): when the depth is a single block and B fits well within L2, from where
+/// the kernel sweeps it once per sliver of A. Packing such a product would cost more than
+/// it saves (most of the time of a 64² product); both paths compute the same sums.
+#[inline(always)]
+fn is_direct<K: Micro>(k: usize, n: usize) -> bool {
+    k <= K::KC && k.saturating_mul(n).saturating_mul(core::mem::size_of::<K::T>()) <= DIRECT_B_BYTES
+}
+
+/// Bytes of B up to which a single-block product is computed in place.
+const DIRECT_B_BYTES: usize = if cfg!(miri) { 1 << 9 } else { 384 << 10 };
+
+/// Elements of scratch a serial product of this size needs (see [`serial`]), each part
+/// rounded to whole cache lines (16 `f32`) so that the next starts 64-byte aligned.
+fn scratch_len<K: Micro>(m: usize, k: usize, n: usize, b: MatRef<K::T>) -> usize {
+    let lines = |x: usize| x.div_ceil(16) * 16;
+    if is_direct::<K>(k, n) {
+        // An A sliver for the ragged last rows; the ragged last B sliver, or all of B when
+        // its columns are not unit-stride.
+        let b_cols = if b.cs == 1 { K::NR } else { n.div_ceil(K::NR) * K::NR };
+        return lines(K::MR * k) + b_cols * k;
+    }
     let kc = K::KC.min(k);
-    // Rounded to whole cache lines (16 f32s) so that the B block starts 64-byte aligned.
-    let a_len = (K::MC.min(m).div_ceil(K::MR) * K::MR * kc).div_ceil(16) * 16;
-    let b_len = K::NC.min(n).div_ceil(K::NR) * K::NR * kc;
-    (a_len, b_len)
+    lines(K::MC.min(m).div_ceil(K::MR) * K::MR * kc) + K::NC.min(n).div_ceil(K::NR) * K::NR * kc
 }
 
 /// Room for the largest tile (MR · NR elements) of any kernel.
 const EDGE: usize = 16 * 32;
 
-/// `C = A·B` on one thread through micro-kernel `K`, with packing buffers at `buf`.
+/// Writes the `rows × cols` corner of an edge tile (row stride NR) into C.
 ///
 /// # Safety
-/// As `GemmElem::gemm_large`; `k > 0`; `buf` holds `a_len + b_len` writable elements
-/// ([`scratch_len`]).
+/// `tile` holds an initialised `rows × nr` block; C has `rows` rows of `cols` writable
+/// (and, when `accumulate`, initialised) elements `ldc` apart.
+#[inline(always)]
+unsafe fn store_edge<T: GemmElem>(
+    tile: *const T,
+    nr: usize,
+    rows: usize,
+    cols: usize,
+    c: *mut T,
+    ldc: usize,
+    accumulate: bool,
+) {
+    for i in 0..rows {
+        for j in 0..cols {
+            // SAFETY: (i, j) is inside both blocks (caller's contract).
+            unsafe {
+                let (out, x) = (c.add(i * ldc + j), *tile.add(i * nr + j));
+                out.write(if accumulate { *out + x } else { x });
+            }
+        }
+    }
+}
+
+/// `C = A·B` on one thread through micro-kernel `K`, with scratch space at `buf`: in
+/// place when [`is_direct`], else through the packed loop nest.
+///
+/// # Safety
+/// As `GemmElem::gemm_large`; `k > 0`; `buf` holds [`scratch_len`] writable elements.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)] // the BLAS signature plus the scratch buffer
 pub(super) unsafe fn serial<K: Micro>(
@@ -90,12 +134,98 @@ pub(super) unsafe fn serial<K: Micro>(
     ldc: usize,
     buf: *mut K::T,
 ) {
-    let (a_len, _) = scratch_len::<K>(m, k, n);
-    let (pa, pb) = (buf, buf.wrapping_add(a_len));
     // Edge tiles: the kernel writes all MR × NR of it (row stride NR) before it is read.
     let mut edge = [core::mem::MaybeUninit::<K::T>::uninit(); EDGE];
     assert!(K::MR * K::NR <= EDGE, "tile larger than the edge buffer");
     let edge = edge.as_mut_ptr().cast::<K::T>();
+    // SAFETY: forwarded contract, with the edge buffer above.
+    unsafe {
+        if is_direct::<K>(k, n) {
+            direct::<K>(m, k, n, a, b, c, ldc, buf, edge)
+        } else {
+            blocked::<K>(m, k, n, a, b, c, ldc, buf, edge)
+        }
+    }
+}
+
+/// The in-place product: full tiles read A through its strides and B's rows where they
+/// lie (unit column stride); only the ragged last sliver of each (and B whole when its
+/// columns are strided) is packed.
+///
+/// # Safety
+/// As [`serial`], with `edge` an [`EDGE`]-element buffer.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // the BLAS signature plus two buffers
+unsafe fn direct<K: Micro>(
+    m: usize,
+    k: usize,
+    n: usize,
+    a: MatRef<K::T>,
+    b: MatRef<K::T>,
+    c: *mut K::T,
+    ldc: usize,
+    buf: *mut K::T,
+    edge: *mut K::T,
+) {
+    let (mr, nr) = (K::MR, K::NR);
+    let (pa, pb) = (buf, buf.wrapping_add((mr * k).div_ceil(16) * 16));
+    let full_m = m / mr * mr;
+    let full_n = if b.cs == 1 { n / nr * nr } else { 0 };
+    // SAFETY (all accesses): the blocks are inside A, B and C (caller's contract); the
+    // packed parts fit the buffer (`scratch_len`); each tile is inside C or goes through
+    // `edge`.
+    unsafe {
+        if full_m < m {
+            pack_a(mr, m - full_m, k, MatRef { ptr: a.ptr.offset(full_m as isize * a.rs), ..a }, pa);
+        }
+        if full_n < n {
+            pack_b(nr, k, n - full_n, MatRef { ptr: b.ptr.offset(full_n as isize * b.cs), ..b }, pb);
+        }
+        for ir in (0..m).step_by(mr) {
+            let rows = mr.min(m - ir);
+            let (ap, rsa, csa) = if ir < full_m {
+                (a.ptr.offset(ir as isize * a.rs), a.rs, a.cs)
+            } else {
+                (pa.cast_const(), 1, mr as isize)
+            };
+            for jr in (0..n).step_by(nr) {
+                let cols = nr.min(n - jr);
+                let (bp, rsb) = if jr < full_n {
+                    (b.ptr.add(jr), b.rs)
+                } else {
+                    (pb.add((jr - full_n) * k).cast_const(), nr as isize)
+                };
+                let c_tile = c.add(ir * ldc + jr);
+                if rows == mr && cols == nr {
+                    K::tile_strided(k, ap, rsa, csa, bp, rsb, c_tile, ldc);
+                } else {
+                    K::tile_strided(k, ap, rsa, csa, bp, rsb, edge, nr);
+                    store_edge(edge, nr, rows, cols, c_tile, ldc, false);
+                }
+            }
+        }
+    }
+}
+
+/// The packed loop nest (see the module docs).
+///
+/// # Safety
+/// As [`serial`], with `edge` an [`EDGE`]-element buffer.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // the BLAS signature plus two buffers
+unsafe fn blocked<K: Micro>(
+    m: usize,
+    k: usize,
+    n: usize,
+    a: MatRef<K::T>,
+    b: MatRef<K::T>,
+    c: *mut K::T,
+    ldc: usize,
+    buf: *mut K::T,
+    edge: *mut K::T,
+) {
+    let a_len = (K::MC.min(m).div_ceil(K::MR) * K::MR * K::KC.min(k)).div_ceil(16) * 16;
+    let (pa, pb) = (buf, buf.wrapping_add(a_len));
     for ic in (0..m).step_by(K::MC) {
         let mc = K::MC.min(m - ic);
         for pc in (0..k).step_by(K::KC) {
@@ -106,11 +236,11 @@ pub(super) unsafe fn serial<K: Micro>(
             // goes through `edge`, an MR × NR block with row stride NR.
             unsafe {
                 let a_blk = MatRef { ptr: a.ptr.offset(ic as isize * a.rs + pc as isize * a.cs), ..a };
-                super::pack::pack_a(K::MR, mc, kc, a_blk, pa);
+                pack_a(K::MR, mc, kc, a_blk, pa);
                 for jc in (0..n).step_by(K::NC) {
                     let nc = K::NC.min(n - jc);
                     let b_blk = MatRef { ptr: b.ptr.offset(pc as isize * b.rs + jc as isize * b.cs), ..b };
-                    super::pack::pack_b(K::NR, kc, nc, b_blk, pb);
+                    pack_b(K::NR, kc, nc, b_blk, pb);
                     for ir in (0..mc).step_by(K::MR) {
                         let a_sliver = pa.add(ir * kc);
                         let rows = K::MR.min(mc - ir);
@@ -123,12 +253,7 @@ pub(super) unsafe fn serial<K: Micro>(
                                 K::tile(kc, a_sliver, b_sliver, c_tile, ldc, accumulate);
                             } else {
                                 K::tile(kc, a_sliver, b_sliver, edge, K::NR, false);
-                                for i in 0..rows {
-                                    for j in 0..cols {
-                                        let (out, x) = (c_tile.add(i * ldc + j), *edge.add(i * K::NR + j));
-                                        out.write(if accumulate { *out + x } else { x });
-                                    }
-                                }
+                                store_edge(edge, K::NR, rows, cols, c_tile, ldc, accumulate);
                             }
                         }
                     }
@@ -166,9 +291,9 @@ pub(super) unsafe fn product<K: Micro>(
             // SAFETY: writes zeros to the m × n block of C (caller's contract).
             return unsafe { gemm_loop(m, k, n, a, b, c, ldc) };
         }
-        let (a_len, b_len) = scratch_len::<K>(m, k, n);
-        // SAFETY: the buffer has a_len + b_len elements; the rest is the caller's contract.
-        let done = with_scratch::<K::T, _>(a_len + b_len, |buf| unsafe { run(m, k, n, a, b, c, ldc, buf) });
+        // SAFETY: the buffer has `scratch_len` elements; the rest is the caller's contract.
+        let done =
+            with_scratch::<K::T, _>(scratch_len::<K>(m, k, n, b), |buf| unsafe { run(m, k, n, a, b, c, ldc, buf) });
         if done.is_none() {
             // No memory for packing: the unpacked loop is slow but needs none, and an
             // allocation failure must not abort a `try_` form.

@@ -25,13 +25,31 @@ pub(super) trait Micro {
     /// Columns of a packed B block (`KC × NC` stays in L2).
     const NC: usize;
 
-    /// `C[0..MR, 0..NR] = Σ_p a[p·MR + i] · b[p·NR + j]` over `p < kc`, added to C's
-    /// current values when `accumulate`.
+    /// `C[0..MR, 0..NR] = Σ_p a[p·MR + i] · b[p·NR + j]` over `p < kc` (packed slivers),
+    /// added to C's current values when `accumulate`.
     ///
     /// # Safety
     /// `a` holds `kc·MR` and `b` `kc·NR` readable elements; C has `MR` rows of `NR`
     /// writable (and, when `accumulate`, initialised) elements `ldc` apart.
     unsafe fn tile(kc: usize, a: *const Self::T, b: *const Self::T, c: *mut Self::T, ldc: usize, accumulate: bool);
+
+    /// `C[0..MR, 0..NR] = Σ_p a[i·rsa + p·csa] · b[p·rsb + j]` over `p < kc`: the same
+    /// sums as [`Micro::tile`] (bit for bit), read from unpacked operands — A through any
+    /// strides, B with unit column stride.
+    ///
+    /// # Safety
+    /// Those elements of A and B are readable; C as for [`Micro::tile`] (not accumulated).
+    #[allow(clippy::too_many_arguments)] // two strided operands and the output
+    unsafe fn tile_strided(
+        kc: usize,
+        a: *const Self::T,
+        rsa: isize,
+        csa: isize,
+        b: *const Self::T,
+        rsb: isize,
+        c: *mut Self::T,
+        ldc: usize,
+    );
 }
 
 /// The plain-Rust kernel for element type `T` (`a·b + c`, never `mul_add`, which is a
@@ -57,11 +75,52 @@ impl<T: GemmElem> Micro for Portable<T> {
 
     #[inline(always)]
     unsafe fn tile(kc: usize, a: *const T, b: *const T, c: *mut T, ldc: usize, accumulate: bool) {
+        // SAFETY: the packed slivers are these strides (caller's contract).
+        unsafe { portable_tile(kc, a, 1, PMR as isize, b, PNR as isize, c, ldc, accumulate) }
+    }
+
+    #[inline(always)]
+    unsafe fn tile_strided(
+        kc: usize,
+        a: *const T,
+        rsa: isize,
+        csa: isize,
+        b: *const T,
+        rsb: isize,
+        c: *mut T,
+        ldc: usize,
+    ) {
+        // SAFETY: forwarded contract.
+        unsafe { portable_tile(kc, a, rsa, csa, b, rsb, c, ldc, false) }
+    }
+}
+
+/// The portable tile product over strided operands (see [`Micro::tile_strided`]).
+///
+/// # Safety
+/// As [`Micro::tile_strided`]; C initialised when `accumulate`.
+#[cfg(any(miri, test))]
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // two strided operands and the output
+unsafe fn portable_tile<T: GemmElem>(
+    kc: usize,
+    a: *const T,
+    rsa: isize,
+    csa: isize,
+    b: *const T,
+    rsb: isize,
+    c: *mut T,
+    ldc: usize,
+    accumulate: bool,
+) {
+    {
         let mut acc = [[T::zero(); PNR]; PMR];
         for p in 0..kc {
-            // SAFETY: p < kc, inside both slivers (caller's contract).
-            let (ap, bp) = unsafe { (&*a.add(p * PMR).cast::<[T; PMR]>(), &*b.add(p * PNR).cast::<[T; PNR]>()) };
-            for (row, &x) in acc.iter_mut().zip(ap) {
+            for (i, row) in acc.iter_mut().enumerate() {
+                // SAFETY: A[i, p] and B[p, ..NR] are inside the operands (caller's contract).
+                let (x, bp) = unsafe {
+                    (*a.offset(i as isize * rsa + p as isize * csa), &*b.offset(p as isize * rsb).cast::<[T; PNR]>())
+                };
                 for (r, &y) in row.iter_mut().zip(bp) {
                     *r = *r + x * y;
                 }
