@@ -207,6 +207,13 @@ unsafe fn direct<K: Micro>(
     }
 }
 
+/// The step that cuts `len` into the fewest pieces of at most `max`, as equal as whole
+/// units of `unit` allow: never more than `max` rounded up to a whole unit, which is what
+/// [`scratch_len`] provides for.
+fn even(len: usize, max: usize, unit: usize) -> usize {
+    len.div_ceil(len.div_ceil(max).max(1)).div_ceil(unit) * unit
+}
+
 /// The packed loop nest (see the module docs).
 ///
 /// # Safety
@@ -226,8 +233,11 @@ unsafe fn blocked<K: Micro>(
 ) {
     let a_len = (K::MC.min(m).div_ceil(K::MR) * K::MR * K::KC.min(k)).div_ceil(16) * 16;
     let (pa, pb) = (buf, buf.wrapping_add(a_len));
-    for ic in (0..m).step_by(K::MC) {
-        let mc = K::MC.min(m - ic);
+    // Panels and blocks of equal size (whole slivers, at most MC and NC): a last panel of
+    // a few rows would cost a full repacking of B for little work.
+    let (mc_step, nc_step) = (even(m, K::MC, K::MR), even(n, K::NC, K::NR));
+    for ic in (0..m).step_by(mc_step) {
+        let mc = mc_step.min(m - ic);
         for pc in (0..k).step_by(K::KC) {
             let kc = K::KC.min(k - pc);
             let accumulate = pc > 0;
@@ -237,8 +247,8 @@ unsafe fn blocked<K: Micro>(
             unsafe {
                 let a_blk = MatRef { ptr: a.ptr.offset(ic as isize * a.rs + pc as isize * a.cs), ..a };
                 pack_a(K::MR, mc, kc, a_blk, pa);
-                for jc in (0..n).step_by(K::NC) {
-                    let nc = K::NC.min(n - jc);
+                for jc in (0..n).step_by(nc_step) {
+                    let nc = nc_step.min(n - jc);
                     let b_blk = MatRef { ptr: b.ptr.offset(pc as isize * b.rs + jc as isize * b.cs), ..b };
                     pack_b(K::NR, kc, nc, b_blk, pb);
                     for ir in (0..mc).step_by(K::MR) {
