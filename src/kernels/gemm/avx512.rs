@@ -22,7 +22,7 @@ pub(super) fn available() -> bool {
 }
 
 macro_rules! kernel {
-    ($name:ident, $tile:ident, $strided:ident, $body:ident, $t:ty, $lanes:expr, $mr:expr, $kc:expr, $mc:expr, $nc:expr,
+    ($name:ident, $tile:ident, $strided:ident, $part:ident, $body:ident, $t:ty, $lanes:expr, $mr:expr, $kc:expr, $mc:expr, $nc:expr,
      $vec:ty, $zero:ident, $load:ident, $set1:ident, $fmadd:ident, $add:ident, $store:ident) => {
         /// The AVX-512 kernel for this element type.
         pub(super) struct $name;
@@ -55,6 +55,60 @@ macro_rules! kernel {
                 // SAFETY: as above.
                 unsafe { $strided(kc, a, rsa, csa, b, rsb, c, ldc) }
             }
+
+            #[inline(always)]
+            fn part_rows(rows: usize) -> usize {
+                match rows {
+                    0..=4 => 4,
+                    5..=8 => 8,
+                    _ => $mr,
+                }
+            }
+
+            #[inline(always)]
+            unsafe fn tile_part(
+                rows: usize,
+                kc: usize,
+                a: *const $t,
+                rsa: isize,
+                csa: isize,
+                b: *const $t,
+                rsb: isize,
+                c: *mut $t,
+                ldc: usize,
+                accumulate: bool,
+            ) {
+                // SAFETY: as above; `part_rows` rows of A and C (the contract).
+                unsafe {
+                    match Self::part_rows(rows) {
+                        4 => $part::<4>(kc, a, rsa, csa, b, rsb, c, ldc, accumulate),
+                        8 => $part::<8>(kc, a, rsa, csa, b, rsb, c, ldc, accumulate),
+                        _ => $part::<$mr>(kc, a, rsa, csa, b, rsb, c, ldc, accumulate),
+                    }
+                }
+            }
+        }
+
+        /// See [`Micro::tile_part`]: the first `R` rows of a tile.
+        ///
+        /// # Safety
+        /// As [`Micro::tile_part`] with `part_rows(rows) = R`, and the CPU supports AVX-512F.
+        #[inline(never)]
+        #[target_feature(enable = "avx512f")]
+        #[allow(clippy::too_many_arguments)] // two strided operands and the output
+        unsafe fn $part<const R: usize>(
+            kc: usize,
+            a: *const $t,
+            rsa: isize,
+            csa: isize,
+            b: *const $t,
+            rsb: isize,
+            c: *mut $t,
+            ldc: usize,
+            accumulate: bool,
+        ) {
+            // SAFETY: forwarded contract.
+            unsafe { $body::<R>(kc, a, rsa, csa, b, rsb, c, ldc, accumulate) }
         }
 
         /// See [`Micro::tile`].
@@ -65,7 +119,7 @@ macro_rules! kernel {
         #[target_feature(enable = "avx512f")]
         unsafe fn $tile(kc: usize, a: *const $t, b: *const $t, c: *mut $t, ldc: usize, accumulate: bool) {
             // SAFETY: the packed slivers are these strides (forwarded contract).
-            unsafe { $body(kc, a, 1, $mr, b, 2 * $lanes, c, ldc, accumulate) }
+            unsafe { $body::<$mr>(kc, a, 1, $mr, b, 2 * $lanes, c, ldc, accumulate) }
         }
 
         /// See [`Micro::tile_strided`].
@@ -86,7 +140,7 @@ macro_rules! kernel {
             ldc: usize,
         ) {
             // SAFETY: forwarded contract.
-            unsafe { $body(kc, a, rsa, csa, b, rsb, c, ldc, false) }
+            unsafe { $body::<$mr>(kc, a, rsa, csa, b, rsb, c, ldc, false) }
         }
 
         /// The tile product over strided operands; always inlined into the two kernels
@@ -98,7 +152,7 @@ macro_rules! kernel {
         /// `accumulate`.
         #[inline(always)]
         #[allow(clippy::too_many_arguments)] // two strided operands and the output
-        unsafe fn $body(
+        unsafe fn $body<const R: usize>(
             kc: usize,
             a: *const $t,
             rsa: isize,
@@ -112,21 +166,28 @@ macro_rules! kernel {
             // SAFETY (all intrinsics): the CPU supports AVX-512F (caller's contract); the
             // pointers address elements of the operands and of C's tile, as each comment says.
             unsafe {
-                let mut lo: [$vec; $mr] = [$zero(); $mr];
-                let mut hi: [$vec; $mr] = [$zero(); $mr];
+                // C's tile is read (or written) only after the depth loop: fetch its lines
+                // now, while the loop runs, instead of waiting on them at the end.
+                for i in 0..R {
+                    let row = c.add(i * ldc).cast::<i8>();
+                    _mm_prefetch::<_MM_HINT_T0>(row);
+                    _mm_prefetch::<_MM_HINT_T0>(row.wrapping_add(2 * $lanes * core::mem::size_of::<$t>() - 1));
+                }
+                let mut lo: [$vec; R] = [$zero(); R];
+                let mut hi: [$vec; R] = [$zero(); R];
                 for p in 0..kc as isize {
                     // Step p < kc: B[p, 0..NR] and A[0..MR, p] (the contract).
                     let bp = b.offset(p * rsb);
                     let (b0, b1) = ($load(bp), $load(bp.add($lanes)));
                     let ap = a.offset(p * csa);
-                    for i in 0..$mr {
+                    for i in 0..R {
                         let x = $set1(*ap.offset(i as isize * rsa));
                         lo[i] = $fmadd(x, b0, lo[i]);
                         hi[i] = $fmadd(x, b1, hi[i]);
                     }
                 }
-                for i in 0..$mr {
-                    // Row i < MR of the tile, NR = 2 · lanes elements (the contract).
+                for i in 0..R {
+                    // Row i < R ≤ MR of the tile, NR = 2 · lanes elements (the contract).
                     let row = c.add(i * ldc);
                     if accumulate {
                         $store(row, $add($load(row), lo[i]));
@@ -145,12 +206,13 @@ kernel!(
     F32,
     tile_f32,
     strided_f32,
+    part_f32,
     body_f32,
     f32,
     16,
     12,
     256,
-    960,
+    2048,
     512,
     __m512,
     _mm512_setzero_ps,
@@ -164,12 +226,13 @@ kernel!(
     F64,
     tile_f64,
     strided_f64,
+    part_f64,
     body_f64,
     f64,
     8,
     12,
     256,
-    960,
+    1024,
     256,
     __m512d,
     _mm512_setzero_pd,

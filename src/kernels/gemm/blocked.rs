@@ -198,8 +198,10 @@ unsafe fn direct<K: Micro>(
                 let c_tile = c.add(ir * ldc + jr);
                 if rows == mr && cols == nr {
                     K::tile_strided(k, ap, rsa, csa, bp, rsb, c_tile, ldc);
+                } else if rows == K::part_rows(rows) && cols == nr {
+                    K::tile_part(rows, k, ap, rsa, csa, bp, rsb, c_tile, ldc, false);
                 } else {
-                    K::tile_strided(k, ap, rsa, csa, bp, rsb, edge, nr);
+                    K::tile_part(rows, k, ap, rsa, csa, bp, rsb, edge, nr, false);
                     store_edge(edge, nr, rows, cols, c_tile, ldc, false);
                 }
             }
@@ -259,10 +261,13 @@ unsafe fn blocked<K: Micro>(
                             let b_sliver = pb.add(jr * kc);
                             let cols = K::NR.min(nc - jr);
                             let c_tile = c_row.add(jr);
+                            let (mr, nr) = (K::MR as isize, K::NR as isize);
                             if rows == K::MR && cols == K::NR {
                                 K::tile(kc, a_sliver, b_sliver, c_tile, ldc, accumulate);
+                            } else if rows == K::part_rows(rows) && cols == K::NR {
+                                K::tile_part(rows, kc, a_sliver, 1, mr, b_sliver, nr, c_tile, ldc, accumulate);
                             } else {
-                                K::tile(kc, a_sliver, b_sliver, edge, K::NR, false);
+                                K::tile_part(rows, kc, a_sliver, 1, mr, b_sliver, nr, edge, K::NR, false);
                                 store_edge(edge, K::NR, rows, cols, c_tile, ldc, accumulate);
                             }
                         }

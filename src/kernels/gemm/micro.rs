@@ -50,6 +50,29 @@ pub(super) trait Micro {
         c: *mut Self::T,
         ldc: usize,
     );
+
+    /// The rows an edge tile of `rows < MR` rows is computed with: a smaller kernel where
+    /// there is one, so that a ragged last sliver does not cost a full tile.
+    fn part_rows(rows: usize) -> usize;
+
+    /// [`Micro::tile_strided`] for the first [`Micro::part_rows`]`(rows)` rows of the
+    /// tile only (the same sums for those rows), added to C when `accumulate`.
+    ///
+    /// # Safety
+    /// As [`Micro::tile_strided`] for those rows; C initialised when `accumulate`.
+    #[allow(clippy::too_many_arguments)] // two strided operands and the output
+    unsafe fn tile_part(
+        rows: usize,
+        kc: usize,
+        a: *const Self::T,
+        rsa: isize,
+        csa: isize,
+        b: *const Self::T,
+        rsb: isize,
+        c: *mut Self::T,
+        ldc: usize,
+        accumulate: bool,
+    );
 }
 
 /// The plain-Rust kernel for element type `T` (`a·b + c`, never `mul_add`, which is a
@@ -92,6 +115,28 @@ impl<T: GemmElem> Micro for Portable<T> {
     ) {
         // SAFETY: forwarded contract.
         unsafe { portable_tile(kc, a, rsa, csa, b, rsb, c, ldc, false) }
+    }
+
+    #[inline(always)]
+    fn part_rows(_: usize) -> usize {
+        PMR
+    }
+
+    #[inline(always)]
+    unsafe fn tile_part(
+        _: usize,
+        kc: usize,
+        a: *const T,
+        rsa: isize,
+        csa: isize,
+        b: *const T,
+        rsb: isize,
+        c: *mut T,
+        ldc: usize,
+        accumulate: bool,
+    ) {
+        // SAFETY: forwarded contract (all MR rows).
+        unsafe { portable_tile(kc, a, rsa, csa, b, rsb, c, ldc, accumulate) }
     }
 }
 
