@@ -34,6 +34,10 @@
 //! assert!(d.try_reshape::<ext![_, _]>([4, 2]).is_err());
 //! ```
 #![deny(missing_docs)]
+// `is_multiple_of` is stable since 1.87 and the MSRV is now 1.89, so clippy asks for it in
+// place of `% n == 0`; src/ops/join.rs (owned by the elementwise work, not edited by the
+// gemm branch that moved the MSRV) still has one. Remove this once that line is converted.
+#![allow(clippy::manual_is_multiple_of)]
 
 #[cfg(feature = "approx")]
 pub mod approx;

@@ -27,7 +27,7 @@ fn allocated<R>(f: impl FnOnce() -> R) -> (R, usize, usize) {
 }
 
 fn aligned<T>(p: *const T) -> bool {
-    p as usize % 64 == 0
+    (p as usize).is_multiple_of(64)
 }
 
 /// Values in [0, 1) from a 64-bit LCG: 24 random bits, exact in `f32`.
