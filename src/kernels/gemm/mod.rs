@@ -2,7 +2,7 @@
 //!
 //! * Small products (up to [`SMALL_FLOPS`] multiply-adds) run a plain triple loop written
 //!   straight into the output; with static extents the compiler unrolls it completely.
-//! * Larger `f32`/`f64` products run the crate's own cache-blocked kernel ([`blocked`]:
+//! * Larger `f32`/`f64` products run the crate's own cache-blocked kernel (`blocked`:
 //!   packing, loop nest, threads) around an AVX-512 micro-kernel when the CPU has
 //!   AVX-512F (checked at run time; `avx512`). Without it they go to `matrixmultiply`
 //!   (AVX2/FMA chosen at run time). Operands of any strides are read in place: packing
