@@ -13,8 +13,13 @@
 //!       for each A sliver, for each B sliver: one MR × NR tile of C
 //! ```
 //!
-//! The first depth step writes C (which may be uninitialised), later ones add to it. Tiles
-//! that cross C's edge are computed into a small buffer and their valid part copied.
+//! The first depth step writes C (which may be uninitialised), later ones add to it. A
+//! ragged last sliver of A runs a 4- or 8-row kernel where one fits; other tiles that
+//! cross C's edge are computed into a small buffer and their valid part copied.
+//!
+//! A product with a single depth step whose B fits well within L2 skips packing
+//! ([`direct`]): A is broadcast through its own strides and B's rows are loaded where they
+//! lie. Both paths compute each element as the same sum in the same order.
 //!
 //! Threads split C into column blocks (or row blocks when C is tall), each a whole
 //! sub-product with its own packing, never the depth: every element is the same sum in
