@@ -321,8 +321,13 @@ pub(super) unsafe fn product<K: Micro>(
             unsafe { gemm_loop(m, k, n, a, b, c, ldc) }
         }
     };
-    // Split the longer side of C, in whole tiles, one part per thread.
-    let (by_cols, len, unit) = if n >= m { (true, n, K::NR) } else { (false, m, K::MR) };
+    // Split C in whole tiles, one part per thread: along the columns when that lets each
+    // part read its operands in place, else along the side with more tiles. For a large
+    // square product that is the rows: each thread then packs its own rows of A (from a
+    // row-major A a transposing copy, the costly one) and all of B (row copies).
+    let direct_by_cols = !is_direct::<K>(k, n) && is_direct::<K>(k, n.div_ceil(threads));
+    let by_cols = direct_by_cols || n.div_ceil(K::NR) > m.div_ceil(K::MR);
+    let (len, unit) = if by_cols { (n, K::NR) } else { (m, K::MR) };
     let parts = threads.min(len.div_ceil(unit)).max(1);
     if parts == 1 {
         return one(m, n, a, b, c);
