@@ -15,7 +15,9 @@ use num_traits::Zero;
 /// # Safety
 /// Every `a[i, p]` with `i < mc`, `p < kc` is readable through the strides; `dst` is valid
 /// for writes of `mc.div_ceil(mr) · mr · kc` elements.
-#[inline(always)]
+// Not inlined into the AVX-512 nests: copies are bound by memory, not by vector width,
+// and one baseline copy per element type keeps the nests (and the build) smaller.
+#[inline(never)]
 pub(super) unsafe fn pack_a<T: Copy + Zero>(mr: usize, mc: usize, kc: usize, a: MatRef<T>, dst: *mut T) {
     for s in 0..mc.div_ceil(mr) {
         let i0 = s * mr;
@@ -68,7 +70,8 @@ unsafe fn pack_rows<T: Copy>(mr: usize, kc: usize, src: *const T, rs: isize, cs:
 /// # Safety
 /// Every `b[p, j]` with `p < kc`, `j < nc` is readable through the strides; `dst` is valid
 /// for writes of `nc.div_ceil(nr) · nr · kc` elements.
-#[inline(always)]
+// Not inlined, as `pack_a`.
+#[inline(never)]
 pub(super) unsafe fn pack_b<T: Copy + Zero>(nr: usize, kc: usize, nc: usize, b: MatRef<T>, dst: *mut T) {
     for t in 0..nc.div_ceil(nr) {
         let j0 = t * nr;
