@@ -177,7 +177,7 @@ mod tiles {
     /// The CPU has AVX2; `a`, `b` and `out` hold n² elements, n a multiple of 8.
     #[target_feature(enable = "avx2")]
     pub unsafe fn add_t(n: usize, a: Option<&[f32]>, b: &[f32], out: &mut [f32]) {
-        assert!(n % 8 == 0 && b.len() == n * n && out.len() == n * n);
+        assert!(n.is_multiple_of(8) && b.len() == n * n && out.len() == n * n);
         for i in (0..n).step_by(8) {
             for j in (0..n).step_by(8) {
                 // SAFETY: the tile (i..i+8, j..j+8) and its transpose are inside n×n.

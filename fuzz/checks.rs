@@ -467,7 +467,7 @@ pub fn check_chain(data: &[u8]) {
                 // not contiguous, since reshape of a view needs contiguity).
                 let n: usize = r.shape.iter().product();
                 let mut shape: Vec<usize> = (0..b.below(4)).map(|_| b.below(6) + 1).collect();
-                if b.u8() % 2 == 0 {
+                if b.u8().is_multiple_of(2) {
                     shape = vec![n];
                 }
                 let contiguous = v.is_standard_layout();
@@ -489,7 +489,7 @@ pub fn check_chain(data: &[u8]) {
                 let extra = b.below(3);
                 let mut shape: Vec<usize> = (0..extra).map(|_| b.below(4)).collect();
                 for &d in &r.shape {
-                    shape.push(if d == 1 && b.u8() % 2 == 0 { b.below(4) } else { d });
+                    shape.push(if d == 1 && b.u8().is_multiple_of(2) { b.below(4) } else { d });
                 }
                 if shape.iter().product::<usize>() > MAX_NUMEL {
                     continue;

@@ -233,7 +233,7 @@ fn save_and_load_through_files_and_streams() {
 /// A version 1.0 file with this dict (padded as numpy pads) and payload.
 fn npy_v1(dict: &str, payload: &[u8]) -> Vec<u8> {
     let mut h = dict.to_owned();
-    while (10 + h.len() + 1) % 64 != 0 {
+    while !(10 + h.len() + 1).is_multiple_of(64) {
         h.push(' ');
     }
     h.push('\n');

@@ -914,7 +914,7 @@ fn factorize(n: usize, seeds: &[u32]) -> Vec<usize> {
     let mut rem = n;
     let mut out = Vec::new();
     for &s in &seeds[..seeds.len() - 1] {
-        let divisors: Vec<usize> = (1..=rem).filter(|d| rem % d == 0).collect();
+        let divisors: Vec<usize> = (1..=rem).filter(|&d| rem.is_multiple_of(d)).collect();
         let d = divisors[s as usize % divisors.len()];
         out.push(d);
         rem /= d;

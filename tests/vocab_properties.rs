@@ -157,7 +157,7 @@ proptest! {
             }
             start += len;
         }
-        if n % sections == 0 {
+        if n.is_multiple_of(sections) {
             prop_assert_eq!(v.split_dyn(axis, sections).len(), sections);
         } else {
             prop_assert!(v.try_split_dyn(axis, sections).is_err());

@@ -200,7 +200,7 @@ fn section_bounds(op: &'static str, n: usize, sections: usize, exact: bool) -> R
     if sections == 0 {
         return Err(ShapeError::InvalidArgument { op, reason: "the number of sections is 0".into() });
     }
-    if exact && n % sections != 0 {
+    if exact && !n.is_multiple_of(sections) {
         return Err(ShapeError::InvalidArgument {
             op,
             reason: format!("an axis of extent {n} does not split into {sections} equal sections"),

@@ -30,7 +30,7 @@ pub struct MmapMut<T> {
 fn check_region<T>(base: *const u8, map_len: usize, offset: usize, len: usize) -> bool {
     let bytes = len.checked_mul(core::mem::size_of::<T>());
     let end = bytes.and_then(|b| b.checked_add(offset));
-    end.is_some_and(|e| e <= map_len) && (base as usize).wrapping_add(offset) % core::mem::align_of::<T>() == 0
+    end.is_some_and(|e| e <= map_len) && (base as usize).wrapping_add(offset).is_multiple_of(core::mem::align_of::<T>())
 }
 
 impl<T> Mmap<T> {

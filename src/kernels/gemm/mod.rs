@@ -2,10 +2,21 @@
 //!
 //! * Small products (up to [`SMALL_FLOPS`] multiply-adds) run a plain triple loop written
 //!   straight into the output; with static extents the compiler unrolls it completely.
-//! * Larger `f32`/`f64` products go to `matrixmultiply` (cache-blocked packing, AVX2/FMA
-//!   chosen at run time, any strides — transposed or sliced operands are not copied),
-//!   split by rows across rayon when large enough; other element types use a blocked
-//!   loop.
+//! * Larger `f32`/`f64` products run the crate's own cache-blocked kernel (`blocked`:
+//!   packing, loop nest, threads) around an AVX-512 micro-kernel when the CPU has
+//!   AVX-512F (checked at run time; `avx512`). Without it they go to `matrixmultiply`
+//!   (AVX2/FMA chosen at run time). Operands of any strides are read in place: packing
+//!   reads through the strides, so transposed or sliced views are not copied first.
+//! * Other element types use the plain loop, split by rows across threads when large.
+//!
+//! Under Miri the blocked nest runs with its portable micro-kernel, so that packing, edge
+//! tiles and the thread split are checked there too.
+
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+mod avx512;
+mod blocked;
+mod micro;
+mod pack;
 
 use super::elementwise::SendPtr;
 use super::par::Par;
@@ -36,17 +47,66 @@ unsafe impl<T: Sync> Sync for MatRef<T> {}
 
 /// Element types with a matrix product kernel.
 pub trait GemmElem: Copy + Zero + Add<Output = Self> + Mul<Output = Self> + Send + Sync + 'static {
-    /// `C = A·B` for an `m×k` A and `k×n` B, C row-major with row stride `ldc`; C need
-    /// not be initialised.
+    /// `C = A·B` for an `m×k` A and `k×n` B, C row-major with row stride `ldc`, on up
+    /// to `threads` threads; C need not be initialised.
     ///
     /// # Safety
     /// Every element of A and B addressed by the strides is readable; C has `m` rows of
     /// `n` writable elements `ldc` apart.
     #[doc(hidden)]
-    unsafe fn gemm_large(m: usize, k: usize, n: usize, a: MatRef<Self>, b: MatRef<Self>, c: *mut Self, ldc: usize) {
+    #[allow(clippy::too_many_arguments)] // the BLAS signature plus threads
+    unsafe fn gemm_large(
+        m: usize,
+        k: usize,
+        n: usize,
+        a: MatRef<Self>,
+        b: MatRef<Self>,
+        c: *mut Self,
+        ldc: usize,
+        threads: usize,
+    ) {
         // SAFETY: forwarded contract.
-        unsafe { gemm_loop(m, k, n, a, b, c, ldc) }
+        unsafe { split_rows(m, k, n, a, b, c, ldc, threads, gemm_loop) }
     }
+}
+
+/// Runs `kernel` on row blocks of A and C (a multiple of 8 rows each), one per thread.
+///
+/// # Safety
+/// As [`GemmElem::gemm_large`]; `kernel` has the same contract.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // the BLAS signature plus threads and the kernel
+unsafe fn split_rows<T: GemmElem>(
+    m: usize,
+    k: usize,
+    n: usize,
+    a: MatRef<T>,
+    b: MatRef<T>,
+    c: *mut T,
+    ldc: usize,
+    threads: usize,
+    kernel: unsafe fn(usize, usize, usize, MatRef<T>, MatRef<T>, *mut T, usize),
+) {
+    let tasks = threads.min(m / 8);
+    if tasks <= 1 {
+        // SAFETY: forwarded contract.
+        return unsafe { kernel(m, k, n, a, b, c, ldc) };
+    }
+    let rows = (m.div_ceil(tasks)).div_ceil(8) * 8;
+    let c = SendPtr(c);
+    super::par::for_each_task(tasks, move |t| {
+        let r0 = t * rows;
+        if r0 < m {
+            let mr = rows.min(m - r0);
+            // Capture the operands whole (their Send impls), not their raw-pointer fields.
+            let (a, b, c) = (a, b, c);
+            // SAFETY: row block r0..r0+mr of A and C; blocks are disjoint in C.
+            unsafe {
+                let a_blk = MatRef { ptr: a.ptr.offset(r0 as isize * a.rs), ..a };
+                kernel(mr, k, n, a_blk, b, c.get().add(r0 * ldc), ldc)
+            }
+        }
+    });
 }
 
 /// The plain kernel. Narrow products (n ≤ 16) compute a row of C in registers,
@@ -142,21 +202,48 @@ macro_rules! gemm_int {
 }
 gemm_int!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
 
-impl GemmElem for f32 {
-    #[doc(hidden)]
-    unsafe fn gemm_large(m: usize, k: usize, n: usize, a: MatRef<f32>, b: MatRef<f32>, c: *mut f32, ldc: usize) {
-        // SAFETY: strides address valid elements (caller's contract); beta = 0 lets C be
-        // uninitialised (matrixmultiply's documented contract).
-        unsafe { matrixmultiply::sgemm(m, k, n, 1.0, a.ptr, a.rs, a.cs, b.ptr, b.rs, b.cs, 0.0, c, ldc as isize, 1) }
-    }
+macro_rules! gemm_float {
+    ($($t:ty => $ours:ident, $mm:path);*) => {$(
+        impl GemmElem for $t {
+            #[doc(hidden)]
+            unsafe fn gemm_large(
+                m: usize,
+                k: usize,
+                n: usize,
+                a: MatRef<$t>,
+                b: MatRef<$t>,
+                c: *mut $t,
+                ldc: usize,
+                threads: usize,
+            ) {
+                #[cfg(all(target_arch = "x86_64", not(miri)))]
+                if avx512::available() {
+                    // SAFETY: forwarded contract; the CPU has AVX-512F (checked just above).
+                    return unsafe { avx512::$ours(m, k, n, a, b, c, ldc, threads) };
+                }
+                #[cfg(miri)]
+                {
+                    // SAFETY: forwarded contract.
+                    return unsafe { blocked::portable(m, k, n, a, b, c, ldc, threads) };
+                }
+                /// matrixmultiply's product with C's layout and `beta = 0`.
+                ///
+                /// # Safety
+                /// As [`GemmElem::gemm_large`].
+                #[cfg(not(miri))]
+                unsafe fn theirs(m: usize, k: usize, n: usize, a: MatRef<$t>, b: MatRef<$t>, c: *mut $t, ldc: usize) {
+                    // SAFETY: strides address valid elements (caller's contract); beta = 0
+                    // lets C be uninitialised (matrixmultiply's documented contract).
+                    unsafe { $mm(m, k, n, 1.0, a.ptr, a.rs, a.cs, b.ptr, b.rs, b.cs, 0.0, c, ldc as isize, 1) }
+                }
+                #[cfg(not(miri))]
+                // SAFETY: forwarded contract.
+                unsafe { split_rows(m, k, n, a, b, c, ldc, threads, theirs) }
+            }
+        }
+    )*};
 }
-impl GemmElem for f64 {
-    #[doc(hidden)]
-    unsafe fn gemm_large(m: usize, k: usize, n: usize, a: MatRef<f64>, b: MatRef<f64>, c: *mut f64, ldc: usize) {
-        // SAFETY: as for f32.
-        unsafe { matrixmultiply::dgemm(m, k, n, 1.0, a.ptr, a.rs, a.cs, b.ptr, b.rs, b.cs, 0.0, c, ldc as isize, 1) }
-    }
-}
+gemm_float!(f32 => sgemm, matrixmultiply::sgemm; f64 => dgemm, matrixmultiply::dgemm);
 
 /// `C = A·B` with the kernel and thread count chosen by size.
 ///
@@ -179,32 +266,12 @@ pub(crate) unsafe fn gemm<T: GemmElem>(
         // SAFETY: forwarded contract.
         return unsafe { gemm_loop(m, k, n, a, b, c, ldc) };
     }
-    let threads = super::par::threads();
     let parallel = match par {
         Par::Seq => false,
         Par::Rayon => true,
         Par::Auto => flops >= PAR_FLOPS,
-    } && threads > 1
-        && m >= 2 * 8;
-    if !parallel {
-        // SAFETY: forwarded contract.
-        return unsafe { T::gemm_large(m, k, n, a, b, c, ldc) };
-    }
-    // Split C (and A) into row blocks, a multiple of 8 rows each, one task per thread.
-    let tasks = threads.min(m / 8);
-    let rows = (m.div_ceil(tasks)).div_ceil(8) * 8;
-    let c = SendPtr(c);
-    super::par::for_each_task(tasks, move |t| {
-        let r0 = t * rows;
-        if r0 < m {
-            let mr = rows.min(m - r0);
-            // Capture the operands whole (their Send impls), not their raw-pointer fields.
-            let (a, b, c) = (a, b, c);
-            // SAFETY: row block r0..r0+mr of A and C; blocks are disjoint in C.
-            unsafe {
-                let a_blk = MatRef { ptr: a.ptr.offset(r0 as isize * a.rs), ..a };
-                T::gemm_large(mr, k, n, a_blk, b, c.0.add(r0 * ldc), ldc)
-            }
-        }
-    });
+    };
+    let threads = if parallel { super::par::threads() } else { 1 };
+    // SAFETY: forwarded contract.
+    unsafe { T::gemm_large(m, k, n, a, b, c, ldc, threads) }
 }

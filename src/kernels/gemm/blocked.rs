@@ -1,0 +1,426 @@
+//! The cache-blocked loop nest around a micro-kernel (BLIS's five loops), its packing
+//! buffers and its split across threads.
+//!
+//! C is row-major, so the kernels vectorise along a row of C (NR) and broadcast values of
+//! A. The nest is BLIS's with the roles of A and B swapped accordingly:
+//!
+//! ```text
+//! for each panel of MC rows of A                      (packed once per depth step)
+//!   for each depth step of KC
+//!     pack A[panel, step] into MR-row slivers          (one sliver stays in L1)
+//!     for each block of NC columns of B
+//!       pack B[step, block] into NR-column slivers     (the block stays in L2)
+//!       for each A sliver, for each B sliver: one MR × NR tile of C
+//! ```
+//!
+//! The first depth step writes C (which may be uninitialised), later ones add to it. A
+//! ragged last sliver of A runs a 4- or 8-row kernel where one fits; other tiles that
+//! cross C's edge are computed into a small buffer and their valid part copied.
+//!
+//! A product with a single depth step whose B fits well within L2 skips packing
+//! ([`direct`]): A is broadcast through its own strides and B's rows are loaded where they
+//! lie. Both paths compute each element as the same sum in the same order.
+//!
+//! Threads split C into column blocks (or row blocks when C is tall), each a whole
+//! sub-product with its own packing, never the depth: every element is the same sum in
+//! the same order whatever the thread count, so results are identical across threads.
+
+use super::micro::Micro;
+use super::pack::{pack_a, pack_b};
+use super::{gemm_loop, GemmElem, MatRef};
+use crate::kernels::buffer::AlignedBuf;
+use crate::kernels::elementwise::SendPtr;
+use core::cell::RefCell;
+use std::thread::LocalKey;
+
+/// Element types with a per-thread packing buffer, kept between products so that a
+/// product does not pay fresh-page faults (≈1.65 µs per 4 KiB) for its scratch space.
+pub(super) trait Scratch: GemmElem {
+    /// This thread's buffer.
+    fn slot() -> &'static LocalKey<RefCell<Option<AlignedBuf<Self>>>>;
+}
+
+macro_rules! scratch {
+    ($($t:ty),*) => {$(
+        impl Scratch for $t {
+            fn slot() -> &'static LocalKey<RefCell<Option<AlignedBuf<$t>>>> {
+                thread_local!(static SLOT: RefCell<Option<AlignedBuf<$t>>> = const { RefCell::new(None) });
+                &SLOT
+            }
+        }
+    )*};
+}
+scratch!(f32, f64);
+
+/// Runs `f` on a 64-byte aligned buffer of at least `len` elements; `None` when the
+/// allocator refuses one (the caller then computes without packing).
+fn with_scratch<T: Scratch, R>(len: usize, f: impl FnOnce(*mut T) -> R) -> Option<R> {
+    // Taken out of the slot for the duration of `f`, so a nested product on this thread
+    // (none today) would allocate its own buffer instead of sharing this one.
+    let buf = T::slot().with(|s| s.borrow_mut().take()).filter(|b| b.len() >= len);
+    let mut buf = match buf {
+        Some(b) => b,
+        None => AlignedBuf::try_from_fn(len, |_| T::zero()).ok()?,
+    };
+    let r = f(buf.as_mut_ptr());
+    T::slot().with(|s| *s.borrow_mut() = Some(buf));
+    Some(r)
+}
+
+/// Whether a product reads its operands in place ([`direct`]) rather than packed
+/// ([`blocked`]): when the depth is a single block and B fits well within L2, from where
+/// the kernel sweeps it once per sliver of A. Packing such a product would cost more than
+/// it saves (most of the time of a 64² product); both paths compute the same sums.
+#[inline(always)]
+fn is_direct<K: Micro>(k: usize, n: usize) -> bool {
+    k <= K::KC && k.saturating_mul(n).saturating_mul(core::mem::size_of::<K::T>()) <= DIRECT_B_BYTES
+}
+
+/// Bytes of B up to which a single-block product is computed in place.
+const DIRECT_B_BYTES: usize = if cfg!(miri) { 1 << 9 } else { 384 << 10 };
+
+/// Elements of scratch a serial product of this size needs (see [`serial`]), each part
+/// rounded to whole cache lines (16 `f32`) so that the next starts 64-byte aligned.
+fn scratch_len<K: Micro>(m: usize, k: usize, n: usize, b: MatRef<K::T>) -> usize {
+    let lines = |x: usize| x.div_ceil(16) * 16;
+    if is_direct::<K>(k, n) {
+        // An A sliver for the ragged last rows; the ragged last B sliver, or all of B when
+        // its columns are not unit-stride.
+        let b_cols = if b.cs == 1 { K::NR } else { n.div_ceil(K::NR) * K::NR };
+        return lines(K::MR * k) + b_cols * k;
+    }
+    let kc = K::KC.min(k);
+    lines(K::MC.min(m).div_ceil(K::MR) * K::MR * kc) + K::NC.min(n).div_ceil(K::NR) * K::NR * kc
+}
+
+/// Room for the largest tile (MR · NR elements) of any kernel.
+const EDGE: usize = 16 * 32;
+
+/// Writes the `rows × cols` corner of an edge tile (row stride NR) into C.
+///
+/// # Safety
+/// `tile` holds an initialised `rows × nr` block; C has `rows` rows of `cols` writable
+/// (and, when `accumulate`, initialised) elements `ldc` apart.
+#[inline(always)]
+unsafe fn store_edge<T: GemmElem>(
+    tile: *const T,
+    nr: usize,
+    rows: usize,
+    cols: usize,
+    c: *mut T,
+    ldc: usize,
+    accumulate: bool,
+) {
+    for i in 0..rows {
+        for j in 0..cols {
+            // SAFETY: (i, j) is inside both blocks (caller's contract).
+            unsafe {
+                let (out, x) = (c.add(i * ldc + j), *tile.add(i * nr + j));
+                out.write(if accumulate { *out + x } else { x });
+            }
+        }
+    }
+}
+
+/// `C = A·B` on one thread through micro-kernel `K`, with scratch space at `buf`: in
+/// place when [`is_direct`], else through the packed loop nest.
+///
+/// # Safety
+/// As `GemmElem::gemm_large`; `k > 0`; `buf` holds [`scratch_len`] writable elements.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // the BLAS signature plus the scratch buffer
+pub(super) unsafe fn serial<K: Micro>(
+    m: usize,
+    k: usize,
+    n: usize,
+    a: MatRef<K::T>,
+    b: MatRef<K::T>,
+    c: *mut K::T,
+    ldc: usize,
+    buf: *mut K::T,
+) {
+    // Edge tiles: the kernel writes all MR × NR of it (row stride NR) before it is read.
+    let mut edge = [core::mem::MaybeUninit::<K::T>::uninit(); EDGE];
+    assert!(K::MR * K::NR <= EDGE, "tile larger than the edge buffer");
+    let edge = edge.as_mut_ptr().cast::<K::T>();
+    // SAFETY: forwarded contract, with the edge buffer above.
+    unsafe {
+        if is_direct::<K>(k, n) {
+            direct::<K>(m, k, n, a, b, c, ldc, buf, edge)
+        } else {
+            blocked::<K>(m, k, n, a, b, c, ldc, buf, edge)
+        }
+    }
+}
+
+/// The in-place product: full tiles read A through its strides and B's rows where they
+/// lie (unit column stride); only the ragged last sliver of each (and B whole when its
+/// columns are strided) is packed.
+///
+/// # Safety
+/// As [`serial`], with `edge` an [`EDGE`]-element buffer.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // the BLAS signature plus two buffers
+unsafe fn direct<K: Micro>(
+    m: usize,
+    k: usize,
+    n: usize,
+    a: MatRef<K::T>,
+    b: MatRef<K::T>,
+    c: *mut K::T,
+    ldc: usize,
+    buf: *mut K::T,
+    edge: *mut K::T,
+) {
+    let (mr, nr) = (K::MR, K::NR);
+    let (pa, pb) = (buf, buf.wrapping_add((mr * k).div_ceil(16) * 16));
+    let full_m = m / mr * mr;
+    let full_n = if b.cs == 1 { n / nr * nr } else { 0 };
+    // SAFETY (all accesses): the blocks are inside A, B and C (caller's contract); the
+    // packed parts fit the buffer (`scratch_len`); each tile is inside C or goes through
+    // `edge`.
+    unsafe {
+        if full_m < m {
+            pack_a(mr, m - full_m, k, MatRef { ptr: a.ptr.offset(full_m as isize * a.rs), ..a }, pa);
+        }
+        if full_n < n {
+            pack_b(nr, k, n - full_n, MatRef { ptr: b.ptr.offset(full_n as isize * b.cs), ..b }, pb);
+        }
+        for ir in (0..m).step_by(mr) {
+            let rows = mr.min(m - ir);
+            let (ap, rsa, csa) = if ir < full_m {
+                (a.ptr.offset(ir as isize * a.rs), a.rs, a.cs)
+            } else {
+                (pa.cast_const(), 1, mr as isize)
+            };
+            for jr in (0..n).step_by(nr) {
+                let cols = nr.min(n - jr);
+                let (bp, rsb) = if jr < full_n {
+                    (b.ptr.add(jr), b.rs)
+                } else {
+                    (pb.add((jr - full_n) * k).cast_const(), nr as isize)
+                };
+                let c_tile = c.add(ir * ldc + jr);
+                if rows == mr && cols == nr {
+                    K::tile_strided(k, ap, rsa, csa, bp, rsb, c_tile, ldc);
+                } else if rows == K::part_rows(rows) && cols == nr {
+                    K::tile_part(rows, k, ap, rsa, csa, bp, rsb, c_tile, ldc, false);
+                } else {
+                    K::tile_part(rows, k, ap, rsa, csa, bp, rsb, edge, nr, false);
+                    store_edge(edge, nr, rows, cols, c_tile, ldc, false);
+                }
+            }
+        }
+    }
+}
+
+/// The step that cuts `len` into the fewest pieces of at most `max`, as equal as whole
+/// units of `unit` allow: never more than `max` rounded up to a whole unit, which is what
+/// [`scratch_len`] provides for.
+fn even(len: usize, max: usize, unit: usize) -> usize {
+    len.div_ceil(len.div_ceil(max).max(1)).div_ceil(unit) * unit
+}
+
+/// The packed loop nest (see the module docs).
+///
+/// # Safety
+/// As [`serial`], with `edge` an [`EDGE`]-element buffer.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // the BLAS signature plus two buffers
+unsafe fn blocked<K: Micro>(
+    m: usize,
+    k: usize,
+    n: usize,
+    a: MatRef<K::T>,
+    b: MatRef<K::T>,
+    c: *mut K::T,
+    ldc: usize,
+    buf: *mut K::T,
+    edge: *mut K::T,
+) {
+    let a_len = (K::MC.min(m).div_ceil(K::MR) * K::MR * K::KC.min(k)).div_ceil(16) * 16;
+    let (pa, pb) = (buf, buf.wrapping_add(a_len));
+    // Panels and blocks of equal size (whole slivers, at most MC and NC): a last panel of
+    // a few rows would cost a full repacking of B for little work.
+    let (mc_step, nc_step) = (even(m, K::MC, K::MR), even(n, K::NC, K::NR));
+    for ic in (0..m).step_by(mc_step) {
+        let mc = mc_step.min(m - ic);
+        for pc in (0..k).step_by(K::KC) {
+            let kc = K::KC.min(k - pc);
+            let accumulate = pc > 0;
+            // SAFETY (all accesses): the blocks are inside A, B and C (caller's contract);
+            // the packed panels fit the buffer (`scratch_len`); each tile is inside C or
+            // goes through `edge`, an MR × NR block with row stride NR.
+            unsafe {
+                let a_blk = MatRef { ptr: a.ptr.offset(ic as isize * a.rs + pc as isize * a.cs), ..a };
+                pack_a(K::MR, mc, kc, a_blk, pa);
+                for jc in (0..n).step_by(nc_step) {
+                    let nc = nc_step.min(n - jc);
+                    let b_blk = MatRef { ptr: b.ptr.offset(pc as isize * b.rs + jc as isize * b.cs), ..b };
+                    pack_b(K::NR, kc, nc, b_blk, pb);
+                    for ir in (0..mc).step_by(K::MR) {
+                        let a_sliver = pa.add(ir * kc);
+                        let rows = K::MR.min(mc - ir);
+                        let c_row = c.add((ic + ir) * ldc + jc);
+                        for jr in (0..nc).step_by(K::NR) {
+                            let b_sliver = pb.add(jr * kc);
+                            let cols = K::NR.min(nc - jr);
+                            let c_tile = c_row.add(jr);
+                            let (mr, nr) = (K::MR as isize, K::NR as isize);
+                            if rows == K::MR && cols == K::NR {
+                                K::tile(kc, a_sliver, b_sliver, c_tile, ldc, accumulate);
+                            } else if rows == K::part_rows(rows) && cols == K::NR {
+                                K::tile_part(rows, kc, a_sliver, 1, mr, b_sliver, nr, c_tile, ldc, accumulate);
+                            } else {
+                                K::tile_part(rows, kc, a_sliver, 1, mr, b_sliver, nr, edge, K::NR, false);
+                                store_edge(edge, K::NR, rows, cols, c_tile, ldc, accumulate);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `C = A·B` through micro-kernel `K` on `threads` threads, `run` being the serial nest
+/// compiled for the kernel's CPU features.
+///
+/// # Safety
+/// As `GemmElem::gemm_large`; `run` is [`serial`] for `K` (or equivalent).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // the BLAS signature plus threads and the nest
+pub(super) unsafe fn product<K: Micro>(
+    m: usize,
+    k: usize,
+    n: usize,
+    a: MatRef<K::T>,
+    b: MatRef<K::T>,
+    c: *mut K::T,
+    ldc: usize,
+    threads: usize,
+    run: unsafe fn(usize, usize, usize, MatRef<K::T>, MatRef<K::T>, *mut K::T, usize, *mut K::T),
+) where
+    K::T: Scratch,
+{
+    if m == 0 || n == 0 {
+        return;
+    }
+    let one = move |m: usize, n: usize, a: MatRef<K::T>, b: MatRef<K::T>, c: *mut K::T| {
+        if k == 0 {
+            // SAFETY: writes zeros to the m × n block of C (caller's contract).
+            return unsafe { gemm_loop(m, k, n, a, b, c, ldc) };
+        }
+        // SAFETY: the buffer has `scratch_len` elements; the rest is the caller's contract.
+        let done =
+            with_scratch::<K::T, _>(scratch_len::<K>(m, k, n, b), |buf| unsafe { run(m, k, n, a, b, c, ldc, buf) });
+        if done.is_none() {
+            // No memory for packing: the unpacked loop is slow but needs none, and an
+            // allocation failure must not abort a `try_` form.
+            // SAFETY: caller's contract.
+            unsafe { gemm_loop(m, k, n, a, b, c, ldc) }
+        }
+    };
+    // Split C in whole tiles, one part per thread: along the columns when that lets each
+    // part read its operands in place, else along the side with more tiles. For a large
+    // square product that is the rows: each thread then packs its own rows of A (from a
+    // row-major A a transposing copy, the costly one) and all of B (row copies).
+    let direct_by_cols = !is_direct::<K>(k, n) && is_direct::<K>(k, n.div_ceil(threads));
+    let by_cols = direct_by_cols || n.div_ceil(K::NR) > m.div_ceil(K::MR);
+    let (len, unit) = if by_cols { (n, K::NR) } else { (m, K::MR) };
+    let parts = threads.min(len.div_ceil(unit)).max(1);
+    if parts == 1 {
+        return one(m, n, a, b, c);
+    }
+    let step = len.div_ceil(unit).div_ceil(parts) * unit;
+    let c = SendPtr(c);
+    super::super::par::for_each_task(parts, move |t| {
+        let (lo, (a, b, c)) = (t * step, (a, b, c));
+        if lo >= len {
+            return;
+        }
+        let width = step.min(len - lo);
+        // SAFETY: part t is the column (or row) block lo..lo + width of B and C (of A and
+        // C); blocks are disjoint in C.
+        unsafe {
+            if by_cols {
+                let b_part = MatRef { ptr: b.ptr.offset(lo as isize * b.cs), ..b };
+                one(m, width, a, b_part, c.get().add(lo));
+            } else {
+                let a_part = MatRef { ptr: a.ptr.offset(lo as isize * a.rs), ..a };
+                one(width, n, a_part, b, c.get().add(lo * ldc));
+            }
+        }
+    });
+}
+
+/// `C = A·B` through the portable micro-kernel (Miri, and the tests of the nest).
+///
+/// # Safety
+/// As `GemmElem::gemm_large`.
+#[cfg(any(miri, test))]
+#[allow(clippy::too_many_arguments)] // the BLAS signature plus threads
+pub(super) unsafe fn portable<T: Scratch>(
+    m: usize,
+    k: usize,
+    n: usize,
+    a: MatRef<T>,
+    b: MatRef<T>,
+    c: *mut T,
+    ldc: usize,
+    threads: usize,
+) {
+    use super::micro::Portable;
+    // SAFETY: forwarded contract; `serial` is the nest for the same kernel.
+    unsafe { product::<Portable<T>>(m, k, n, a, b, c, ldc, threads, serial::<Portable<T>>) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{gemm_loop, GemmElem, MatRef};
+    use super::Scratch;
+
+    /// A `kernel`'s product of strided operands into C with a row stride wider than `n`
+    /// (junk around the block must survive), against the plain loop, bit for bit (small
+    /// integers: every sum is exact).
+    fn check<T: Scratch + From<i8> + PartialEq + core::fmt::Debug>(
+        kernel: unsafe fn(usize, usize, usize, MatRef<T>, MatRef<T>, *mut T, usize, usize),
+    ) {
+        let sizes: &[(usize, usize, usize)] = if cfg!(miri) {
+            &[(1, 1, 1), (5, 6, 7), (9, 11, 18), (19, 4, 3)]
+        } else {
+            &[(1, 1, 1), (5, 6, 7), (13, 257, 33), (50, 300, 70), (260, 20, 1100), (1, 513, 40)]
+        };
+        let v = |s: usize, i: usize, j: usize| T::from(((i * 7 + j * 3 + s) % 11) as i8 - 5);
+        for &(m, k, n) in sizes {
+            // A column-major with a padded column stride, B row-major read backwards.
+            let a: Vec<T> = (0..(m + 3) * k).map(|x| v(1, x % (m + 3), x / (m + 3))).collect();
+            let am = MatRef { ptr: a.as_ptr(), rs: 1, cs: (m + 3) as isize };
+            let b: Vec<T> = (0..k * n).map(|x| v(2, x / n, x % n)).collect();
+            // SAFETY: row k - 1 of b is its last; stepping back by n reaches row 0.
+            let bm = MatRef { ptr: unsafe { b.as_ptr().add((k - 1) * n) }, rs: -(n as isize), cs: 1 };
+            let ldc = n + 5;
+            let mut want = vec![T::from(7); m * ldc];
+            // SAFETY: the operands cover m × k and k × n; C has m rows of ldc ≥ n.
+            unsafe { gemm_loop(m, k, n, am, bm, want.as_mut_ptr(), ldc) };
+            for threads in [1, 2, 3] {
+                let mut got = vec![T::from(7); m * ldc];
+                // SAFETY: as above.
+                unsafe { kernel(m, k, n, am, bm, got.as_mut_ptr(), ldc, threads) };
+                assert_eq!(got, want, "{m}×{k}·{k}×{n}, {threads} threads");
+            }
+        }
+    }
+
+    #[test]
+    fn portable_nest_strides_edges_and_threads() {
+        check::<f32>(super::portable::<f32>);
+        check::<f64>(super::portable::<f64>);
+    }
+
+    #[test]
+    fn fast_nest_strides_edges_and_threads() {
+        check::<f32>(<f32 as GemmElem>::gemm_large);
+        check::<f64>(<f64 as GemmElem>::gemm_large);
+    }
+}
