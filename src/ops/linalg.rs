@@ -116,32 +116,22 @@ impl<T: GemmElem> Plan<T> {
     /// A storage of `total` elements holding the product; `None` when `St` cannot hold
     /// that many (an inline array of another length).
     ///
-    /// Callers branch on whether both operands' extents are static (a constant at each
-    /// call, so only one branch is compiled): then [`Plan::fill_inline`] inlines the
-    /// kernel entry so a small static product unrolls completely; otherwise this calls
-    /// one shared copy of it (build time: a user's crate would otherwise compile the whole
-    /// entry into each product it writes).
+    /// `INLINE` (both operands' extents static, see [`product_storage`]) inlines the
+    /// kernel entry, so a small static product unrolls completely; otherwise one shared
+    /// copy of it is called (build time: a user's crate would compile the whole entry into
+    /// each product it writes). A const parameter, so only one branch is compiled.
     #[inline(always)]
-    fn fill<St: OwnedStorage<T>>(&self, total: usize, par: Par) -> Option<St> {
+    fn fill<St: OwnedStorage<T>, const INLINE: bool>(&self, total: usize, par: Par) -> Option<St> {
         // SAFETY: each arm writes all `total` = batch·m·n elements of the row-major
         // result; operands address their own elements (dense invariant).
         unsafe {
             match self {
+                Plan::Matrices { m, k, n, a, b } if INLINE => {
+                    St::from_raw_init(total, |c| gemm(*m, *k, *n, *a, *b, c, *n, par))
+                }
                 Plan::Matrices { m, k, n, a, b } => {
                     St::from_raw_init(total, |c| gemm_shared(*m, *k, *n, *a, *b, c, par))
                 }
-                Plan::Batched { d, a, b } => St::from_raw_init(total, |c| batched_gemm(d, a, b, c, par)),
-            }
-        }
-    }
-
-    /// [`Plan::fill`] with the kernel entry inlined, for static operands.
-    #[inline(always)]
-    fn fill_inline<St: OwnedStorage<T>>(&self, total: usize, par: Par) -> Option<St> {
-        // SAFETY: as in `fill`.
-        unsafe {
-            match self {
-                Plan::Matrices { m, k, n, a, b } => St::from_raw_init(total, |c| gemm(*m, *k, *n, *a, *b, c, *n, par)),
                 Plan::Batched { d, a, b } => St::from_raw_init(total, |c| batched_gemm(d, a, b, c, par)),
             }
         }
@@ -155,6 +145,21 @@ impl<T: GemmElem> Plan<T> {
         };
         let total = dims.iter().product();
         ShapeError::LengthMismatch { op: "matmul", dims, expected: total, found: total }
+    }
+}
+
+/// The storage of a planned product of operands with extents `E` and `E2`, through
+/// [`Plan::fill`] with the kernel entry inlined when both are static.
+#[inline(always)]
+fn product_storage<T: GemmElem, E: Extents, E2: Extents, St: OwnedStorage<T>>(
+    plan: &Plan<T>,
+    total: usize,
+    par: Par,
+) -> Option<St> {
+    if E::ALL_STATIC && E2::ALL_STATIC {
+        plan.fill::<St, true>(total, par)
+    } else {
+        plan.fill::<St, false>(total, par)
     }
 }
 
@@ -234,11 +239,7 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
         St: ResultStorage<T, <E as MatMulShape<E2>>::Output>,
     {
         let (plan, ext, total) = self.product_plan(rhs)?;
-        let filled = if E::ALL_STATIC && E2::ALL_STATIC {
-            plan.fill_inline::<<St as ResultStorage<T, _>>::Out>(total, par)
-        } else {
-            plan.fill::<<St as ResultStorage<T, _>>::Out>(total, par)
-        };
+        let filled = product_storage::<T, E, E2, <St as ResultStorage<T, _>>::Out>(&plan, total, par);
         let storage = filled.ok_or_else(|| plan.capacity_error())?;
         // SAFETY: a row-major block of numel elements.
         Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, ()) })
@@ -350,11 +351,7 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
     {
         // Not through `try_matmul`: see `product_plan`.
         let (plan, ext, total) = or_panic(self.product_plan(rhs));
-        let filled = if E::ALL_STATIC && E2::ALL_STATIC {
-            plan.fill_inline::<<St as ResultStorage<T, _>>::Out>(total, Par::Auto)
-        } else {
-            plan.fill::<<St as ResultStorage<T, _>>::Out>(total, Par::Auto)
-        };
+        let filled = product_storage::<T, E, E2, <St as ResultStorage<T, _>>::Out>(&plan, total, Par::Auto);
         let Some(storage) = filled else { panic!("{}", plan.capacity_error()) };
         // SAFETY: a row-major block of numel elements.
         unsafe { Tensor::from_parts_unchecked(storage, ext, ()) }
