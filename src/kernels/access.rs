@@ -20,6 +20,10 @@ pub trait Paths {
     /// Every leaf and the output step by one element (or stay put) along the last axis:
     /// no tiles and no strided runs.
     const UNIT_INNER: bool;
+    /// Compile the loops also for the CPU's wide vectors, picked at run time
+    /// ([`super::cpu::dispatch`]). False when the types say the work is small (static
+    /// extents of at most [`super::cpu::NARROW_MAX`] elements): one baseline copy then.
+    const WIDE: bool;
 }
 
 /// No guarantee: every path is compiled.
@@ -27,7 +31,68 @@ pub struct AnyPaths;
 impl Paths for AnyPaths {
     const FLAT_ONLY: bool = false;
     const UNIT_INNER: bool = false;
+    const WIDE: bool = true;
 }
+
+/// The facts as const parameters: the [`Paths`] the kernels are instantiated with.
+///
+/// A kernel generic over an operation's own `Paths` type (which names the expression and
+/// its extents) would get a copy per expression; the shells turn those facts into one
+/// of these eight types with [`with_known_paths!`], so expressions with the same prepared
+/// forms and the same facts share one copy of each kernel.
+pub struct Known<const FLAT_ONLY: bool, const UNIT_INNER: bool, const WIDE: bool>;
+impl<const F: bool, const U: bool, const W: bool> Paths for Known<F, U, W> {
+    const FLAT_ONLY: bool = F;
+    const UNIT_INNER: bool = U;
+    const WIDE: bool = W;
+}
+
+/// `with_known_paths!(P, flat unit wide, K => expr)` evaluates `expr` with `K` the
+/// [`Known`] type of the same facts as `P`. The branches test `P`'s constants only, so
+/// after monomorphization one is reachable and only it is instantiated.
+///
+/// A fact written `-` instead is not branched on and takes its no-guarantee value: a
+/// kernel that never reads a fact should not be told it, because rustc still walks every
+/// branch's callee ("mentioned items", to report their compile errors), which took a
+/// sixth of a small program's build when every kernel was reached through all eight
+/// combinations. With `FLAT_ONLY` true, `UNIT_INNER` is not branched on either: only the
+/// flat loop runs.
+macro_rules! with_known_paths {
+    ($P:ty, flat $u:tt $w:tt, $K:ident => $e:expr) => {
+        if <$P as $crate::kernels::access::Paths>::FLAT_ONLY {
+            with_known_paths!(@wide $P, true, false, $w, $K => $e)
+        } else {
+            with_known_paths!(@unit $P, false, $u, $w, $K => $e)
+        }
+    };
+    ($P:ty, - $u:tt $w:tt, $K:ident => $e:expr) => {
+        with_known_paths!(@unit $P, false, $u, $w, $K => $e)
+    };
+    (@unit $P:ty, $f:literal, unit, $w:tt, $K:ident => $e:expr) => {
+        if <$P as $crate::kernels::access::Paths>::UNIT_INNER {
+            with_known_paths!(@wide $P, $f, true, $w, $K => $e)
+        } else {
+            with_known_paths!(@wide $P, $f, false, $w, $K => $e)
+        }
+    };
+    (@unit $P:ty, $f:literal, -, $w:tt, $K:ident => $e:expr) => {
+        with_known_paths!(@wide $P, $f, false, $w, $K => $e)
+    };
+    (@wide $P:ty, $f:literal, $u:literal, wide, $K:ident => $e:expr) => {
+        if <$P as $crate::kernels::access::Paths>::WIDE {
+            type $K = $crate::kernels::access::Known<$f, $u, true>;
+            $e
+        } else {
+            type $K = $crate::kernels::access::Known<$f, $u, false>;
+            $e
+        }
+    };
+    (@wide $P:ty, $f:literal, $u:literal, -, $K:ident => $e:expr) => {{
+        type $K = $crate::kernels::access::Known<$f, $u, true>;
+        $e
+    }};
+}
+pub(crate) use with_known_paths;
 
 /// An operand the kernels can traverse (every [`crate::Expr`] is one).
 pub trait Source {

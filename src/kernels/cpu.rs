@@ -10,6 +10,19 @@
 //! Dispatch costs one relaxed atomic load, so it is used per chunk of work (thousands of
 //! elements), never per element.
 
+/// Static extents of at most this many elements (16 KiB of `f32`) compile their
+/// elementwise and reduction loops once, for the baseline target, as nalgebra's static
+/// matrices do: such work takes microseconds, and a second, AVX2 copy of every loop a
+/// program uses for them nearly doubled its release rebuild time (issue 12; see the
+/// README's "Build cost"). Dynamic and larger static extents get both copies.
+pub(crate) const NARROW_MAX: usize = 4096;
+
+/// Whether work over extents with `static_numel` elements (`None`: not static) gets the
+/// wide copy of its loops (see [`NARROW_MAX`]).
+pub(crate) const fn wide_for(static_numel: Option<usize>) -> bool {
+    !matches!(static_numel, Some(n) if n <= NARROW_MAX)
+}
+
 /// A unit of work to compile per CPU feature level: `call` must be `#[inline(always)]` so
 /// that its body is compiled inside each feature-specific entry point.
 pub(crate) trait Kernel {

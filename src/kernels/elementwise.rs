@@ -7,8 +7,8 @@
 //! the row-major index space, so serial and parallel runs visit the same elements in the
 //! same chunks.
 
-use super::access::{Cursor, FlatKernel, Paths, Source};
-use super::par::{for_each_block, for_each_chunk, Par};
+use super::access::{with_known_paths, Cursor, FlatKernel, Paths, Source};
+use super::par::{for_each_block_as, for_each_chunk_as, Par};
 use super::tile::{gather, new_tile, TILE};
 
 /// A raw pointer that may cross threads: each task writes a disjoint set of positions.
@@ -74,59 +74,106 @@ pub(crate) fn for_each_run(dims: &[usize], lo: usize, hi: usize, mut f: impl FnM
 /// Evaluates `x` over `dims` into `out` (strides `out_strides`, row-major contiguous when
 /// `out_standard`), storing each value with `store(pointer, value)`.
 ///
+/// A thin shell, inlined into its caller: it prepares the operand and hands it to
+/// [`run_flat`] or [`run_cursor`], which are generic over the prepared forms only. Those
+/// forms carry the element type and the operations but no extents or storage, so every
+/// shape of `a + b` in a user's program shares one copy of the loops (issue 12: the loops
+/// were the bulk of a small program's LLVM time). `store` must not be a closure written
+/// inside a function generic over the expression, or it brings the expression's type
+/// back into the loops' (see `ops::eval`).
+///
 /// # Safety
 /// `x.shape()` must broadcast to `dims` (checked by the caller); `out` with `out_strides`
 /// must address a valid, uniquely laid out element for every index of `dims`, writable
 /// for the duration of the call and not read through `x` at any *other* index.
 ///
 /// `P` says which paths the types allow (see [`Paths`]); the others are not compiled.
-pub(crate) unsafe fn run<X: Source, P: Paths>(
+#[inline(always)]
+pub(crate) unsafe fn run<X: Source, P: Paths, W: Fn(*mut X::Elem, X::Elem) + Copy + Send + Sync>(
     x: &X,
     dims: &[usize],
     out: *mut X::Elem,
     out_strides: &[isize],
     out_standard: bool,
     par: Par,
-    store: impl Fn(*mut X::Elem, X::Elem) + Copy + Send + Sync,
+    store: W,
+) {
+    // (Branches on constants alone leave the paths the types rule out uncompiled.)
+    // SAFETY (both): forwarded contract; the flat form is used only when the
+    // expression is flat over `dims` and the output row-major.
+    with_known_paths!(P, flat unit wide, K => {
+        // (`||` branches on the constant first: with it true, nothing after is compiled.)
+        if K::FLAT_ONLY || (out_standard && x.is_flat(dims)) {
+            unsafe { run_flat::<_, K>(x.flat(), dims, out, par, store) }
+        } else {
+            unsafe { run_cursor::<_, _, K>(x.cursor(dims), dims, out, out_strides, par, store) }
+        }
+    })
+}
+
+/// [`run`] when every leaf is contiguous in the output's row-major order: one indexed loop.
+///
+/// # Safety
+/// As [`run`], with a row-major contiguous output and `k` prepared from an expression
+/// flat over `dims`.
+#[inline(never)]
+unsafe fn run_flat<K: FlatKernel, P: Paths>(
+    k: K,
+    dims: &[usize],
+    out: *mut K::Elem,
+    par: Par,
+    store: impl Fn(*mut K::Elem, K::Elem) + Copy + Send + Sync,
+) {
+    let n: usize = dims.iter().product();
+    let out = SendPtr(out);
+    for_each_chunk_as::<P>(
+        n,
+        par,
+        #[inline(always)]
+        move |lo, hi| {
+            // Local copies: read through the closure's environment, the leaf pointers
+            // would be reloaded after every store (the store might alias them), which
+            // keeps the loop scalar.
+            let (out, k) = (out, k);
+            for i in lo..hi {
+                // SAFETY: `i < n` is a valid position of a row-major output and of every
+                // flat leaf (caller's contract).
+                unsafe { store(out.0.add(i), k.at(i)) };
+            }
+        },
+    );
+}
+
+/// [`run`] through a cursor: runs along the last axis, or tiles for mixed layouts. With
+/// `P::UNIT_INNER` (every leaf and the output step by one element, or stay put, along the
+/// last axis) neither tiles nor strided runs are compiled.
+///
+/// # Safety
+/// As [`run`], with `cursor` prepared from the expression over `dims`.
+#[inline(never)]
+unsafe fn run_cursor<C: Cursor, W: Fn(*mut C::Elem, C::Elem) + Copy + Send + Sync, P: Paths>(
+    cursor: C,
+    dims: &[usize],
+    out: *mut C::Elem,
+    out_strides: &[isize],
+    par: Par,
+    store: W,
 ) {
     let n: usize = dims.iter().product();
     if n == 0 {
         return;
     }
     let out = SendPtr(out);
-    if P::FLAT_ONLY || (out_standard && x.is_flat(dims)) {
-        let k = x.flat();
-        for_each_chunk(
-            n,
-            par,
-            #[inline(always)]
-            move |lo, hi| {
-                // Local copies: read through the closure's environment, the leaf pointers
-                // would be reloaded after every store (the store might alias them), which
-                // keeps the loop scalar.
-                let (out, k) = (out, k);
-                for i in lo..hi {
-                    // SAFETY: `i < n` is a valid position of a row-major output and of every
-                    // flat leaf (caller's contract, and `is_flat` or what `P` guarantees).
-                    unsafe { store(out.0.add(i), k.at(i)) };
-                }
-            },
-        );
-        return;
-    }
-    let cursor = x.cursor(dims);
     let out_inner = out_strides.last().copied().unwrap_or(1);
     let r = dims.len();
-    // (A branch on `P`'s constants alone, so that the tiled path is not compiled at all
-    // when the types rule it out.)
     if P::UNIT_INNER {
     } else if r >= 2 && dims[r - 2] > 1 && dims[r - 1] > 1 && !(out_inner == 1 && cursor.unit_inner()) {
         // Some operand (or the output) runs across the last axis with a large stride, e.g.
         // a transposed view: walk square tiles so each cache line is used whole.
         // SAFETY: forwarded contract.
-        return unsafe { run_tiled(cursor, dims, out, out_strides, par, store) };
+        return unsafe { run_tiled::<_, P>(cursor, dims, out, out_strides, par, store) };
     }
-    for_each_chunk(
+    for_each_chunk_as::<P>(
         n,
         par,
         #[inline(always)]
@@ -174,7 +221,7 @@ pub(crate) unsafe fn run<X: Source, P: Paths>(
 ///
 /// # Safety
 /// As [`run`].
-unsafe fn run_tiled<C: Cursor>(
+unsafe fn run_tiled<C: Cursor, P: Paths>(
     cursor: C,
     dims: &[usize],
     out: SendPtr<C::Elem>,
@@ -191,7 +238,7 @@ unsafe fn run_tiled<C: Cursor>(
     let row_tiles = rows.div_ceil(TILE);
     let bands = outer * row_tiles;
     let work = bands.saturating_mul(TILE).saturating_mul(cols);
-    for_each_block(
+    for_each_block_as::<P>(
         bands,
         par.parallel_for(work),
         #[inline(always)]

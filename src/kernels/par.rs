@@ -8,6 +8,7 @@
 //! This file is the crate's only door to rayon: with the `rayon` feature off (it is on by
 //! default) every function here runs its work on the calling thread, in the same blocks.
 
+use super::access::{AnyPaths, Paths};
 use super::cpu::{dispatch, Call};
 #[cfg(feature = "rayon")]
 use rayon::prelude::*;
@@ -52,13 +53,14 @@ impl Par {
 }
 
 /// Splits `0..n` into [`CHUNK`]s and runs `body(lo, hi)` on each, in parallel when `par`
-/// says so. The chunks do not depend on the thread count.
+/// says so. The chunks do not depend on the thread count. `body` is compiled for the
+/// CPU's wide vectors too only when `P::WIDE` (see [`run_block`]).
 #[inline]
-pub(crate) fn for_each_chunk(n: usize, par: Par, body: impl Fn(usize, usize) + Send + Sync) {
+pub(crate) fn for_each_chunk_as<P: Paths>(n: usize, par: Par, body: impl Fn(usize, usize) + Send + Sync) {
     if par.parallel_for(n) {
-        for_each_task(n.div_ceil(CHUNK), |c| run_block(&body, c * CHUNK, ((c + 1) * CHUNK).min(n)));
+        for_each_task(n.div_ceil(CHUNK), |c| run_block::<P>(&body, c * CHUNK, ((c + 1) * CHUNK).min(n)));
     } else {
-        run_block(&body, 0, n);
+        run_block::<P>(&body, 0, n);
     }
 }
 
@@ -66,21 +68,40 @@ pub(crate) fn for_each_chunk(n: usize, par: Par, body: impl Fn(usize, usize) + S
 /// else in about four blocks per thread (so a slow block does not hold up the others).
 #[inline]
 pub(crate) fn for_each_block(n: usize, parallel: bool, body: impl Fn(usize, usize) + Send + Sync) {
+    for_each_block_as::<AnyPaths>(n, parallel, body)
+}
+
+/// [`for_each_block`], with `body` compiled for the CPU's wide vectors too only when
+/// `P::WIDE` (see [`run_block`]).
+#[inline]
+pub(crate) fn for_each_block_as<P: Paths>(n: usize, parallel: bool, body: impl Fn(usize, usize) + Send + Sync) {
     if parallel && n > 1 {
         let per = n.div_ceil(4 * threads()).max(1);
-        for_each_task(n.div_ceil(per), |k| run_block(&body, k * per, ((k + 1) * per).min(n)));
+        for_each_task(n.div_ceil(per), |k| run_block::<P>(&body, k * per, ((k + 1) * per).min(n)));
     } else {
-        run_block(&body, 0, n);
+        run_block::<P>(&body, 0, n);
     }
 }
 
-/// One block of work, compiled for the CPU's widest vector unit.
+/// One block of work: compiled for the CPU's widest vector unit and the baseline, picked
+/// at run time, when `P::WIDE`; for the baseline only otherwise (small static work, see
+/// [`super::cpu::NARROW_MAX`]).
 #[inline(always)]
-fn run_block(body: &impl Fn(usize, usize), lo: usize, hi: usize) {
-    dispatch(Call(
+fn run_block<P: Paths>(body: &impl Fn(usize, usize), lo: usize, hi: usize) {
+    run_wide::<P, _>(
         #[inline(always)]
         || body(lo, hi),
-    ))
+    )
+}
+
+/// Runs `f` through [`dispatch`] when `P::WIDE`, directly otherwise (see [`run_block`]).
+#[inline(always)]
+pub(crate) fn run_wide<P: Paths, R>(f: impl FnOnce() -> R) -> R {
+    if P::WIDE {
+        dispatch(Call(f))
+    } else {
+        f()
+    }
 }
 
 /// Threads in rayon's current pool (1 without the `rayon` feature).

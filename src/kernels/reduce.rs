@@ -7,10 +7,9 @@
 //! arithmetic therefore does not depend on the number of threads, and a float sum's error
 //! grows with the length of one lane (≈ RCHUNK / LANES), not with the element count.
 
-use super::access::{AnyPaths, Cursor, FlatKernel, Paths, Source};
-use super::cpu::{dispatch, Call};
+use super::access::{with_known_paths, AnyPaths, Cursor, FlatKernel, Paths, Source};
 use super::elementwise::{for_each_run, SendPtr};
-use super::par::{for_each_block, map_collect, Par};
+use super::par::{for_each_block, for_each_block_as, map_collect, run_wide, Par};
 
 /// Elements per chunk of a whole reduction.
 pub(crate) const RCHUNK: usize = if cfg!(miri) { 64 } else { 1 << 12 };
@@ -47,10 +46,10 @@ fn tree<R: Reducer<T>, T>(r: &R, accs: &mut [R::Acc]) -> R::Acc {
 
 /// One chunk `lo..hi` of a whole reduction.
 #[inline(always)]
-fn chunk<X: Source, R: Reducer<X::Elem>, P: Paths>(
-    proto: Option<&X::Cursor>,
-    flat: Option<X::Flat>,
-    cursor: &mut Option<X::Cursor>,
+fn chunk<F: FlatKernel, C: Cursor<Elem = F::Elem>, R: Reducer<F::Elem>, P: Paths>(
+    proto: Option<&C>,
+    flat: Option<F>,
+    cursor: &mut Option<C>,
     dims: &[usize],
     lo: usize,
     hi: usize,
@@ -96,15 +95,41 @@ fn chunk<X: Source, R: Reducer<X::Elem>, P: Paths>(
 
 /// Reduces every element of `x` (shape `dims`, already checked); `P` says which paths
 /// the types allow (see [`Paths`]).
+///
+/// A thin shell, inlined into its caller, over [`reduce_prepared`], which is generic over
+/// the prepared forms of `x` and not over its type: every shape of `a * b` shares one copy
+/// (see `elementwise::run`).
+#[inline(always)]
 pub(crate) fn reduce_all<X: Source, R: Reducer<X::Elem>, P: Paths>(x: &X, dims: &[usize], r: R, par: Par) -> R::Out {
+    with_known_paths!(P, flat - wide, K => {
+        // (`||` branches on the constant first: with it true, nothing after is compiled.)
+        if K::FLAT_ONLY || x.is_flat(dims) {
+            reduce_prepared::<X::Flat, X::Cursor, R, K>(Some(x.flat()), None, dims, r, par)
+        } else {
+            reduce_prepared::<X::Flat, X::Cursor, R, K>(None, Some(x.cursor(dims)), dims, r, par)
+        }
+    })
+}
+
+/// [`reduce_all`] of a prepared operand: `flat` when it is flat over `dims`, else `proto`;
+/// `P` is [`Known`](super::access::Known) facts.
+#[inline(never)]
+fn reduce_prepared<F: FlatKernel, C: Cursor<Elem = F::Elem>, R: Reducer<F::Elem>, P: Paths>(
+    flat: Option<F>,
+    proto: Option<C>,
+    dims: &[usize],
+    r: R,
+    par: Par,
+) -> R::Out {
     let n: usize = dims.iter().product();
-    let flat = (P::FLAT_ONLY || x.is_flat(dims)).then(|| x.flat());
     // Prepared once, on this thread: tasks clone it, so the expression itself never crosses
     // threads (it need not be `Sync`).
-    let proto = if P::FLAT_ONLY { None } else { flat.is_none().then(|| x.cursor(dims)) };
     let proto = proto.as_ref();
     let acc = if n <= RCHUNK {
-        chunk::<X, R, P>(proto, flat, &mut None, dims, 0, n, r)
+        run_wide::<P, _>(
+            #[inline(always)]
+            || chunk::<F, C, R, P>(proto, flat, &mut None, dims, 0, n, r),
+        )
     } else {
         let chunks = n.div_ceil(RCHUNK);
         let bounds = |c: usize| (c * RCHUNK, ((c + 1) * RCHUNK).min(n));
@@ -113,10 +138,10 @@ pub(crate) fn reduce_all<X: Source, R: Reducer<X::Elem>, P: Paths>(x: &X, dims: 
             par.parallel_for(n),
             || None,
             |cur, c| {
-                dispatch(Call(
+                run_wide::<P, _>(
                     #[inline(always)]
-                    || chunk::<X, R, P>(proto, flat, cur, dims, bounds(c).0, bounds(c).1, r),
-                ))
+                    || chunk::<F, C, R, P>(proto, flat, cur, dims, bounds(c).0, bounds(c).1, r),
+                )
             },
         );
         tree(&r, &mut accs)
@@ -124,13 +149,35 @@ pub(crate) fn reduce_all<X: Source, R: Reducer<X::Elem>, P: Paths>(x: &X, dims: 
     r.finish(acc, n)
 }
 
+/// Where the reduced axis lies, when the types say (rank and axis both static): an axis
+/// reduction then compiles only the loop nest its case needs.
+pub(crate) trait AxisFacts {
+    /// The axis is the last one: each output folds one run.
+    const LAST: bool;
+    /// The axis is not the last one: rows of outputs fold whole rows.
+    const NOT_LAST: bool;
+}
+
+/// Nothing known about the axis (dynamic rank or run-time axis).
+pub(crate) struct AnyAxis;
+impl AxisFacts for AnyAxis {
+    const LAST: bool = false;
+    const NOT_LAST: bool = false;
+}
+
 /// Reduces `x` (shape `dims`) along `axis` into `out`, a row-major buffer for the
 /// remaining axes: `out` receives one `R::Out` per position of `dims` without `axis`.
+/// `P` says which paths the types allow (see [`Paths`]) and `A` where the axis lies; the
+/// cases they rule out are not compiled.
+///
+/// A thin shell over [`reduce_axis_prepared`], generic over the cursor type and not over
+/// the expression's (see [`reduce_all`]).
 ///
 /// # Safety
 /// `out` must be valid for writes of `numel(dims) / dims[axis]` elements (or of the
-/// product of the other extents when `dims[axis] == 0`).
-pub(crate) unsafe fn reduce_axis<X: Source, R: Reducer<X::Elem>, P: Paths>(
+/// product of the other extents when `dims[axis] == 0`); `A`'s facts hold for `axis`.
+#[inline(always)]
+pub(crate) unsafe fn reduce_axis<X: Source, R: Reducer<X::Elem>, P: Paths, A: AxisFacts>(
     x: &X,
     dims: &[usize],
     axis: usize,
@@ -138,45 +185,109 @@ pub(crate) unsafe fn reduce_axis<X: Source, R: Reducer<X::Elem>, P: Paths>(
     par: Par,
     out: *mut R::Out,
 ) {
-    let r_len = dims[axis];
-    let rank = dims.len();
-    let last = rank - 1;
-    let inner = if axis == last { 1 } else { dims[last] };
-    // The index space of the loop: every axis but `axis` and the last one ("outer"),
-    // visited in row-major order; each outer position produces `inner` outputs.
-    let outer_dims: Vec<usize> = (0..rank).filter(|&k| k != axis && k != last).map(|k| dims[k]).collect();
-    let outer_n: usize = outer_dims.iter().product();
-    let total_out = outer_n * inner;
-    if total_out == 0 {
-        return;
+    let last = dims.len() - 1;
+    with_known_paths!(P, - unit wide, K => {
+        // SAFETY (all three): forwarded contract.
+        if A::NOT_LAST {
+            unsafe { reduce_across_rows::<X::Cursor, R, K>(x.cursor(dims), dims, axis, r, par, out) }
+        } else if A::LAST || axis == last {
+            unsafe { reduce_along_last::<X::Cursor, R, K>(x.cursor(dims), dims, axis, r, par, out) }
+        } else {
+            unsafe { reduce_across_rows::<X::Cursor, R, K>(x.cursor(dims), dims, axis, r, par, out) }
+        }
+    })
+}
+
+/// The loop geometry of an axis reduction: the reduced length, and the index space of
+/// every axis but `axis` and the last one ("outer"), visited in row-major order; each
+/// outer position produces `inner` outputs. `None` when there are no outputs.
+struct AxisGeometry {
+    r_len: usize,
+    rank: usize,
+    last: usize,
+    inner: usize,
+    outer_dims: Vec<usize>,
+    outer_n: usize,
+    /// Elements read, for the serial-or-parallel choice.
+    cost: usize,
+}
+
+impl AxisGeometry {
+    fn new(dims: &[usize], axis: usize) -> Option<AxisGeometry> {
+        let r_len = dims[axis];
+        let rank = dims.len();
+        let last = rank - 1;
+        let inner = if axis == last { 1 } else { dims[last] };
+        let outer_dims: Vec<usize> = (0..rank).filter(|&k| k != axis && k != last).map(|k| dims[k]).collect();
+        let outer_n: usize = outer_dims.iter().product();
+        let total_out = outer_n * inner;
+        let cost = total_out.saturating_mul(r_len.max(1));
+        (total_out > 0).then_some(AxisGeometry { r_len, rank, last, inner, outer_dims, outer_n, cost })
     }
+}
+
+/// [`reduce_axis`] along the last axis, of a prepared operand (`proto`, a cursor over
+/// `dims`); `P` is [`Known`](super::access::Known) facts.
+///
+/// # Safety
+/// As [`reduce_axis`], with `axis` the last axis.
+#[inline(never)]
+unsafe fn reduce_along_last<C: Cursor, R: Reducer<C::Elem>, P: Paths>(
+    proto: C,
+    dims: &[usize],
+    axis: usize,
+    r: R,
+    par: Par,
+    out: *mut R::Out,
+) {
+    let Some(AxisGeometry { r_len, rank, last, outer_dims, outer_n, cost, .. }) = AxisGeometry::new(dims, axis) else {
+        return;
+    };
     let out = SendPtr(out);
-    let cost = total_out.saturating_mul(r_len.max(1));
     // Prepared once, on this thread: tasks clone it (see `reduce_all`).
-    let proto = x.cursor(dims);
     let proto = &proto;
-    if axis == last {
-        // One output per outer position: the fold runs along a row.
-        for_each_block(
-            outer_n,
-            par.parallel_for(cost),
-            #[inline(always)]
-            move |o_lo, o_hi| {
-                let out = out;
-                let mut c = proto.clone();
-                let mut idx = vec![0usize; rank];
-                let mut oidx = vec![0usize; outer_dims.len()];
-                for o in o_lo..o_hi {
-                    outer_index(o, &outer_dims, &mut oidx, axis, last, &mut idx);
-                    c.seek(&idx);
-                    let acc = fold_run::<_, _, P>(&c, r_len, r);
-                    // SAFETY: output `o` is inside the buffer (caller's contract).
-                    unsafe { out.0.add(o).write(r.finish(acc, r_len)) };
-                }
-            },
-        );
+    // One output per outer position: the fold runs along a row.
+    for_each_block_as::<P>(
+        outer_n,
+        par.parallel_for(cost),
+        #[inline(always)]
+        move |o_lo, o_hi| {
+            let out = out;
+            let mut c = proto.clone();
+            let mut idx = vec![0usize; rank];
+            let mut oidx = vec![0usize; outer_dims.len()];
+            for o in o_lo..o_hi {
+                outer_index(o, &outer_dims, &mut oidx, axis, last, &mut idx);
+                c.seek(&idx);
+                let acc = fold_run::<_, _, P>(&c, r_len, r);
+                // SAFETY: output `o` is inside the buffer (caller's contract).
+                unsafe { out.0.add(o).write(r.finish(acc, r_len)) };
+            }
+        },
+    );
+}
+
+/// [`reduce_axis`] along an axis other than the last, of a prepared operand (`proto`, a
+/// cursor over `dims`); `P` is [`Known`](super::access::Known) facts.
+///
+/// # Safety
+/// As [`reduce_axis`], with `axis` not the last axis.
+#[inline(never)]
+unsafe fn reduce_across_rows<C: Cursor, R: Reducer<C::Elem>, P: Paths>(
+    proto: C,
+    dims: &[usize],
+    axis: usize,
+    r: R,
+    par: Par,
+    out: *mut R::Out,
+) {
+    let Some(AxisGeometry { r_len, rank, last, inner, outer_dims, outer_n, cost }) = AxisGeometry::new(dims, axis)
+    else {
         return;
-    }
+    };
+    let out = SendPtr(out);
+    // Prepared once, on this thread: tasks clone it (see `reduce_all`).
+    let proto = &proto;
     // Outputs along the last axis: a task owns a block of columns of one outer position and
     // a chunk of the reduced axis, and adds whole rows of it into a row of accumulators, so
     // reads stream along memory. When there are few (outer, column block) pairs — a
@@ -187,59 +298,48 @@ pub(crate) unsafe fn reduce_axis<X: Source, R: Reducer<X::Elem>, P: Paths>(
     let pairs = outer_n * col_blocks;
     let chunks = if pairs < FEW_OUTPUT_BLOCKS { r_len.div_ceil(AXIS_CHUNK).max(1) } else { 1 };
     let parallel = par.parallel_for(cost);
-    if chunks == 1 {
-        for_each_block(
-            pairs,
-            parallel,
-            #[inline(always)]
-            move |u_lo, u_hi| {
-                let out = out;
-                let mut c = proto.clone();
-                let mut idx = vec![0usize; rank];
-                let mut oidx = vec![0usize; outer_dims.len()];
-                let mut row = vec![r.init(); COL_BLOCK.min(inner)];
-                for u in u_lo..u_hi {
-                    let (o, b) = (u / col_blocks, u % col_blocks);
-                    let j0 = b * COL_BLOCK;
-                    let row = &mut row[..COL_BLOCK.min(inner - j0)];
-                    outer_index(o, &outer_dims, &mut oidx, axis, last, &mut idx);
-                    fold_rows::<_, _, P>(&mut c, &mut idx, axis, last, j0, 0..r_len, row, r);
-                    for (t, a) in row.iter().enumerate() {
-                        // SAFETY: outputs `o * inner + j0 + t` are inside the buffer.
-                        unsafe { out.0.add(o * inner + j0 + t).write(r.finish(*a, r_len)) };
-                    }
-                }
-            },
-        );
-        return;
-    }
-    // Partial rows: chunk `k` of output row `o` at `(o * chunks + k) * inner`.
-    let mut partials = vec![r.init(); outer_n * chunks * inner];
+    // Partial rows when the axis is cut: chunk `k` of output row `o` at
+    // `(o * chunks + k) * inner`. Uncut, each row of accumulators is finished into `out`.
+    let mut partials = if chunks > 1 { vec![r.init(); outer_n * chunks * inner] } else { Vec::new() };
     let part = SendPtr(partials.as_mut_ptr());
-    for_each_block(
+    for_each_block_as::<P>(
         pairs * chunks,
         parallel,
         #[inline(always)]
         move |u_lo, u_hi| {
-            let part = part;
+            let (out, part) = (out, part);
             let mut c = proto.clone();
             let mut idx = vec![0usize; rank];
             let mut oidx = vec![0usize; outer_dims.len()];
+            let mut scratch = if chunks == 1 { vec![r.init(); COL_BLOCK.min(inner)] } else { Vec::new() };
             for u in u_lo..u_hi {
                 let (pair, k) = (u / chunks, u % chunks);
                 let (o, b) = (pair / col_blocks, pair % col_blocks);
                 let j0 = b * COL_BLOCK;
                 let len = COL_BLOCK.min(inner - j0);
-                // SAFETY: each (o, k, column block) owns these `len` partials alone.
-                let row = unsafe { std::slice::from_raw_parts_mut(part.get().add((o * chunks + k) * inner + j0), len) };
+                let row = if chunks == 1 {
+                    &mut scratch[..len]
+                } else {
+                    // SAFETY: each (o, k, column block) owns these `len` partials alone.
+                    unsafe { std::slice::from_raw_parts_mut(part.get().add((o * chunks + k) * inner + j0), len) }
+                };
                 outer_index(o, &outer_dims, &mut oidx, axis, last, &mut idx);
                 let rows = k * AXIS_CHUNK..((k + 1) * AXIS_CHUNK).min(r_len);
                 fold_rows::<_, _, P>(&mut c, &mut idx, axis, last, j0, rows, row, r);
+                if chunks == 1 {
+                    for (t, a) in row.iter().enumerate() {
+                        // SAFETY: outputs `o * inner + j0 + t` are inside the buffer.
+                        unsafe { out.0.add(o * inner + j0 + t).write(r.finish(*a, r_len)) };
+                    }
+                }
             }
         },
     );
+    if chunks == 1 {
+        return;
+    }
     let partials = &partials;
-    for_each_block(
+    for_each_block_as::<P>(
         outer_n * inner,
         parallel,
         #[inline(always)]
@@ -402,10 +502,30 @@ fn fold_run<C: Cursor, R: Reducer<C::Elem>, P: Paths>(c: &C, len: usize, r: R) -
 /// a row of outputs (one per position of the last axis) folds whole runs into a row of
 /// accumulators. Positions passed to the reducer are row-major over the reduced axes.
 ///
+/// A thin shell over a kernel generic over the cursor type (see [`reduce_all`]).
+///
 /// # Safety
 /// `out` must be valid for writes of the product of the kept extents.
+#[inline(always)]
 pub(crate) unsafe fn reduce_axes<X: Source, R: Reducer<X::Elem>>(
     x: &X,
+    dims: &[usize],
+    reduced: &[bool],
+    r: R,
+    par: Par,
+    out: *mut R::Out,
+) {
+    // SAFETY: forwarded contract.
+    unsafe { reduce_axes_prepared::<X::Cursor, R>(x.cursor(dims), dims, reduced, r, par, out) }
+}
+
+/// [`reduce_axes`] of a prepared operand (`proto`, a cursor over `dims`).
+///
+/// # Safety
+/// As [`reduce_axes`].
+#[inline(never)]
+unsafe fn reduce_axes_prepared<C: Cursor, R: Reducer<C::Elem>>(
+    proto: C,
     dims: &[usize],
     reduced: &[bool],
     r: R,
@@ -426,7 +546,6 @@ pub(crate) unsafe fn reduce_axes<X: Source, R: Reducer<X::Elem>>(
     let out = SendPtr(out);
     let parallel = par.parallel_for(dims.iter().product());
     // Prepared once, on this thread: tasks clone it (see `reduce_all`).
-    let proto = x.cursor(dims);
     let proto = &proto;
     let place = |q: usize, axes: &[usize], ext: &[usize], sub: &mut [usize], idx: &mut [usize]| {
         super::elementwise::unravel(q, ext, sub);

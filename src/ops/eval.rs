@@ -12,6 +12,19 @@ use crate::storage::{DenseStorageMut, Heap, OwnedStorage};
 use crate::tensor::{or_panic, Tensor};
 use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Rem, RemAssign, Sub, SubAssign};
 
+/// The store of evaluation and assignment: writes `v` at `p`, a valid, exclusive output
+/// position (the engine's contract).
+///
+/// The stores are closures written in functions generic over the element type alone: a
+/// closure's type carries every generic parameter of the function it is written in, so
+/// one written in `try_eval::<X>` would give the engine's loops a new copy per expression
+/// type (see `kernels::elementwise::run`).
+#[inline(always)]
+fn write<T>() -> impl Fn(*mut T, T) + Copy + Send + Sync {
+    // SAFETY: the engine passes valid, exclusive output positions.
+    |p, v| unsafe { p.write(v) }
+}
+
 /// The result extents of `x`, checked.
 #[inline(always)]
 fn result_extents<X: Expr>(x: &X) -> Result<X::Extents, ShapeError> {
@@ -30,9 +43,7 @@ pub(super) fn try_eval<X: Expr>(x: X, par: Par) -> Result<Tensor<X::Elem, X::Ext
     // A refused allocation is an `Err` of the `try_` form, not an abort.
     let buf = unsafe {
         AlignedBuf::try_from_raw_init(ext.numel(), |p| {
-            run::<X, PathsFor<X, X::Extents, RowMajor>>(&x, dims.as_ref(), p, strides.as_ref(), true, par, |p, v| {
-                p.write(v)
-            })
+            run::<X, PathsFor<X, X::Extents, RowMajor>, _>(&x, dims.as_ref(), p, strides.as_ref(), true, par, write())
         })
     }
     .map_err(|e| e.with_op("eval"))?;
@@ -167,7 +178,7 @@ impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
         // SAFETY: writable tensors have unique layouts; `x` cannot borrow `self` (the
         // borrow checker sees `&mut self`), except through `store` reading the same position
         // it writes.
-        unsafe { run::<X, PathsFor<X, E, S>>(&x, dims.as_ref(), out, strides.as_ref(), standard, par, store) };
+        unsafe { run::<X, PathsFor<X, E, S>, _>(&x, dims.as_ref(), out, strides.as_ref(), standard, par, store) };
         Ok(())
     }
 
@@ -179,8 +190,7 @@ impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
         X::Expr: Expr<Elem = T>,
         <X::Expr as Expr>::Extents: BroadcastTo<E>,
     {
-        // SAFETY (of the store): `p` is a valid, exclusive output position.
-        self.write_expr("assign", x.into_expr(), Par::Auto, |p, v| unsafe { p.write(v) })
+        self.write_expr("assign", x.into_expr(), Par::Auto, write())
     }
     /// Assigns `x` to every element in one pass; static extents that cannot broadcast do
     /// not compile.
@@ -206,7 +216,13 @@ impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
 }
 
 macro_rules! compound_assign {
-    ($(($Trait:ident, $method:ident, $try:ident, $Op:ident, $op:tt)),*) => {$(
+    ($(($Trait:ident, $method:ident, $try:ident, $store:ident, $Op:ident, $op:tt)),*) => {$(
+        #[doc = concat!("The store of `", stringify!($op), "=` (see [`write`]).")]
+        #[inline(always)]
+        fn $store<T: $Op<Output = T> + Copy>() -> impl Fn(*mut T, T) + Copy + Send + Sync {
+            // SAFETY: the engine passes valid, exclusive, initialised output positions.
+            |p, v| unsafe { *p = *p $op v }
+        }
         impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
             #[doc = concat!("`self ", stringify!($op), "= x` in one pass; `Err` when dynamic extents do not broadcast.")]
             pub fn $try<X: IntoExpr>(&mut self, x: X) -> Result<(), ShapeError>
@@ -216,8 +232,7 @@ macro_rules! compound_assign {
                 X::Expr: Expr<Elem = T>,
                 <X::Expr as Expr>::Extents: BroadcastTo<E>,
             {
-                // SAFETY (of the store): `p` is a valid, exclusive, initialised position.
-                self.write_expr(stringify!($method), x.into_expr(), Par::Auto, |p, v| unsafe { *p = *p $op v })
+                self.write_expr(stringify!($method), x.into_expr(), Par::Auto, $store())
             }
         }
         impl<T, E: Extents, S: Layout<E>, St, X> $Trait<X> for Tensor<T, E, S, St>
@@ -236,9 +251,9 @@ macro_rules! compound_assign {
     )*};
 }
 compound_assign!(
-    (AddAssign, add_assign, try_add_assign, Add, +),
-    (SubAssign, sub_assign, try_sub_assign, Sub, -),
-    (MulAssign, mul_assign, try_mul_assign, Mul, *),
-    (DivAssign, div_assign, try_div_assign, Div, /),
-    (RemAssign, rem_assign, try_rem_assign, Rem, %)
+    (AddAssign, add_assign, try_add_assign, add_store, Add, +),
+    (SubAssign, sub_assign, try_sub_assign, sub_store, Sub, -),
+    (MulAssign, mul_assign, try_mul_assign, mul_store, Mul, *),
+    (DivAssign, div_assign, try_div_assign, div_store, Div, /),
+    (RemAssign, rem_assign, try_rem_assign, rem_store, Rem, %)
 );

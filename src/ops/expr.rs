@@ -214,6 +214,16 @@ pub(crate) struct PathsFor<X, E, S>(core::marker::PhantomData<(X, E, S)>);
 impl<X: Expr, E: Extents, S: Layout<E>> crate::kernels::access::Paths for PathsFor<X, E, S> {
     const FLAT_ONLY: bool = S::ROW_MAJOR_CONTIGUOUS && X::FACTS.flat_over::<E>();
     const UNIT_INNER: bool = S::ROW_MAJOR_CONTIGUOUS && X::FACTS.unit_inner;
+    const WIDE: bool = crate::kernels::cpu::wide_for(E::STATIC_NUMEL);
+}
+
+/// The paths of a kernel over a whole row-major tensor of extents `E` that has no
+/// expression: only the width fact is known (see [`Paths::WIDE`](crate::kernels::access::Paths::WIDE)).
+pub(crate) struct SizePaths<E>(core::marker::PhantomData<E>);
+impl<E: Extents> crate::kernels::access::Paths for SizePaths<E> {
+    const FLAT_ONLY: bool = false;
+    const UNIT_INNER: bool = false;
+    const WIDE: bool = crate::kernels::cpu::wide_for(E::STATIC_NUMEL);
 }
 
 // The prepared forms and the contract the kernels read them by live with the kernels

@@ -16,7 +16,7 @@ use crate::error::ShapeError;
 use crate::extents::{Extents, RemoveAxis};
 use crate::kernels::buffer::AlignedBuf;
 use crate::kernels::par::Par;
-use crate::kernels::reduce::{reduce_all, reduce_axis, Reducer};
+use crate::kernels::reduce::{reduce_all, reduce_axis, AxisFacts, Reducer};
 use crate::layout::RowMajor;
 use crate::storage::Heap;
 use crate::tensor::{or_panic, Tensor};
@@ -336,6 +336,13 @@ pub trait Reductions: Expr {
 }
 impl<X: Expr> Reductions for X {}
 
+/// Where axis `I` of extents `E` lies, for the kernel (see `kernels::reduce::AxisFacts`).
+struct AxisOf<E, const I: usize>(core::marker::PhantomData<E>);
+impl<E: Extents, const I: usize> AxisFacts for AxisOf<E, I> {
+    const LAST: bool = matches!(E::RANK, Some(r) if I + 1 == r);
+    const NOT_LAST: bool = matches!(E::RANK, Some(r) if I + 1 != r);
+}
+
 type Reduced<T, E, const I: usize> = Tensor<T, <E as RemoveAxis<I>>::Output>;
 
 fn axis_reduce<X: Expr, R: Reducer<X::Elem>, const I: usize>(
@@ -354,7 +361,14 @@ where
     // remaining axes) exactly once.
     let buf = unsafe {
         AlignedBuf::try_from_raw_init(n, |p| {
-            reduce_axis::<X, R, PathsFor<X, X::Extents, RowMajor>>(x, dims.as_ref(), I, r, par, p)
+            reduce_axis::<X, R, PathsFor<X, X::Extents, RowMajor>, AxisOf<X::Extents, I>>(
+                x,
+                dims.as_ref(),
+                I,
+                r,
+                par,
+                p,
+            )
         })
     }
     .map_err(|e| e.with_op("reduce_axis"))?;

@@ -19,7 +19,7 @@ use crate::extents::{DynRank, Extents, RemoveAxisDyn};
 use crate::kernels::access::AnyPaths;
 use crate::kernels::buffer::AlignedBuf;
 use crate::kernels::par::Par;
-use crate::kernels::reduce::{reduce_all, reduce_axes, reduce_axis, Reducer};
+use crate::kernels::reduce::{reduce_all, reduce_axes, reduce_axis, AnyAxis, Reducer};
 use crate::layout::Layout;
 use crate::storage::{DenseStorage, Heap};
 use crate::tensor::{or_panic, Tensor};
@@ -59,7 +59,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
         // axes) exactly once.
         let buf = unsafe {
             AlignedBuf::from_raw_init(out_ext.numel(), |p| {
-                reduce_axis::<_, R, AnyPaths>(&self, dims.as_ref(), axis, r, par, p)
+                reduce_axis::<_, R, AnyPaths, AnyAxis>(&self, dims.as_ref(), axis, r, par, p)
             })
         };
         // SAFETY: a row-major buffer of exactly numel elements.
@@ -94,7 +94,9 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
             1 => {
                 // SAFETY: reduce_axis writes every output of the kept axes once.
                 unsafe {
-                    AlignedBuf::from_raw_init(kept, |p| reduce_axis::<_, R, AnyPaths>(&self, dims, axes[0], r, par, p))
+                    AlignedBuf::from_raw_init(kept, |p| {
+                        reduce_axis::<_, R, AnyPaths, AnyAxis>(&self, dims, axes[0], r, par, p)
+                    })
                 }
             }
             n if n == dims.len() => AlignedBuf::from_fn(1, |_| reduce_all::<_, R, AnyPaths>(&self, dims, r, par)),

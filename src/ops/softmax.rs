@@ -5,67 +5,14 @@
 
 use crate::error::ShapeError;
 use crate::extents::{AxisAt, Extents};
-use crate::kernels::elementwise::{unravel, SendPtr};
-use crate::kernels::par::{for_each_block, Par};
-use crate::layout::{Layout, RowMajor};
-use crate::storage::DenseStorage;
+use crate::kernels::access::with_known_paths;
+use crate::kernels::par::Par;
+use crate::kernels::softmax::softmax_fibers;
+use crate::layout::Layout;
+use crate::ops::expr::{Expr, SizePaths};
+use crate::storage::{DenseStorage, DenseStorageMut};
 use crate::tensor::{or_panic, Tensor};
 use num_traits::Float;
-
-/// Runs `f(pointer to the fiber's first element, length, stride)` on every fiber of a
-/// row-major tensor along `axis`, in parallel when large.
-fn for_each_fiber<T: Send + Sync>(
-    t: &mut Tensor<T, impl Extents, RowMajor>,
-    axis: usize,
-    f: impl Fn(*mut T, usize, isize) + Send + Sync,
-) {
-    let dims = t.shape();
-    let strides = t.strides();
-    let len = dims[axis];
-    let stride = strides.as_ref()[axis];
-    let outer: Vec<usize> = dims.iter().enumerate().filter(|&(k, _)| k != axis).map(|(_, &d)| d).collect();
-    let outer_strides: Vec<isize> =
-        strides.as_ref().iter().enumerate().filter(|&(k, _)| k != axis).map(|(_, &s)| s).collect();
-    let fibers: usize = outer.iter().product();
-    if len == 0 || fibers == 0 {
-        return;
-    }
-    let base = SendPtr(t.as_slice_mut().expect("row-major owned tensor").as_mut_ptr());
-    let run = |lo: usize, hi: usize| {
-        let mut idx = vec![0usize; outer.len()];
-        for o in lo..hi {
-            unravel(o, &outer, &mut idx);
-            let off: isize = idx.iter().zip(&outer_strides).map(|(&i, &s)| i as isize * s).sum();
-            // SAFETY: `off` is the position of a fiber's first element inside the buffer;
-            // fibers are disjoint, so parallel tasks never touch the same element.
-            f(unsafe { base.get().offset(off) }, len, stride);
-        }
-    };
-    for_each_block(fibers, Par::Auto.parallel_for(fibers * len), run);
-}
-
-/// Shifts a fiber by its maximum, exponentiates it and returns the sum of the exponentials.
-///
-/// # Safety
-/// `p + i·stride` for `i < len` are valid, exclusively accessible elements.
-#[inline(always)]
-unsafe fn shift_exp<T: Float>(p: *mut T, len: usize, stride: isize, keep_shifted: bool) -> (T, T) {
-    let at = |i: usize| p.wrapping_offset(i as isize * stride);
-    // SAFETY: caller's contract, for every access below.
-    let max =
-        (0..len).map(|i| unsafe { *at(i) }).fold(T::neg_infinity(), |m, x| if x > m || x.is_nan() { x } else { m });
-    let mut sum = T::zero();
-    for i in 0..len {
-        // SAFETY: as above.
-        unsafe {
-            let shifted = *at(i) - max;
-            let e = shifted.exp();
-            sum = sum + e;
-            *at(i) = if keep_shifted { shifted } else { e };
-        }
-    }
-    (max, sum)
-}
 
 impl<T: Float + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// `softmax` (or `log_softmax` when `log`) along `axis`, the engine of every form.
@@ -73,18 +20,15 @@ impl<T: Float + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tens
         if axis >= self.rank() {
             return Err(ShapeError::AxisOutOfRange { op, axis, rank: self.rank() });
         }
-        let mut out = self.map(|&x| x);
-        for_each_fiber(&mut out, axis, |p, len, stride| {
-            // SAFETY: a fiber handed out by for_each_fiber.
-            let (_, sum) = unsafe { shift_exp(p, len, stride, log) };
-            let log_sum = sum.ln();
-            for i in 0..len {
-                // SAFETY: as above.
-                unsafe {
-                    let q = p.offset(i as isize * stride);
-                    *q = if log { *q - log_sum } else { *q / sum };
-                }
-            }
+        // A row-major copy through the expression engine, then the kernel in place: both
+        // are shared by every shape (see `kernels::softmax`).
+        let mut out = Expr::try_eval(self)?;
+        let (dims, strides) = (out.dims(), out.strides());
+        let data = out.storage.as_mut_ptr();
+        // SAFETY: `out` is a fresh row-major tensor with these extents and strides, borrowed
+        // mutably for the call; `axis < rank` was checked above.
+        with_known_paths!(SizePaths<E>, - - wide, K => unsafe {
+            softmax_fibers::<T, K>(data, dims.as_ref(), strides.as_ref(), axis, log, Par::Auto)
         });
         Ok(out)
     }
