@@ -60,11 +60,17 @@ fn has_avx2_fma() -> bool {
 
 /// A closure as a [`Kernel`], for bodies that are themselves small calls into
 /// `#[inline(always)]` code.
+///
+/// The closure is called through `FnMut`, not `FnOnce`: a closure whose body borrows its
+/// captures is compiled as `FnMut`/`Fn`, and calling it by value goes through a
+/// `FnOnce::call_once` shim that is not `#[inline(always)]`. When LLVM declined to inline
+/// a large shim, the loop stayed in the shim, compiled for the baseline target, and the
+/// AVX2 entry point only called it (the band product ran SSE code).
 pub(crate) struct Call<F>(pub(crate) F);
-impl<R, F: FnOnce() -> R> Kernel for Call<F> {
+impl<R, F: FnMut() -> R> Kernel for Call<F> {
     type Out = R;
     #[inline(always)]
-    fn call(self) -> R {
+    fn call(mut self) -> R {
         (self.0)()
     }
 }

@@ -96,7 +96,7 @@ fn run_block<P: Paths>(body: &impl Fn(usize, usize), lo: usize, hi: usize) {
 
 /// Runs `f` through [`dispatch`] when `P::WIDE`, directly otherwise (see [`run_block`]).
 #[inline(always)]
-pub(crate) fn run_wide<P: Paths, R>(f: impl FnOnce() -> R) -> R {
+pub(crate) fn run_wide<P: Paths, R>(mut f: impl FnMut() -> R) -> R {
     if P::WIDE {
         dispatch(Call(f))
     } else {
@@ -199,9 +199,11 @@ pub(crate) fn for_each_chunk_mut<T: Send>(
 #[inline]
 pub(crate) fn map_pieces<P: Send, R: Send>(pieces: Vec<P>, f: impl Fn(P) -> R + Send + Sync) -> Vec<R> {
     let run = |p: P| {
+        // Moved into the call through an `Option`: `Call` takes an `FnMut` (see there).
+        let mut p = Some(p);
         dispatch(Call(
             #[inline(always)]
-            || f(p),
+            || f(p.take().expect("called once")),
         ))
     };
     #[cfg(feature = "rayon")]
