@@ -88,7 +88,11 @@ fn for_row_blocks<T: Send>(bounds: &[usize], out: &mut [T], width: usize, f: imp
         pieces.push((w[0], piece));
         rest = r;
     }
-    crate::kernels::par::map_pieces(pieces, |(first, piece)| f(first, piece));
+    crate::kernels::par::map_pieces(
+        pieces,
+        #[inline(always)]
+        |(first, piece)| f(first, piece),
+    );
 }
 
 /// Rows shorter than this are summed with one accumulator: their few additions already
@@ -118,20 +122,26 @@ fn sparse_dot<T: SparseElem, I: SparseIndex>(indices: &[I], values: &[T], x: &[T
 /// `y = A x` for CSR `A` (`x.len()` = columns, `y.len()` = rows).
 fn csr_matvec<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, x: &[T], y: &mut [T], par: Par) {
     let bounds = blocks_for(&a, par, 4);
-    for_row_blocks(&bounds, y, 1, |first, ys| {
-        // The block's entries as one run, cut row by row: one length check per row
-        // instead of re-reading and re-checking `indptr` and both slices.
-        let ptr = &a.indptr[first..=first + ys.len()];
-        let k = ptr[0].index()..ptr[ys.len()].index();
-        let (mut idx, mut vals) = (&a.indices[k.clone()], &a.values[k]);
-        for (yr, w) in ys.iter_mut().zip(ptr.windows(2)) {
-            let len = w[1].index() - w[0].index();
-            let (ri, rest_i) = idx.split_at(len);
-            let (rv, rest_v) = vals.split_at(len);
-            *yr = sparse_dot(ri, rv, x);
-            (idx, vals) = (rest_i, rest_v);
-        }
-    });
+    for_row_blocks(
+        &bounds,
+        y,
+        1,
+        #[inline(always)]
+        |first, ys| {
+            // The block's entries as one run, cut row by row: one length check per row
+            // instead of re-reading and re-checking `indptr` and both slices.
+            let ptr = &a.indptr[first..=first + ys.len()];
+            let k = ptr[0].index()..ptr[ys.len()].index();
+            let (mut idx, mut vals) = (&a.indices[k.clone()], &a.values[k]);
+            for (yr, w) in ys.iter_mut().zip(ptr.windows(2)) {
+                let len = w[1].index() - w[0].index();
+                let (ri, rest_i) = idx.split_at(len);
+                let (rv, rest_v) = vals.split_at(len);
+                *yr = sparse_dot(ri, rv, x);
+                (idx, vals) = (rest_i, rest_v);
+            }
+        },
+    );
 }
 
 /// Output columns of SpMM accumulated together in registers (a fixed-size array the
@@ -148,35 +158,41 @@ fn csr_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &[T], n: usi
         return;
     }
     let bounds = blocks_for(&a, par, 4);
-    for_row_blocks(&bounds, c, n, |first, cs| {
-        for (r, crow) in cs.chunks_exact_mut(n).enumerate() {
-            let k = a.range(first + r);
-            let (idx, vals) = (&a.indices[k.clone()], &a.values[k]);
-            let mut col = 0;
-            while col + TILE <= n {
-                let mut acc = [T::zero(); TILE];
-                for (j, &v) in idx.iter().zip(vals) {
-                    let start = j.index() * n + col;
-                    let brow: &[T; TILE] = b[start..start + TILE].try_into().expect("a slice of TILE elements");
-                    for l in 0..TILE {
-                        acc[l] = acc[l] + v * brow[l];
+    for_row_blocks(
+        &bounds,
+        c,
+        n,
+        #[inline(always)]
+        |first, cs| {
+            for (r, crow) in cs.chunks_exact_mut(n).enumerate() {
+                let k = a.range(first + r);
+                let (idx, vals) = (&a.indices[k.clone()], &a.values[k]);
+                let mut col = 0;
+                while col + TILE <= n {
+                    let mut acc = [T::zero(); TILE];
+                    for (j, &v) in idx.iter().zip(vals) {
+                        let start = j.index() * n + col;
+                        let brow: &[T; TILE] = b[start..start + TILE].try_into().expect("a slice of TILE elements");
+                        for l in 0..TILE {
+                            acc[l] = acc[l] + v * brow[l];
+                        }
+                    }
+                    crow[col..col + TILE].copy_from_slice(&acc);
+                    col += TILE;
+                }
+                if col < n {
+                    let rest = &mut crow[col..];
+                    rest.fill(T::zero());
+                    for (j, &v) in idx.iter().zip(vals) {
+                        let brow = &b[j.index() * n + col..(j.index() + 1) * n];
+                        for (o, &bv) in rest.iter_mut().zip(brow) {
+                            *o = *o + v * bv;
+                        }
                     }
                 }
-                crow[col..col + TILE].copy_from_slice(&acc);
-                col += TILE;
             }
-            if col < n {
-                let rest = &mut crow[col..];
-                rest.fill(T::zero());
-                for (j, &v) in idx.iter().zip(vals) {
-                    let brow = &b[j.index() * n + col..(j.index() + 1) * n];
-                    for (o, &bv) in rest.iter_mut().zip(brow) {
-                        *o = *o + v * bv;
-                    }
-                }
-            }
-        }
-    });
+        },
+    );
 }
 
 /// Adds `A B` into the zeroed `C` for CSC `A` and row-major `B` (`n` columns; `n = 1` is
@@ -214,7 +230,11 @@ fn csc_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &[T], n: usi
         })
         .flatten();
     let Some(mut partials) = reserved else {
-        crate::kernels::par::map_pieces(vec![c], |c| scatter(0..a.lanes(), c));
+        crate::kernels::par::map_pieces(
+            vec![c],
+            #[inline(always)]
+            |c| scatter(0..a.lanes(), c),
+        );
         return;
     };
     let len = c.len();
@@ -222,21 +242,31 @@ fn csc_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &[T], n: usi
     outs.push(Target::Output(&mut *c));
     outs.extend(partials.iter_mut().map(Target::Partial));
     let pieces: Vec<_> = bounds.windows(2).map(|w| w[0]..w[1]).zip(outs).collect();
-    crate::kernels::par::map_pieces(pieces, |(lanes, out)| match out {
-        Target::Output(o) => scatter(lanes, o),
-        Target::Partial(p) => {
-            p.resize(len, T::zero());
-            scatter(lanes, p);
-        }
-    });
-    crate::kernels::par::for_each_chunk_mut(c, crate::kernels::par::CHUNK, true, |base, chunk| {
-        let len = chunk.len();
-        for part in &partials {
-            for (o, &p) in chunk.iter_mut().zip(&part[base..base + len]) {
-                *o = *o + p;
+    crate::kernels::par::map_pieces(
+        pieces,
+        #[inline(always)]
+        |(lanes, out)| match out {
+            Target::Output(o) => scatter(lanes, o),
+            Target::Partial(p) => {
+                p.resize(len, T::zero());
+                scatter(lanes, p);
             }
-        }
-    });
+        },
+    );
+    crate::kernels::par::for_each_chunk_mut(
+        c,
+        crate::kernels::par::CHUNK,
+        true,
+        #[inline(always)]
+        |base, chunk| {
+            let len = chunk.len();
+            for part in &partials {
+                for (o, &p) in chunk.iter_mut().zip(&part[base..base + len]) {
+                    *o = *o + p;
+                }
+            }
+        },
+    );
 }
 
 /// Where a block of CSC columns scatters: the (zeroed) output itself, or a partial output
