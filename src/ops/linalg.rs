@@ -120,8 +120,15 @@ impl<T: GemmElem> Plan<T> {
     /// kernel entry, so a small static product unrolls completely; otherwise one shared
     /// copy of it is called (build time: a user's crate would compile the whole entry into
     /// each product it writes). A const parameter, so only one branch is compiled.
+    ///
+    /// `MATRICES` (both operands' types are rank 2, see [`BothMatrices`]): the plan is
+    /// `Matrices`, and the batched loop is not compiled.
     #[inline(always)]
-    fn fill<St: OwnedStorage<T>, const INLINE: bool>(&self, total: usize, par: Par) -> Option<St> {
+    fn fill<St: OwnedStorage<T>, const INLINE: bool, const MATRICES: bool>(
+        &self,
+        total: usize,
+        par: Par,
+    ) -> Option<St> {
         // SAFETY: each arm writes all `total` = batch·m·n elements of the row-major
         // result; operands address their own elements (dense invariant).
         unsafe {
@@ -132,6 +139,7 @@ impl<T: GemmElem> Plan<T> {
                 Plan::Matrices { m, k, n, a, b } => {
                     St::from_raw_init(total, |c| gemm_shared(*m, *k, *n, *a, *b, c, par))
                 }
+                Plan::Batched { .. } if MATRICES => unreachable!("two matrices, by the operands' types"),
                 Plan::Batched { d, a, b } => St::from_raw_init(total, |c| batched_gemm(d, a, b, c, par)),
             }
         }
@@ -156,10 +164,18 @@ fn product_storage<T: GemmElem, E: Extents, E2: Extents, St: OwnedStorage<T>>(
     total: usize,
     par: Par,
 ) -> Option<St> {
-    if E::ALL_STATIC && E2::ALL_STATIC {
-        plan.fill::<St, true>(total, par)
+    // Branches on the constants themselves (not on a local holding them, which rustc
+    // would not see through): one `fill` is compiled.
+    if BothMatrices::<E, E2>::YES {
+        if E::ALL_STATIC && E2::ALL_STATIC {
+            plan.fill::<St, true, true>(total, par)
+        } else {
+            plan.fill::<St, false, true>(total, par)
+        }
+    } else if E::ALL_STATIC && E2::ALL_STATIC {
+        plan.fill::<St, true, false>(total, par)
     } else {
-        plan.fill::<St, false>(total, par)
+        plan.fill::<St, false, false>(total, par)
     }
 }
 
