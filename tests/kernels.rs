@@ -254,7 +254,8 @@ fn small_static_extents_give_the_bits_of_dynamic_extents() {
     // dynamic extents run the copy picked for the CPU (AVX2 where present). The order of
     // operations is the same, so every result is bit-identical.
     type S = Tensor<f32, ext![24, 40]>;
-    let value = |i: usize, j: usize| ((i * 40 + j) as f32 * 0.37).sin() * 3.0;
+    // Arithmetic only: Miri perturbs `sin`, `exp` and friends on every call.
+    let value = |i: usize, j: usize| ((i * 40 + j) % 23) as f32 / 7.0 - 1.5;
     let s = S::from_fn(ext![24, 40], |[i, j]| value(i, j));
     let d = Tensor::<f32, ext![_, _]>::from_fn([24, 40], |[i, j]| value(i, j));
     let sr = Tensor::<f32, ext![40]>::from_fn(ext![40], |[j]| j as f32 * 0.5 - 3.0);
@@ -264,8 +265,11 @@ fn small_static_extents_give_the_bits_of_dynamic_extents() {
     assert_eq!(bits(s.sum_axis::<1>().to_vec()), bits(d.sum_axis::<1>().to_vec()));
     assert_eq!(s.argmax_axis::<1>().to_vec(), d.argmax_axis::<1>().to_vec());
     assert_eq!(s.sum().to_bits(), d.sum().to_bits());
-    assert_eq!(bits(s.softmax::<1>().to_vec()), bits(d.softmax::<1>().to_vec()));
-    assert_eq!(bits(s.log_softmax::<0>().to_vec()), bits(d.log_softmax::<0>().to_vec()));
+    if !cfg!(miri) {
+        // (Under Miri two calls of `exp` on one value may differ.)
+        assert_eq!(bits(s.softmax::<1>().to_vec()), bits(d.softmax::<1>().to_vec()));
+        assert_eq!(bits(s.log_softmax::<0>().to_vec()), bits(d.log_softmax::<0>().to_vec()));
+    }
     assert_eq!(bits((&s + &sr).eval().to_vec()), bits((&d + &dr).eval().to_vec()));
     assert_eq!(bits((&s.t() * 2.0).eval().to_vec()), bits((&d.t() * 2.0).eval().to_vec()));
     let (mut sa, mut da) = (s.clone(), d.clone());

@@ -20,9 +20,9 @@ pub trait Paths {
     /// Every leaf and the output step by one element (or stay put) along the last axis:
     /// no tiles and no strided runs.
     const UNIT_INNER: bool;
-    /// Compile the loops also for the CPU's wide vectors, picked at run time
-    /// ([`super::cpu::dispatch`]). False when the types say the work is small (static
-    /// extents of at most [`super::cpu::NARROW_MAX`] elements): one baseline copy then.
+    /// Compile the loops also for the CPU's wide vectors, picked at run time (the crate's
+    /// CPU dispatch). False when the types say the work is small (static extents of at
+    /// most 4,096 elements): one baseline copy then.
     const WIDE: bool;
 }
 
@@ -37,9 +37,9 @@ impl Paths for AnyPaths {
 /// The facts as const parameters: the [`Paths`] the kernels are instantiated with.
 ///
 /// A kernel generic over an operation's own `Paths` type (which names the expression and
-/// its extents) would get a copy per expression; the shells turn those facts into one
-/// of these eight types with [`with_known_paths!`], so expressions with the same prepared
-/// forms and the same facts share one copy of each kernel.
+/// its extents) would get a copy per expression; the shells turn those facts into one of
+/// these types (the crate's `with_known_paths!` macro), so expressions with the same
+/// prepared forms and the same facts share one copy of each kernel.
 pub struct Known<const FLAT_ONLY: bool, const UNIT_INNER: bool, const WIDE: bool>;
 impl<const F: bool, const U: bool, const W: bool> Paths for Known<F, U, W> {
     const FLAT_ONLY: bool = F;
