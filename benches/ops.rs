@@ -255,5 +255,47 @@ fn small_static(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, add_new_2p24, fused_new, mixed_layout, broadcast_new, reduce, matmul, small_static);
+/// The price of compiling small static work once (`kernels::cpu::NARROW_MAX`, issue 12):
+/// a 64×64 (4,096-element) static tensor runs the baseline copy of the loops, the same
+/// shape with dynamic extents the copy picked for the CPU (AVX2 here); ndarray compiles
+/// its loops for the baseline only.
+fn narrow_static(c: &mut Criterion) {
+    type S = Tensor<f32, ext![64, 64]>;
+    let (sa, sb, sc) = (
+        S::from_fn(ext![64, 64], |[i, j]| value(i, j)),
+        S::from_fn(ext![64, 64], |[i, j]| value2(i, j)),
+        S::from_fn(ext![64, 64], |[i, j]| value3(i, j)),
+    );
+    let (da, db, dc) = (md_mat(64, value), md_mat(64, value2), md_mat(64, value3));
+    let (na, nb, nc) = (nd_mat(64, value), nd_mat(64, value2), nd_mat(64, value3));
+    assert_same((&sa * &sb + &sc).eval().as_slice().unwrap(), &(&na * &nb + &nc));
+    assert_same((&da * &db + &dc).eval().as_slice().unwrap(), &(&na * &nb + &nc));
+    assert_eq!(sa.sum_axis::<0>().to_vec(), da.sum_axis::<0>().to_vec());
+
+    let mut g = c.benchmark_group("narrow_static_64x64");
+    g.measurement_time(Duration::from_secs(3));
+    g.warm_up_time(Duration::from_secs(1));
+    g.bench_function("mdtensor_static_fma", |b| b.iter(|| (black_box(&sa) * black_box(&sb) + black_box(&sc)).eval()));
+    g.bench_function("mdtensor_dynamic_fma", |b| b.iter(|| (black_box(&da) * black_box(&db) + black_box(&dc)).eval()));
+    g.bench_function("ndarray_fma", |b| b.iter(|| black_box(&na) * black_box(&nb) + black_box(&nc)));
+    g.bench_function("mdtensor_static_exp_sum", |b| b.iter(|| black_box(&sa).exp().sum()));
+    g.bench_function("mdtensor_dynamic_exp_sum", |b| b.iter(|| black_box(&da).exp().sum()));
+    g.bench_function("ndarray_exp_sum", |b| b.iter(|| black_box(&na).mapv(f32::exp).sum()));
+    g.bench_function("mdtensor_static_sum_axis0", |b| b.iter(|| black_box(&sa).sum_axis::<0>()));
+    g.bench_function("mdtensor_dynamic_sum_axis0", |b| b.iter(|| black_box(&da).sum_axis::<0>()));
+    g.bench_function("ndarray_sum_axis0", |b| b.iter(|| black_box(&na).sum_axis(Axis(0))));
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    add_new_2p24,
+    fused_new,
+    mixed_layout,
+    broadcast_new,
+    reduce,
+    matmul,
+    small_static,
+    narrow_static
+);
 criterion_main!(benches);
