@@ -125,16 +125,6 @@ unsafe fn run_flat<K: FlatKernel, P: Paths>(
     store: impl Fn(*mut K::Elem, K::Elem) + Copy + Send + Sync,
 ) {
     let n: usize = dims.iter().product();
-    if P::WIDE && n <= SMALL {
-        // A few vectors' worth: the run-time CPU dispatch would cost as much as the loop.
-        // (Narrow kernels have no dispatch to skip.)
-        for i in 0..n {
-            // SAFETY: `i < n` is a valid position of a row-major output and of every flat
-            // leaf (caller's contract).
-            unsafe { store(out.add(i), k.at(i)) };
-        }
-        return;
-    }
     let out = SendPtr(out);
     for_each_chunk_as::<P>(
         n,
@@ -153,9 +143,6 @@ unsafe fn run_flat<K: FlatKernel, P: Paths>(
         },
     );
 }
-
-/// Element counts up to which [`run_flat`] runs its loop directly, without dispatch.
-const SMALL: usize = 64;
 
 /// [`run`] through a cursor: runs along the last axis, or tiles for mixed layouts. With
 /// `P::UNIT_INNER` (every leaf and the output step by one element, or stay put, along the
