@@ -63,11 +63,21 @@ pub(crate) fn for_each_chunk_as<P: Paths>(n: usize, par: Par, body: impl Fn(usiz
         // (a dynamic 4×4 add took 43 ns with it, 37 without). Narrow kernels have no
         // dispatch to skip.
         body(0, n);
-    } else if par.parallel_for(n) {
+    } else if const { may_split::<P>() } && par.parallel_for(n) {
         for_each_task(n.div_ceil(CHUNK), |c| run_block::<P>(&body, c * CHUNK, ((c + 1) * CHUNK).min(n)));
     } else {
         run_block::<P>(&body, 0, n);
     }
+}
+
+/// Whether work of paths `P` may be split across threads: not for small static work
+/// (`!P::WIDE`, at most [`super::cpu::NARROW_MAX`] elements, below every parallel
+/// threshold), so that its programs compile no parallel branch for it (a constant
+/// condition: the branch is not generated). Miri's tiny chunks reach the parallel paths
+/// with small inputs, so there it stays possible.
+#[inline(always)]
+const fn may_split<P: Paths>() -> bool {
+    P::WIDE || cfg!(miri)
 }
 
 /// Element counts up to which [`for_each_chunk_as`] runs its body without dispatch.
@@ -84,7 +94,7 @@ pub(crate) fn for_each_block(n: usize, parallel: bool, body: impl Fn(usize, usiz
 /// `P::WIDE` (see [`run_block`]).
 #[inline]
 pub(crate) fn for_each_block_as<P: Paths>(n: usize, parallel: bool, body: impl Fn(usize, usize) + Send + Sync) {
-    if parallel && n > 1 {
+    if const { may_split::<P>() } && parallel && n > 1 {
         let per = n.div_ceil(4 * threads()).max(1);
         for_each_task(n.div_ceil(per), |k| run_block::<P>(&body, k * per, ((k + 1) * per).min(n)));
     } else {
