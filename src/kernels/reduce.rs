@@ -375,9 +375,9 @@ fn fold_rows<C: Cursor, R: Reducer<C::Elem>, P: Paths>(
     row.iter_mut().for_each(|a| *a = r.init());
     idx[last] = j0;
     let mut rows = rows;
-    // `GROUP` rows per pass over the accumulators when no leaf is broadcast along them:
-    // that many input streams in flight and a fraction of the accumulator loads and stores.
-    // Each accumulator still folds rows i, i + 1, … in order: the same arithmetic.
+    // Four rows per pass over the accumulators when no leaf is broadcast along them: four
+    // input streams in flight and a quarter of the accumulator loads and stores. Each
+    // accumulator still folds rows i, i + 1, i + 2, i + 3 in order: the same arithmetic.
     while rows.len() >= GROUP {
         let i = rows.start;
         idx[axis] = i;
@@ -427,10 +427,8 @@ fn fold_rows<C: Cursor, R: Reducer<C::Elem>, P: Paths>(
     }
 }
 
-/// Rows of the reduced axis folded per pass over a row of accumulators. Eight streams
-/// reach 3.9 ms for a 4096² `f32` `sum_axis::<0>()` on one thread against 4.1–4.3 ms with
-/// four; a plain 64-accumulator sum of the same 64 MiB takes 3.6–3.8 ms here.
-const GROUP: usize = 8;
+/// Rows of the reduced axis folded per pass over a row of accumulators.
+const GROUP: usize = 4;
 
 /// Fewer (outer position, column block) pairs than this, and an axis reduction also cuts
 /// the reduced axis into [`AXIS_CHUNK`]s.
