@@ -21,7 +21,7 @@ mod equal;
 mod join;
 mod matmul;
 pub(crate) mod static_arith;
-mod table;
+pub(crate) mod table;
 mod tuple;
 
 pub use axis::{AxisAt, InsertAxis, InsertAxisDyn, RemoveAxis, RemoveAxisDyn, Reverse};
