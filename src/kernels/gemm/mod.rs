@@ -180,12 +180,23 @@ unsafe fn gemm_rows<T: GemmElem, const N: usize>(
     // SAFETY (all accesses): (i, p) and (p, j) are inside A and B, (i, j) inside C.
     unsafe {
         let at = |i: usize, p: usize| *a.ptr.offset(i as isize * a.rs + p as isize * a.cs);
-        let brow =
-            |p: usize| -> [T; N] { core::array::from_fn(|j| *b.ptr.offset(p as isize * b.rs + j as isize * b.cs)) };
+        // Plain loops over zeroed arrays, not `core::array::from_fn`: the same code once
+        // optimised, but `from_fn`'s generic machinery was 6% of the LLVM IR a small
+        // program with one product compiled (two closures for each of the four widths).
+        let brow = |p: usize| -> [T; N] {
+            let mut row = [T::zero(); N];
+            for (j, x) in row.iter_mut().enumerate() {
+                *x = *b.ptr.offset(p as isize * b.rs + j as isize * b.cs);
+            }
+            row
+        };
         for i in 0..m {
             let a0 = at(i, 0);
             let b0 = brow(0);
-            let mut acc: [T; N] = core::array::from_fn(|j| a0 * b0[j]);
+            let mut acc = [T::zero(); N];
+            for j in 0..N {
+                acc[j] = a0 * b0[j];
+            }
             for p in 1..k {
                 let (ap, bp) = (at(i, p), brow(p));
                 for j in 0..N {
