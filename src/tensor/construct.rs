@@ -102,17 +102,21 @@ fn unravel<E: Extents>(pos: usize, dims: &[usize], strides: &[isize], out: &mut 
     }
 }
 
+/// The error of a fixed-length storage asked for another length (see `Tensor::build`),
+/// built out of line so that each constructor's copy does not carry it.
+#[cold]
+#[inline(never)]
+fn wrong_fixed_len(op: &'static str, dims: &[usize], expected: usize, found: usize) -> ShapeError {
+    ShapeError::LengthMismatch { op, dims: dims.to_vec(), expected, found }
+}
+
 impl<T, E: Extents, S: Layout<E>, St: OwnedStorage<T>> Tensor<T, E, S, St> {
     /// Fills a new tensor from `f(position in memory order)`: the one place that allocates.
     fn build(op: &'static str, ext: E, f: impl FnMut(usize) -> T) -> Result<Self, ShapeError> {
         let n = ext.checked_numel(op, core::mem::size_of::<T>())?;
         super::owns_dense::<E, S>(op, &ext)?;
-        let storage = St::try_from_fn_linear(op, n, f)?.ok_or_else(|| ShapeError::LengthMismatch {
-            op,
-            dims: ext.dims().as_ref().to_vec(),
-            expected: n,
-            found: St::fixed_len().unwrap_or(n),
-        })?;
+        let storage = St::try_from_fn_linear(op, n, f)?
+            .ok_or_else(|| wrong_fixed_len(op, ext.dims().as_ref(), n, St::fixed_len().unwrap_or(n)))?;
         let mapping = S::dense_mapping(&ext);
         // SAFETY: the storage holds exactly `numel` elements in the dense order of `S`,
         // which is what `dense_mapping` describes (and `owns_dense` checked that this

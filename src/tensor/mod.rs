@@ -171,12 +171,17 @@ pub(crate) fn owns_dense<E: crate::extents::Extents, S: Layout<E>>(
     if fits_region(ext.dims().as_ref(), S::strides(ext, &m).as_ref(), S::offset(&m), ext.numel()) {
         Ok(())
     } else {
-        Err(crate::ShapeError::InvalidArgument {
-            op,
-            reason: format!(
-                "the {} stride policy cannot own a dense buffer; use RowMajor, ColMajor or Strided",
-                S::NAME
-            ),
-        })
+        Err(cannot_own_dense(op, S::NAME))
+    }
+}
+
+/// The error of [`owns_dense`], built out of line: every constructor of a user's program
+/// instantiates `owns_dense`, and the formatting would be compiled into each copy.
+#[cold]
+#[inline(never)]
+fn cannot_own_dense(op: &'static str, policy: &str) -> crate::ShapeError {
+    crate::ShapeError::InvalidArgument {
+        op,
+        reason: format!("the {policy} stride policy cannot own a dense buffer; use RowMajor, ColMajor or Strided"),
     }
 }
