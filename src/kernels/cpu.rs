@@ -8,7 +8,9 @@
 //! (expression kernels, reducers) is compiled with the same features.
 //!
 //! Dispatch costs one relaxed atomic load, so it is used per chunk of work (thousands of
-//! elements), never per element.
+//! elements), never per element. Matrix products dispatch the same way to AVX-512 or AVX2
+//! micro-kernels ([`super::gemm`]). The environment variable [`MAX_ISA_VAR`] caps the
+//! instruction set for the whole process, to run a newer CPU on an older one's paths.
 
 /// Static extents of at most this many elements (16 KiB of `f32`) compile their
 /// elementwise and reduction loops once, for the baseline target, as nalgebra's static
@@ -37,8 +39,8 @@ pub(crate) trait Kernel {
 pub(crate) fn dispatch<K: Kernel>(k: K) -> K::Out {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     {
-        if has_avx2_fma() {
-            // SAFETY: the CPU supports AVX2 and FMA (checked at run time just above).
+        if isa() >= Isa::Avx2Fma {
+            // SAFETY: the CPU supports AVX2 and FMA (`isa` never exceeds what it detected).
             return unsafe { with_avx2_fma(k) };
         }
     }
@@ -51,11 +53,76 @@ unsafe fn with_avx2_fma<K: Kernel>(k: K) -> K::Out {
     k.call()
 }
 
-/// Whether the CPU has AVX2 and FMA (cached by the standard library's detection).
+/// The x86_64 instruction sets the kernels are compiled for, narrowest first.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Isa {
+    /// SSE2, which every x86_64 CPU has.
+    Baseline = 1,
+    /// AVX2 with FMA (Haswell, Zen and later).
+    Avx2Fma = 2,
+    /// AVX-512F (matrix products only; other loops use AVX2 there).
+    Avx512 = 3,
+}
+
+/// The environment variable that caps the instruction set of the run-time dispatched
+/// kernels (x86_64): `avx2` or `baseline` runs, on a newer CPU, the code an older one gets,
+/// to check results or speed on its path; `avx512`, anything else or no value leaves the
+/// CPU's widest. Read once per process, at the first kernel that dispatches.
+///
+/// ```text
+/// MDTENSOR_MAX_ISA=avx2 cargo run --release
+/// ```
+pub const MAX_ISA_VAR: &str = "MDTENSOR_MAX_ISA";
+
+/// [`isa`]'s cached answer (`Isa as u8`; 0 until the first call).
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+static ISA: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
+
+/// The widest instruction set this CPU has, capped by [`MAX_ISA_VAR`]: one relaxed load
+/// after the first call.
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 #[inline(always)]
-fn has_avx2_fma() -> bool {
-    std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+pub(crate) fn isa() -> Isa {
+    match ISA.load(core::sync::atomic::Ordering::Relaxed) {
+        1 => Isa::Baseline,
+        2 => Isa::Avx2Fma,
+        3 => Isa::Avx512,
+        _ => detect_isa(),
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[cold]
+#[inline(never)]
+fn detect_isa() -> Isa {
+    let isa = detected().min(cap(std::env::var(MAX_ISA_VAR).ok().as_deref()));
+    // Racing first calls store the same value.
+    ISA.store(isa as u8, core::sync::atomic::Ordering::Relaxed);
+    isa
+}
+
+/// The widest instruction set this CPU has, whatever the cap.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+pub(crate) fn detected() -> Isa {
+    use std::arch::is_x86_feature_detected as has;
+    if has!("avx512f") {
+        Isa::Avx512
+    } else if has!("avx2") && has!("fma") {
+        Isa::Avx2Fma
+    } else {
+        Isa::Baseline
+    }
+}
+
+/// The cap a value of [`MAX_ISA_VAR`] sets (none: [`Isa::Avx512`]).
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+fn cap(value: Option<&str>) -> Isa {
+    match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+        Some("baseline" | "sse2") => Isa::Baseline,
+        Some("avx2") => Isa::Avx2Fma,
+        _ => Isa::Avx512,
+    }
 }
 
 /// A closure as a [`Kernel`], for bodies that are themselves small calls into
@@ -72,5 +139,27 @@ impl<R, F: FnMut() -> R> Kernel for Call<F> {
     #[inline(always)]
     fn call(mut self) -> R {
         (self.0)()
+    }
+}
+
+#[cfg(all(test, target_arch = "x86_64", not(miri)))]
+mod tests {
+    use super::{cap, detected, isa, Isa};
+
+    #[test]
+    fn the_cap_names_an_instruction_set_and_ignores_anything_else() {
+        assert_eq!(cap(Some("baseline")), Isa::Baseline);
+        assert_eq!(cap(Some(" SSE2 ")), Isa::Baseline);
+        assert_eq!(cap(Some("AVX2")), Isa::Avx2Fma);
+        assert_eq!(cap(Some("avx512")), Isa::Avx512);
+        assert_eq!(cap(Some("neon")), Isa::Avx512);
+        assert_eq!(cap(None), Isa::Avx512);
+    }
+
+    #[test]
+    fn dispatch_never_exceeds_the_cpu() {
+        assert!(isa() <= detected());
+        // Cached: the second answer is the first.
+        assert_eq!(isa(), isa());
     }
 }

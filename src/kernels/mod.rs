@@ -15,3 +15,5 @@ pub(crate) mod softmax;
 pub(crate) mod sparse_build;
 pub(crate) mod spmv;
 pub mod tile;
+
+pub use cpu::MAX_ISA_VAR;

@@ -354,13 +354,14 @@ pub(super) unsafe fn product<K: Micro>(
     });
 }
 
-/// `C = A·B` through the portable micro-kernel (Miri, and the tests of the nest).
+/// `C = A·B` through the portable micro-kernel with `MR × NR` tiles (Miri, and the tests
+/// of the nest).
 ///
 /// # Safety
 /// As `GemmElem::gemm_large`.
 #[cfg(any(miri, test))]
 #[allow(clippy::too_many_arguments)] // the BLAS signature plus threads
-pub(super) unsafe fn portable<T: Scratch>(
+pub(super) unsafe fn portable<T: Scratch, const MR: usize, const NR: usize>(
     m: usize,
     k: usize,
     n: usize,
@@ -372,7 +373,7 @@ pub(super) unsafe fn portable<T: Scratch>(
 ) {
     use super::micro::Portable;
     // SAFETY: forwarded contract; `serial` is the nest for the same kernel.
-    unsafe { product::<Portable<T>>(m, k, n, a, b, c, ldc, threads, serial::<Portable<T>>) }
+    unsafe { product::<Portable<T, MR, NR>>(m, k, n, a, b, c, ldc, threads, serial::<Portable<T, MR, NR>>) }
 }
 
 #[cfg(test)]
@@ -389,7 +390,17 @@ mod tests {
         let sizes: &[(usize, usize, usize)] = if cfg!(miri) {
             &[(1, 1, 1), (5, 6, 7), (9, 11, 18), (19, 4, 3)]
         } else {
-            &[(1, 1, 1), (5, 6, 7), (13, 257, 33), (50, 300, 70), (260, 20, 1100), (1, 513, 40)]
+            &[
+                (1, 1, 1),
+                (3, 5, 70),
+                (5, 6, 7),
+                (10, 9, 40),
+                (13, 257, 33),
+                (16, 300, 50),
+                (50, 300, 70),
+                (260, 20, 1100),
+                (1, 513, 40),
+            ]
         };
         let v = |s: usize, i: usize, j: usize| T::from(((i * 7 + j * 3 + s) % 11) as i8 - 5);
         for &(m, k, n) in sizes {
@@ -414,13 +425,34 @@ mod tests {
 
     #[test]
     fn portable_nest_strides_edges_and_threads() {
-        check::<f32>(super::portable::<f32>);
-        check::<f64>(super::portable::<f64>);
+        check::<f32>(super::portable::<f32, 6, 8>);
+        check::<f64>(super::portable::<f64, 6, 4>);
+        // Another shape: edges fall elsewhere.
+        check::<f32>(super::portable::<f32, 4, 8>);
     }
 
     #[test]
     fn fast_nest_strides_edges_and_threads() {
         check::<f32>(<f32 as GemmElem>::gemm_large);
         check::<f64>(<f64 as GemmElem>::gemm_large);
+    }
+
+    /// Each instruction set's nest that this CPU runs, not only the widest that dispatch
+    /// picks: a CPU with AVX-512 still checks the AVX2 kernels users of older CPUs get.
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    #[test]
+    fn every_instruction_set_the_cpu_runs() {
+        use super::super::{avx2, avx512, sse2};
+        use crate::kernels::cpu::{detected, Isa};
+        check::<f32>(sse2::sgemm);
+        check::<f64>(sse2::dgemm);
+        if detected() >= Isa::Avx512 {
+            check::<f32>(avx512::sgemm);
+            check::<f64>(avx512::dgemm);
+        }
+        if detected() >= Isa::Avx2Fma {
+            check::<f32>(avx2::sgemm);
+            check::<f64>(avx2::dgemm);
+        }
     }
 }

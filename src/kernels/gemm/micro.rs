@@ -3,9 +3,9 @@
 //! A micro-kernel computes one `MR × NR` tile of C from a packed sliver of A and one of
 //! B (see `pack`): `C[i, j] (+)= Σ_p A[i, p] · B[p, j]`, each element summing p = 0, 1, …
 //! in order in a register of its own, so the result does not depend on which tile, thread
-//! or split computes an element. The portable kernel runs when AVX-512 is absent from the
-//! build (non-x86_64, Miri) and in the crate's tests, so that packing, edges and threading
-//! are exercised everywhere; the fast path on x86_64 is `avx512`.
+//! or split computes an element. The portable kernel runs under Miri and in the crate's
+//! tests, so that packing, edges and threading are exercised everywhere; on x86_64 the
+//! products run `simd`'s kernels (`avx512`, `avx2`, `sse2`).
 
 use super::GemmElem;
 
@@ -75,31 +75,26 @@ pub(super) trait Micro {
     );
 }
 
-/// The plain-Rust kernel for element type `T` (`a·b + c`, never `mul_add`, which is a
-/// library call without FMA in the build).
+/// The plain-Rust kernel for element type `T` with `MR × NR` tiles (`a·b + c`, never
+/// `mul_add`, which is a library call without FMA in the build).
 #[cfg(any(miri, test))]
-pub(super) struct Portable<T>(core::marker::PhantomData<T>);
-
-/// Tile shape of the portable kernel: small enough that the accumulators fit the 16
-/// vector registers of baseline x86_64 when the compiler vectorises along NR.
-#[cfg(any(miri, test))]
-const PMR: usize = 4;
-#[cfg(any(miri, test))]
-const PNR: usize = 8;
+pub(super) struct Portable<T, const MR: usize, const NR: usize>(core::marker::PhantomData<T>);
 
 #[cfg(any(miri, test))]
-impl<T: GemmElem> Micro for Portable<T> {
+impl<T: GemmElem, const MR: usize, const NR: usize> Micro for Portable<T, MR, NR> {
     type T = T;
-    const MR: usize = PMR;
-    const NR: usize = PNR;
+    const MR: usize = MR;
+    const NR: usize = NR;
+    // Small blocks under Miri, so that its tests cross every block edge; else the SSE2
+    // kernel's: B blocks of 128 KiB and A panels of 1 MiB.
     const KC: usize = if cfg!(miri) { 5 } else { 256 };
-    const MC: usize = if cfg!(miri) { 9 } else { 256 };
-    const NC: usize = if cfg!(miri) { 17 } else { 1024 };
+    const MC: usize = if cfg!(miri) { 9 } else { (1 << 20) / (256 * core::mem::size_of::<T>()) };
+    const NC: usize = if cfg!(miri) { 17 } else { (128 << 10) / (256 * core::mem::size_of::<T>()) };
 
     #[inline(always)]
     unsafe fn tile(kc: usize, a: *const T, b: *const T, c: *mut T, ldc: usize, accumulate: bool) {
         // SAFETY: the packed slivers are these strides (caller's contract).
-        unsafe { portable_tile(kc, a, 1, PMR as isize, b, PNR as isize, c, ldc, accumulate) }
+        unsafe { portable_tile::<T, MR, NR>(kc, a, 1, MR as isize, b, NR as isize, c, ldc, accumulate) }
     }
 
     #[inline(always)]
@@ -114,12 +109,12 @@ impl<T: GemmElem> Micro for Portable<T> {
         ldc: usize,
     ) {
         // SAFETY: forwarded contract.
-        unsafe { portable_tile(kc, a, rsa, csa, b, rsb, c, ldc, false) }
+        unsafe { portable_tile::<T, MR, NR>(kc, a, rsa, csa, b, rsb, c, ldc, false) }
     }
 
     #[inline(always)]
     fn part_rows(_: usize) -> usize {
-        PMR
+        MR
     }
 
     #[inline(always)]
@@ -136,7 +131,7 @@ impl<T: GemmElem> Micro for Portable<T> {
         accumulate: bool,
     ) {
         // SAFETY: forwarded contract (all MR rows).
-        unsafe { portable_tile(kc, a, rsa, csa, b, rsb, c, ldc, accumulate) }
+        unsafe { portable_tile::<T, MR, NR>(kc, a, rsa, csa, b, rsb, c, ldc, accumulate) }
     }
 }
 
@@ -147,7 +142,7 @@ impl<T: GemmElem> Micro for Portable<T> {
 #[cfg(any(miri, test))]
 #[inline(always)]
 #[allow(clippy::too_many_arguments)] // two strided operands and the output
-unsafe fn portable_tile<T: GemmElem>(
+unsafe fn portable_tile<T: GemmElem, const MR: usize, const NR: usize>(
     kc: usize,
     a: *const T,
     rsa: isize,
@@ -159,12 +154,12 @@ unsafe fn portable_tile<T: GemmElem>(
     accumulate: bool,
 ) {
     {
-        let mut acc = [[T::zero(); PNR]; PMR];
+        let mut acc = [[T::zero(); NR]; MR];
         for p in 0..kc {
             for (i, row) in acc.iter_mut().enumerate() {
                 // SAFETY: A[i, p] and B[p, ..NR] are inside the operands (caller's contract).
                 let (x, bp) = unsafe {
-                    (*a.offset(i as isize * rsa + p as isize * csa), &*b.offset(p as isize * rsb).cast::<[T; PNR]>())
+                    (*a.offset(i as isize * rsa + p as isize * csa), &*b.offset(p as isize * rsb).cast::<[T; NR]>())
                 };
                 for (r, &y) in row.iter_mut().zip(bp) {
                     *r = *r + x * y;

@@ -3,21 +3,32 @@
 //! * Small products (up to [`SMALL_FLOPS`] multiply-adds) run a plain triple loop written
 //!   straight into the output; with static extents the compiler unrolls it completely.
 //! * Larger `f32`/`f64` products run the crate's own cache-blocked kernel (`blocked`:
-//!   packing, loop nest, threads) around an AVX-512 micro-kernel when the CPU has
-//!   AVX-512F (checked at run time; `avx512`). Without it they go to `matrixmultiply`
-//!   (AVX2/FMA chosen at run time). Operands of any strides are read in place: packing
-//!   reads through the strides, so transposed or sliced views are not copied first.
+//!   packing, loop nest, threads) around the widest micro-kernel the CPU runs, chosen at
+//!   run time (`cpu::isa`): AVX-512F (`avx512`), else AVX2 with FMA (`avx2`), else SSE2
+//!   (`sse2`), each an instance of the one kernel written in `simd`. Off x86_64 they go to
+//!   `matrixmultiply` (NEON and other kernels of its own). Operands of any strides are
+//!   read in place: packing reads through the strides, so transposed or sliced views are
+//!   not copied first.
 //! * Other element types use the plain loop, split by rows across threads when large.
 //!
 //! Under Miri the blocked nest runs with its portable micro-kernel, so that packing, edge
 //! tiles and the thread split are checked there too.
 
 #[cfg(all(target_arch = "x86_64", not(miri)))]
+#[macro_use]
+mod simd;
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+mod avx2;
+#[cfg(all(target_arch = "x86_64", not(miri)))]
 mod avx512;
 mod blocked;
 mod micro;
 mod pack;
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+mod sse2;
 
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+use super::cpu::Isa;
 use super::elementwise::SendPtr;
 use super::par::Par;
 use core::ops::{Add, Mul};
@@ -214,7 +225,7 @@ macro_rules! gemm_int {
 gemm_int!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
 
 macro_rules! gemm_float {
-    ($($t:ty => $ours:ident, $mm:path);*) => {$(
+    ($($t:ty => $ours:ident, $pnr:literal, $mm:path);*) => {$(
         impl GemmElem for $t {
             #[doc(hidden)]
             unsafe fn gemm_large(
@@ -228,33 +239,40 @@ macro_rules! gemm_float {
                 threads: usize,
             ) {
                 #[cfg(all(target_arch = "x86_64", not(miri)))]
-                if avx512::available() {
-                    // SAFETY: forwarded contract; the CPU has AVX-512F (checked just above).
-                    return unsafe { avx512::$ours(m, k, n, a, b, c, ldc, threads) };
+                match crate::kernels::cpu::isa() {
+                    // SAFETY: forwarded contract; the CPU has AVX-512F (`isa` never exceeds
+                    // what the CPU has).
+                    Isa::Avx512 => return unsafe { avx512::$ours(m, k, n, a, b, c, ldc, threads) },
+                    // SAFETY: as above, for AVX2 and FMA.
+                    Isa::Avx2Fma => return unsafe { avx2::$ours(m, k, n, a, b, c, ldc, threads) },
+                    // SAFETY: forwarded contract (SSE2 is part of x86_64).
+                    Isa::Baseline => return unsafe { sse2::$ours(m, k, n, a, b, c, ldc, threads) },
                 }
+                // Miri: the same nest around the portable kernel.
                 #[cfg(miri)]
                 {
                     // SAFETY: forwarded contract.
-                    return unsafe { blocked::portable(m, k, n, a, b, c, ldc, threads) };
+                    unsafe { blocked::portable::<$t, 6, $pnr>(m, k, n, a, b, c, ldc, threads) }
                 }
                 /// matrixmultiply's product with C's layout and `beta = 0`.
                 ///
                 /// # Safety
                 /// As [`GemmElem::gemm_large`].
-                #[cfg(not(miri))]
+                #[cfg(not(any(miri, target_arch = "x86_64")))]
                 unsafe fn theirs(m: usize, k: usize, n: usize, a: MatRef<$t>, b: MatRef<$t>, c: *mut $t, ldc: usize) {
                     // SAFETY: strides address valid elements (caller's contract); beta = 0
                     // lets C be uninitialised (matrixmultiply's documented contract).
                     unsafe { $mm(m, k, n, 1.0, a.ptr, a.rs, a.cs, b.ptr, b.rs, b.cs, 0.0, c, ldc as isize, 1) }
                 }
-                #[cfg(not(miri))]
+                #[cfg(not(any(miri, target_arch = "x86_64")))]
                 // SAFETY: forwarded contract.
                 unsafe { split_rows(m, k, n, a, b, c, ldc, threads, theirs) }
             }
         }
     )*};
 }
-gemm_float!(f32 => sgemm, matrixmultiply::sgemm; f64 => dgemm, matrixmultiply::dgemm);
+// Miri's portable tiles: the SSE2 kernel's shape, 6 × 8 `f32` or 6 × 4 `f64`.
+gemm_float!(f32 => sgemm, 8, matrixmultiply::sgemm; f64 => dgemm, 4, matrixmultiply::dgemm);
 
 /// `C = A·B` with the kernel and thread count chosen by size.
 ///
