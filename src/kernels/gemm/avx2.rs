@@ -8,7 +8,7 @@
 //! a run-time check of the CPU (`cpu::isa`). The module is absent under Miri and off
 //! x86_64.
 
-use super::blocked::{product, serial};
+use super::blocked::{product, serial, Blocking};
 use super::micro::Micro;
 use super::MatRef;
 use core::arch::x86_64::*;

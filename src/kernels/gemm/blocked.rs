@@ -67,31 +67,52 @@ fn with_scratch<T: Scratch, R>(len: usize, f: impl FnOnce(*mut T) -> R) -> Optio
     Some(r)
 }
 
-/// Whether a product reads its operands in place ([`direct`]) rather than packed
-/// ([`blocked`]): when the depth is a single block and B fits well within L2, from where
-/// the kernel sweeps it once per sliver of A. Packing such a product would cost more than
-/// it saves (most of the time of a 64² product); both paths compute the same sums.
-#[inline(always)]
-fn is_direct<K: Micro>(k: usize, n: usize) -> bool {
-    k <= K::KC && k.saturating_mul(n).saturating_mul(core::mem::size_of::<K::T>()) <= DIRECT_B_BYTES
+/// A kernel's tile and block sizes as values: what the thread split and the scratch
+/// sizing read, so that [`product`] is compiled once per element type, not per kernel.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Blocking {
+    mr: usize,
+    nr: usize,
+    kc: usize,
+    mc: usize,
+    nc: usize,
+}
+
+impl Blocking {
+    /// Kernel `K`'s sizes.
+    #[inline(always)]
+    pub(super) const fn of<K: Micro>() -> Self {
+        Blocking { mr: K::MR, nr: K::NR, kc: K::KC, mc: K::MC, nc: K::NC }
+    }
+
+    /// Whether a product reads its operands in place ([`direct`]) rather than packed
+    /// ([`blocked`]): when the depth is a single block and B (of `T`) fits well within L2,
+    /// from where the kernel sweeps it once per sliver of A. Packing such a product would
+    /// cost more than it saves (most of the time of a 64² product); both paths compute the
+    /// same sums.
+    #[inline(always)]
+    fn is_direct<T>(self, k: usize, n: usize) -> bool {
+        k <= self.kc && k.saturating_mul(n).saturating_mul(core::mem::size_of::<T>()) <= DIRECT_B_BYTES
+    }
+
+    /// Elements of scratch a serial product of this size needs (see [`serial`]), each part
+    /// rounded to whole cache lines (16 `f32`) so that the next starts 64-byte aligned.
+    fn scratch_len<T>(self, m: usize, k: usize, n: usize, b: MatRef<T>) -> usize {
+        let lines = |x: usize| x.div_ceil(16) * 16;
+        let Blocking { mr, nr, kc, mc, nc } = self;
+        if self.is_direct::<T>(k, n) {
+            // An A sliver for the ragged last rows; the ragged last B sliver, or all of B
+            // when its columns are not unit-stride.
+            let b_cols = if b.cs == 1 { nr } else { n.div_ceil(nr) * nr };
+            return lines(mr * k) + b_cols * k;
+        }
+        let kc = kc.min(k);
+        lines(mc.min(m).div_ceil(mr) * mr * kc) + nc.min(n).div_ceil(nr) * nr * kc
+    }
 }
 
 /// Bytes of B up to which a single-block product is computed in place.
 const DIRECT_B_BYTES: usize = if cfg!(miri) { 1 << 9 } else { 384 << 10 };
-
-/// Elements of scratch a serial product of this size needs (see [`serial`]), each part
-/// rounded to whole cache lines (16 `f32`) so that the next starts 64-byte aligned.
-fn scratch_len<K: Micro>(m: usize, k: usize, n: usize, b: MatRef<K::T>) -> usize {
-    let lines = |x: usize| x.div_ceil(16) * 16;
-    if is_direct::<K>(k, n) {
-        // An A sliver for the ragged last rows; the ragged last B sliver, or all of B when
-        // its columns are not unit-stride.
-        let b_cols = if b.cs == 1 { K::NR } else { n.div_ceil(K::NR) * K::NR };
-        return lines(K::MR * k) + b_cols * k;
-    }
-    let kc = K::KC.min(k);
-    lines(K::MC.min(m).div_ceil(K::MR) * K::MR * kc) + K::NC.min(n).div_ceil(K::NR) * K::NR * kc
-}
 
 /// Room for the largest tile (MR · NR elements) of any kernel.
 const EDGE: usize = 16 * 32;
@@ -123,10 +144,10 @@ unsafe fn store_edge<T: GemmElem>(
 }
 
 /// `C = A·B` on one thread through micro-kernel `K`, with scratch space at `buf`: in
-/// place when [`is_direct`], else through the packed loop nest.
+/// place when [`Blocking::is_direct`], else through the packed loop nest.
 ///
 /// # Safety
-/// As `GemmElem::gemm_large`; `k > 0`; `buf` holds [`scratch_len`] writable elements.
+/// As `GemmElem::gemm_large`; `k > 0`; `buf` holds [`Blocking::scratch_len`] writable elements.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)] // the BLAS signature plus the scratch buffer
 pub(super) unsafe fn serial<K: Micro>(
@@ -145,7 +166,7 @@ pub(super) unsafe fn serial<K: Micro>(
     let edge = edge.as_mut_ptr().cast::<K::T>();
     // SAFETY: forwarded contract, with the edge buffer above.
     unsafe {
-        if is_direct::<K>(k, n) {
+        if Blocking::of::<K>().is_direct::<K::T>(k, n) {
             direct::<K>(m, k, n, a, b, c, ldc, buf, edge)
         } else {
             blocked::<K>(m, k, n, a, b, c, ldc, buf, edge)
@@ -216,7 +237,7 @@ unsafe fn direct<K: Micro>(
 
 /// The step that cuts `len` into the fewest pieces of at most `max`, as equal as whole
 /// units of `unit` allow: never more than `max` rounded up to a whole unit, which is what
-/// [`scratch_len`] provides for.
+/// [`Blocking::scratch_len`] provides for.
 fn even(len: usize, max: usize, unit: usize) -> usize {
     len.div_ceil(len.div_ceil(max).max(1)).div_ceil(unit) * unit
 }
@@ -283,37 +304,36 @@ unsafe fn blocked<K: Micro>(
     }
 }
 
-/// `C = A·B` through micro-kernel `K` on `threads` threads, `run` being the serial nest
-/// compiled for the kernel's CPU features.
+/// `C = A·B` on `threads` threads, `run` being the serial nest of a kernel with sizes `bl`
+/// compiled for the kernel's CPU features. Compiled once per element type (not inlined
+/// into each kernel's entry point): it only splits the work and finds scratch space.
 ///
 /// # Safety
-/// As `GemmElem::gemm_large`; `run` is [`serial`] for `K` (or equivalent).
-#[inline(always)]
+/// As `GemmElem::gemm_large`; `run` is [`serial`] for a kernel whose sizes are `bl`.
+#[inline(never)]
 #[allow(clippy::too_many_arguments)] // the BLAS signature plus threads and the nest
-pub(super) unsafe fn product<K: Micro>(
+pub(super) unsafe fn product<T: Scratch>(
     m: usize,
     k: usize,
     n: usize,
-    a: MatRef<K::T>,
-    b: MatRef<K::T>,
-    c: *mut K::T,
+    a: MatRef<T>,
+    b: MatRef<T>,
+    c: *mut T,
     ldc: usize,
     threads: usize,
-    run: unsafe fn(usize, usize, usize, MatRef<K::T>, MatRef<K::T>, *mut K::T, usize, *mut K::T),
-) where
-    K::T: Scratch,
-{
+    bl: Blocking,
+    run: unsafe fn(usize, usize, usize, MatRef<T>, MatRef<T>, *mut T, usize, *mut T),
+) {
     if m == 0 || n == 0 {
         return;
     }
-    let one = move |m: usize, n: usize, a: MatRef<K::T>, b: MatRef<K::T>, c: *mut K::T| {
+    let one = move |m: usize, n: usize, a: MatRef<T>, b: MatRef<T>, c: *mut T| {
         if k == 0 {
             // SAFETY: writes zeros to the m × n block of C (caller's contract).
             return unsafe { gemm_loop(m, k, n, a, b, c, ldc) };
         }
         // SAFETY: the buffer has `scratch_len` elements; the rest is the caller's contract.
-        let done =
-            with_scratch::<K::T, _>(scratch_len::<K>(m, k, n, b), |buf| unsafe { run(m, k, n, a, b, c, ldc, buf) });
+        let done = with_scratch::<T, _>(bl.scratch_len(m, k, n, b), |buf| unsafe { run(m, k, n, a, b, c, ldc, buf) });
         if done.is_none() {
             // No memory for packing: the unpacked loop is slow but needs none, and an
             // allocation failure must not abort a `try_` form.
@@ -325,9 +345,9 @@ pub(super) unsafe fn product<K: Micro>(
     // part read its operands in place, else along the side with more tiles. For a large
     // square product that is the rows: each thread then packs its own rows of A (from a
     // row-major A a transposing copy, the costly one) and all of B (row copies).
-    let direct_by_cols = !is_direct::<K>(k, n) && is_direct::<K>(k, n.div_ceil(threads));
-    let by_cols = direct_by_cols || n.div_ceil(K::NR) > m.div_ceil(K::MR);
-    let (len, unit) = if by_cols { (n, K::NR) } else { (m, K::MR) };
+    let direct_by_cols = !bl.is_direct::<T>(k, n) && bl.is_direct::<T>(k, n.div_ceil(threads));
+    let by_cols = direct_by_cols || n.div_ceil(bl.nr) > m.div_ceil(bl.mr);
+    let (len, unit) = if by_cols { (n, bl.nr) } else { (m, bl.mr) };
     let parts = threads.min(len.div_ceil(unit)).max(1);
     if parts == 1 {
         return one(m, n, a, b, c);
@@ -373,7 +393,10 @@ pub(super) unsafe fn portable<T: Scratch, const MR: usize, const NR: usize>(
 ) {
     use super::micro::Portable;
     // SAFETY: forwarded contract; `serial` is the nest for the same kernel.
-    unsafe { product::<Portable<T, MR, NR>>(m, k, n, a, b, c, ldc, threads, serial::<Portable<T, MR, NR>>) }
+    unsafe {
+        let bl = Blocking::of::<Portable<T, MR, NR>>();
+        product::<T>(m, k, n, a, b, c, ldc, threads, bl, serial::<Portable<T, MR, NR>>)
+    }
 }
 
 #[cfg(test)]

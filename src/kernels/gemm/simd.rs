@@ -236,7 +236,7 @@ macro_rules! simd_nests {
         ) {
             // SAFETY: forwarded contract; the serial function is the nest for this kernel,
             // and the CPU has its features (caller's contract).
-            unsafe { product::<$kernel>(m, k, n, a, b, c, ldc, threads, $serial) }
+            unsafe { product::<$t>(m, k, n, a, b, c, ldc, threads, Blocking::of::<$kernel>(), $serial) }
         }
     )*};
 }

@@ -7,7 +7,7 @@
 //! `cpu::isa` finds neither AVX-512 nor AVX2 (SSE2 is part of x86_64, so no check is
 //! needed). The module is absent under Miri and off x86_64.
 
-use super::blocked::{product, serial};
+use super::blocked::{product, serial, Blocking};
 use super::micro::Micro;
 use super::MatRef;
 use core::arch::x86_64::*;
