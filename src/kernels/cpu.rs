@@ -8,8 +8,8 @@
 //! (expression kernels, reducers) is compiled with the same features.
 //!
 //! Dispatch costs one relaxed atomic load, so it is used per chunk of work (thousands of
-//! elements), never per element. Matrix products dispatch the same way to AVX-512 or AVX2
-//! micro-kernels ([`super::gemm`]). The environment variable [`MAX_ISA_VAR`] caps the
+//! elements), never per element. Matrix products dispatch the same way to AVX-512, AVX2 or
+//! SSE2 micro-kernels ([`super::gemm`]). The environment variable [`MAX_ISA_VAR`] caps the
 //! instruction set for the whole process, to run a newer CPU on an older one's paths.
 
 /// Static extents of at most this many elements (16 KiB of `f32`) compile their
@@ -106,9 +106,13 @@ fn detect_isa() -> Isa {
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 pub(crate) fn detected() -> Isa {
     use std::arch::is_x86_feature_detected as has;
-    if has!("avx512f") {
+    // Each set includes the narrower ones: the elementwise loops run their AVX2 copy on
+    // an AVX-512 CPU, so a CPU (or a hypervisor's CPUID) reporting AVX-512F without AVX2
+    // and FMA gets no more than SSE2.
+    let avx2_fma = has!("avx2") && has!("fma");
+    if avx2_fma && has!("avx512f") {
         Isa::Avx512
-    } else if has!("avx2") && has!("fma") {
+    } else if avx2_fma {
         Isa::Avx2Fma
     } else {
         Isa::Baseline

@@ -1,10 +1,10 @@
 //! The register-blocked micro-kernel and its loop nests, written once for the x86_64
-//! vector instruction sets and instantiated per set by `avx512` and `avx2`.
+//! vector instruction sets and instantiated per set by `avx512`, `avx2` and `sse2`.
 //!
 //! [`simd_kernel!`] writes a [`Micro`](super::micro::Micro) whose tile is `MR` rows by two
 //! vector registers: per step of the depth it loads the two vectors of the B sliver,
-//! broadcasts the `MR` values of the A sliver and issues `2·MR` fused multiply-adds, each
-//! accumulating one register's elements over p = 0, 1, … in order. [`simd_nests!`] writes
+//! broadcasts the `MR` values of the A sliver and issues `2·MR` multiply-adds (fused where
+//! the set has FMA), each accumulating one register's elements over p = 0, 1, … in order. [`simd_nests!`] writes
 //! the concrete entry points (`sgemm`, `dgemm`): the serial nest of `blocked` compiled with
 //! the set's features, and the thread split around it.
 //!
@@ -28,7 +28,8 @@ macro_rules! simd_kernel {
 
             #[inline(always)]
             unsafe fn tile(kc: usize, a: *const $t, b: *const $t, c: *mut $t, ldc: usize, accumulate: bool) {
-                // SAFETY: only reached from the nests below, which run after `available()`.
+                // SAFETY: only reached from the nests below, which run once `cpu::isa` found
+                // the kernel's features.
                 unsafe { $tile(kc, a, b, c, ldc, accumulate) }
             }
 
@@ -85,7 +86,8 @@ macro_rules! simd_kernel {
         /// See [`Micro::tile_part`]: the first `R` rows of a tile.
         ///
         /// # Safety
-        /// As [`Micro::tile_part`] with `part_rows(rows) = R`, and the CPU supports the kernel's features.
+        /// As [`Micro::tile_part`] with `part_rows(rows) = R`, and the CPU supports the
+        /// kernel's features.
         #[inline(never)]
         #[target_feature(enable = $feat)]
         #[allow(clippy::too_many_arguments)] // two strided operands and the output
@@ -141,8 +143,8 @@ macro_rules! simd_kernel {
         /// with constant strides (addresses as immediate offsets).
         ///
         /// # Safety
-        /// As [`Micro::tile_strided`], and the CPU supports the kernel's features; C initialised when
-        /// `accumulate`.
+        /// As [`Micro::tile_strided`], and the CPU supports the kernel's features; C
+        /// initialised when `accumulate`.
         #[inline(always)]
         #[allow(clippy::too_many_arguments)] // two strided operands and the output
         unsafe fn $body<const R: usize>(
@@ -156,8 +158,9 @@ macro_rules! simd_kernel {
             ldc: usize,
             accumulate: bool,
         ) {
-            // SAFETY (all intrinsics): the CPU supports the kernel's features (caller's contract); the
-            // pointers address elements of the operands and of C's tile, as each comment says.
+            // SAFETY (all intrinsics): the CPU supports the kernel's features (caller's
+            // contract); the pointers address elements of the operands and of C's tile, as
+            // each comment says.
             unsafe {
                 // C's tile is read (or written) only after the depth loop: fetch its lines
                 // now, while the loop runs, instead of waiting on them at the end.
