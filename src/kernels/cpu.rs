@@ -119,6 +119,33 @@ pub(crate) fn detected() -> Isa {
     }
 }
 
+/// Bytes of L2 cache per core as CPUID reports them (leaf `0x8000_0006`, ECX bits 31–16 in
+/// KiB, which AMD and Intel both fill), or `None` where it reports none. Cached after the
+/// first call.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+pub(crate) fn l2_bytes() -> Option<usize> {
+    use core::arch::x86_64::__cpuid;
+    use core::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+    static L2: AtomicUsize = AtomicUsize::new(usize::MAX);
+    let mut bytes = L2.load(Relaxed);
+    if bytes == usize::MAX {
+        // SAFETY: every x86_64 CPU has CPUID, and the extended leaf is read only when the
+        // highest extended leaf (leaf 0x8000_0000) covers it. (`__cpuid` is an unsafe fn
+        // in the oldest supported Rust, a safe one in later releases.)
+        #[allow(unused_unsafe)]
+        let ecx = unsafe {
+            if __cpuid(0x8000_0000).eax >= 0x8000_0006 {
+                __cpuid(0x8000_0006).ecx
+            } else {
+                0
+            }
+        };
+        bytes = (ecx >> 16) as usize * 1024;
+        L2.store(bytes, Relaxed);
+    }
+    (bytes > 0).then_some(bytes)
+}
+
 /// The cap a value of [`MAX_ISA_VAR`] sets (none: [`Isa::Avx512`]).
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 fn cap(value: Option<&str>) -> Isa {
@@ -158,6 +185,15 @@ mod tests {
         assert_eq!(cap(Some("avx512")), Isa::Avx512);
         assert_eq!(cap(Some("neon")), Isa::Avx512);
         assert_eq!(cap(None), Isa::Avx512);
+    }
+
+    #[test]
+    fn the_l2_size_is_plausible_and_cached() {
+        // CPUs with AVX2 report their L2 (64 KiB to 4 MiB per core today).
+        if let Some(l2) = super::l2_bytes() {
+            assert!((64 << 10..=64 << 20).contains(&l2), "L2 of {l2} bytes");
+        }
+        assert_eq!(super::l2_bytes(), super::l2_bytes());
     }
 
     #[test]

@@ -76,30 +76,31 @@ pub(super) struct Blocking {
     kc: usize,
     mc: usize,
     nc: usize,
+    direct_b: usize,
 }
 
 impl Blocking {
     /// Kernel `K`'s sizes.
     #[inline(always)]
-    pub(super) const fn of<K: Micro>() -> Self {
-        Blocking { mr: K::MR, nr: K::NR, kc: K::KC, mc: K::MC, nc: K::NC }
+    pub(super) fn of<K: Micro>() -> Self {
+        Blocking { mr: K::MR, nr: K::NR, kc: K::KC, mc: K::MC, nc: K::NC, direct_b: K::direct_b_bytes() }
     }
 
     /// Whether a product reads its operands in place ([`direct`]) rather than packed
-    /// ([`blocked`]): when the depth is a single block and B (of `T`) fits well within L2,
-    /// from where the kernel sweeps it once per sliver of A. Packing such a product would
-    /// cost more than it saves (most of the time of a 64² product); both paths compute the
-    /// same sums.
+    /// ([`blocked`]): when the depth is a single block and B (of `T`) fits well within L2
+    /// (at most [`Micro::direct_b_bytes`]), from where the kernel sweeps it once per sliver
+    /// of A. Packing such a product would cost more than it saves (most of the time of a
+    /// 64² product); both paths compute the same sums.
     #[inline(always)]
     fn is_direct<T>(self, k: usize, n: usize) -> bool {
-        k <= self.kc && k.saturating_mul(n).saturating_mul(core::mem::size_of::<T>()) <= DIRECT_B_BYTES
+        k <= self.kc && k.saturating_mul(n).saturating_mul(core::mem::size_of::<T>()) <= self.direct_b
     }
 
     /// Elements of scratch a serial product of this size needs (see [`serial`]), each part
     /// rounded to whole cache lines (16 `f32`) so that the next starts 64-byte aligned.
     fn scratch_len<T>(self, m: usize, k: usize, n: usize, b: MatRef<T>) -> usize {
         let lines = |x: usize| x.div_ceil(16) * 16;
-        let Blocking { mr, nr, kc, mc, nc } = self;
+        let Blocking { mr, nr, kc, mc, nc, .. } = self;
         if self.is_direct::<T>(k, n) {
             // An A sliver for the ragged last rows; the ragged last B sliver, or all of B
             // when its columns are not unit-stride.
@@ -111,8 +112,9 @@ impl Blocking {
     }
 }
 
-/// Bytes of B up to which a single-block product is computed in place.
-const DIRECT_B_BYTES: usize = if cfg!(miri) { 1 << 9 } else { 384 << 10 };
+/// Bytes of B up to which a single-block product is computed in place, unless the kernel
+/// says otherwise ([`Micro::direct_b_bytes`]).
+pub(super) const DIRECT_B_BYTES: usize = if cfg!(miri) { 1 << 9 } else { 384 << 10 };
 
 /// Room for the largest tile (MR · NR elements) of any kernel.
 const EDGE: usize = 16 * 32;
@@ -423,6 +425,7 @@ mod tests {
                 (50, 300, 70),
                 (260, 20, 1100),
                 (1, 513, 40),
+                (13, 200, 700),
             ]
         };
         let v = |s: usize, i: usize, j: usize| T::from(((i * 7 + j * 3 + s) % 11) as i8 - 5);

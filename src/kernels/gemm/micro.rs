@@ -51,6 +51,12 @@ pub(super) trait Micro {
         ldc: usize,
     );
 
+    /// Bytes of B up to which a single-block product reads its operands in place rather
+    /// than packed (see `blocked::Blocking::is_direct`).
+    fn direct_b_bytes() -> usize {
+        super::blocked::DIRECT_B_BYTES
+    }
+
     /// The rows an edge tile of `rows < MR` rows is computed with: a smaller kernel where
     /// there is one, so that a ragged last sliver does not cost a full tile.
     fn part_rows(rows: usize) -> usize;

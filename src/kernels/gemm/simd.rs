@@ -13,7 +13,7 @@
 
 macro_rules! simd_kernel {
     ($feat:literal, $name:ident, $tile:ident, $strided:ident, $part:ident, $body:ident, $t:ty, $lanes:expr,
-     $mr:expr, [$p1:literal, $p2:literal], $kc:expr, $mc:expr, $nc:expr,
+     $mr:expr, [$p1:literal, $p2:literal], $kc:expr, $mc:expr, $nc:expr, $direct:expr,
      $vec:ty, $zero:ident, $load:ident, $set1:ident, $fmadd:ident, $add:ident, $store:ident) => {
         /// The kernel for this element type and instruction set.
         pub(super) struct $name;
@@ -25,6 +25,11 @@ macro_rules! simd_kernel {
             const KC: usize = $kc;
             const MC: usize = $mc;
             const NC: usize = $nc;
+
+            #[inline(always)]
+            fn direct_b_bytes() -> usize {
+                $direct
+            }
 
             #[inline(always)]
             unsafe fn tile(kc: usize, a: *const $t, b: *const $t, c: *mut $t, ldc: usize, accumulate: bool) {
