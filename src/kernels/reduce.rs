@@ -375,9 +375,9 @@ fn fold_rows<C: Cursor, R: Reducer<C::Elem>, P: Paths>(
     row.iter_mut().for_each(|a| *a = r.init());
     idx[last] = j0;
     let mut rows = rows;
-    // Four rows per pass over the accumulators when no leaf is broadcast along them: four
-    // input streams in flight and a quarter of the accumulator loads and stores. Each
-    // accumulator still folds rows i, i + 1, i + 2, i + 3 in order: the same arithmetic.
+    // `GROUP` rows per pass over the accumulators when no leaf is broadcast along them:
+    // several input streams in flight and a fraction of the accumulator loads and stores.
+    // Each accumulator still folds rows i, i + 1, … in order: the same arithmetic.
     while rows.len() >= GROUP {
         let i = rows.start;
         idx[axis] = i;
@@ -427,8 +427,11 @@ fn fold_rows<C: Cursor, R: Reducer<C::Elem>, P: Paths>(
     }
 }
 
-/// Rows of the reduced axis folded per pass over a row of accumulators.
-const GROUP: usize = 4;
+/// Rows of the reduced axis folded per pass over a row of accumulators. Eight input streams
+/// keep more of the core's prefetchers busy than four: a 4096² `f32` `sum_axis::<0>()` on one
+/// thread took 2.9–3.3 ms against 3.4 ms with four (alternated runs). Four under Miri, whose
+/// chunks of the reduced axis are four rows long, so the grouped loop still runs there.
+const GROUP: usize = if cfg!(miri) { 4 } else { 8 };
 
 /// Fewer (outer position, column block) pairs than this, and an axis reduction also cuts
 /// the reduced axis into [`AXIS_CHUNK`]s.
