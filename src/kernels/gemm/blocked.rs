@@ -426,13 +426,24 @@ mod tests {
                 (260, 20, 1100),
                 (1, 513, 40),
                 (13, 200, 700),
+                (25, 203, 1000),
             ]
         };
         let v = |s: usize, i: usize, j: usize| T::from(((i * 7 + j * 3 + s) % 11) as i8 - 5);
-        for &(m, k, n) in sizes {
-            // A column-major with a padded column stride, B row-major read backwards.
-            let a: Vec<T> = (0..(m + 3) * k).map(|x| v(1, x % (m + 3), x / (m + 3))).collect();
-            let am = MatRef { ptr: a.as_ptr(), rs: 1, cs: (m + 3) as isize };
+        for (&(m, k, n), a_rows) in sizes.iter().flat_map(|s| [(s, false), (s, true)]) {
+            // A column-major with a padded column stride, or row-major with a padded row
+            // stride (packed by transposing: `pack::pack_rows_sse2`); B row-major read
+            // backwards.
+            // `_a` owns the elements `am` points to.
+            let (_a, am) = if a_rows {
+                let a: Vec<T> = (0..m * (k + 3)).map(|x| v(1, x / (k + 3), x % (k + 3))).collect();
+                let am = MatRef { ptr: a.as_ptr(), rs: (k + 3) as isize, cs: 1 };
+                (a, am)
+            } else {
+                let a: Vec<T> = (0..(m + 3) * k).map(|x| v(1, x % (m + 3), x / (m + 3))).collect();
+                let am = MatRef { ptr: a.as_ptr(), rs: 1, cs: (m + 3) as isize };
+                (a, am)
+            };
             let b: Vec<T> = (0..k * n).map(|x| v(2, x / n, x % n)).collect();
             // SAFETY: row k - 1 of b is its last; stepping back by n reaches row 0.
             let bm = MatRef { ptr: unsafe { b.as_ptr().add((k - 1) * n) }, rs: -(n as isize), cs: 1 };
@@ -444,7 +455,7 @@ mod tests {
                 let mut got = vec![T::from(7); m * ldc];
                 // SAFETY: as above.
                 unsafe { kernel(m, k, n, am, bm, got.as_mut_ptr(), ldc, threads) };
-                assert_eq!(got, want, "{m}×{k}·{k}×{n}, {threads} threads");
+                assert_eq!(got, want, "{m}×{k}·{k}×{n}, {threads} threads, A row-major: {a_rows}");
             }
         }
     }

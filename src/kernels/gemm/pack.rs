@@ -18,7 +18,7 @@ use num_traits::Zero;
 // Not inlined into the AVX-512 nests: copies are bound by memory, not by vector width,
 // and one baseline copy per element type keeps the nests (and the build) smaller.
 #[inline(never)]
-pub(super) unsafe fn pack_a<T: Copy + Zero>(mr: usize, mc: usize, kc: usize, a: MatRef<T>, dst: *mut T) {
+pub(super) unsafe fn pack_a<T: Copy + Zero + 'static>(mr: usize, mc: usize, kc: usize, a: MatRef<T>, dst: *mut T) {
     for s in 0..mc.div_ceil(mr) {
         let i0 = s * mr;
         let rows = mr.min(mc - i0);
@@ -28,6 +28,10 @@ pub(super) unsafe fn pack_a<T: Copy + Zero>(mr: usize, mc: usize, kc: usize, a: 
             let d = dst.add(s * mr * kc);
             let src = a.ptr.offset(i0 as isize * a.rs);
             if rows == mr && a.cs.unsigned_abs() < a.rs.unsigned_abs() {
+                #[cfg(target_arch = "x86_64")]
+                if pack_rows_sse2(mr, kc, src, a.rs, a.cs, d) {
+                    continue; // a full sliver: no rows to zero
+                }
                 pack_rows(mr, kc, src, a.rs, a.cs, d);
             } else {
                 for p in 0..kc {
@@ -61,6 +65,111 @@ unsafe fn pack_rows<T: Copy>(mr: usize, kc: usize, src: *const T, rs: isize, cs:
         for i in 0..mr {
             // SAFETY: i < mr, p < kc (caller's contract).
             unsafe { dst.add(p * mr + i).write(*src.offset(i as isize * rs + p as isize * cs)) };
+        }
+    }
+}
+
+/// [`pack_rows`] for an `f32` or `f64` sliver of a row-major A (unit column stride) with an
+/// even number of rows, on x86_64: a block of rows by four (`f32`) or two (`f64`) steps is
+/// transposed in SSE2 registers (part of every x86_64 CPU), so each row is read in runs
+/// instead of one element at a time. On a cached 1024² `f32` A this packs in a third of the
+/// scalar copy's time. Returns `false`, having written nothing, for any other sliver.
+///
+/// # Safety
+/// As [`pack_rows`].
+#[cfg(target_arch = "x86_64")]
+unsafe fn pack_rows_sse2<T: 'static>(mr: usize, kc: usize, src: *const T, rs: isize, cs: isize, dst: *mut T) -> bool {
+    use core::any::TypeId;
+    if cs != 1 || !mr.is_multiple_of(2) {
+        return false;
+    }
+    // SAFETY: T is the type the pointers are cast to (checked); the rest is the caller's
+    // contract.
+    unsafe {
+        if TypeId::of::<T>() == TypeId::of::<f32>() {
+            transpose_f32(mr, kc, src.cast(), rs, dst.cast());
+        } else if TypeId::of::<T>() == TypeId::of::<f64>() {
+            transpose_f64(mr, kc, src.cast(), rs, dst.cast());
+        } else {
+            return false;
+        }
+    }
+    true
+}
+
+/// See [`pack_rows_sse2`]: `mr` even, unit column stride.
+///
+/// # Safety
+/// As [`pack_rows`] with `cs = 1`.
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+unsafe fn transpose_f32(mr: usize, kc: usize, src: *const f32, rs: isize, dst: *mut f32) {
+    use core::arch::x86_64::*;
+    // SAFETY (all accesses): rows i < mr, steps p < kc of the sliver (each 4-wide load is
+    // steps p..p + 4 of one row, p + 4 <= kc); stores land on steps p..p + 4, rows
+    // i..i + 4 (or i + 2) of dst, inside its mr · kc elements. SSE2 is part of x86_64.
+    unsafe {
+        let row = |i: usize, p: usize| _mm_loadu_ps(src.offset(i as isize * rs).add(p));
+        let at = |p: usize, i: usize| dst.add(p * mr + i);
+        let mut p = 0;
+        while p + 4 <= kc {
+            let mut i = 0;
+            while i + 4 <= mr {
+                let (r0, r1, r2, r3) = (row(i, p), row(i + 1, p), row(i + 2, p), row(i + 3, p));
+                let (lo01, lo23) = (_mm_unpacklo_ps(r0, r1), _mm_unpacklo_ps(r2, r3));
+                let (hi01, hi23) = (_mm_unpackhi_ps(r0, r1), _mm_unpackhi_ps(r2, r3));
+                _mm_storeu_ps(at(p, i), _mm_movelh_ps(lo01, lo23));
+                _mm_storeu_ps(at(p + 1, i), _mm_movehl_ps(lo23, lo01));
+                _mm_storeu_ps(at(p + 2, i), _mm_movelh_ps(hi01, hi23));
+                _mm_storeu_ps(at(p + 3, i), _mm_movehl_ps(hi23, hi01));
+                i += 4;
+            }
+            if i < mr {
+                // The last two rows: two values per step, 8-byte stores.
+                let (r0, r1) = (row(i, p), row(i + 1, p));
+                let lo = _mm_castps_si128(_mm_unpacklo_ps(r0, r1));
+                let hi = _mm_castps_si128(_mm_unpackhi_ps(r0, r1));
+                _mm_storel_epi64(at(p, i).cast(), lo);
+                _mm_storel_epi64(at(p + 1, i).cast(), _mm_unpackhi_epi64(lo, lo));
+                _mm_storel_epi64(at(p + 2, i).cast(), hi);
+                _mm_storel_epi64(at(p + 3, i).cast(), _mm_unpackhi_epi64(hi, hi));
+            }
+            p += 4;
+        }
+        for p in p..kc {
+            for i in 0..mr {
+                at(p, i).write(*src.offset(i as isize * rs).add(p));
+            }
+        }
+    }
+}
+
+/// See [`pack_rows_sse2`]: `mr` even, unit column stride.
+///
+/// # Safety
+/// As [`pack_rows`] with `cs = 1`.
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+unsafe fn transpose_f64(mr: usize, kc: usize, src: *const f64, rs: isize, dst: *mut f64) {
+    use core::arch::x86_64::*;
+    // SAFETY (all accesses): as in `transpose_f32`, with 2-wide loads of steps p..p + 2
+    // (p + 2 <= kc) and stores of rows i..i + 2.
+    unsafe {
+        let row = |i: usize, p: usize| _mm_loadu_pd(src.offset(i as isize * rs).add(p));
+        let at = |p: usize, i: usize| dst.add(p * mr + i);
+        let mut p = 0;
+        while p + 2 <= kc {
+            for i in (0..mr).step_by(2) {
+                let (r0, r1) = (row(i, p), row(i + 1, p));
+                _mm_storeu_pd(at(p, i), _mm_unpacklo_pd(r0, r1));
+                _mm_storeu_pd(at(p + 1, i), _mm_unpackhi_pd(r0, r1));
+            }
+            p += 2;
+        }
+        for p in p..kc {
+            for i in 0..mr {
+                at(p, i).write(*src.offset(i as isize * rs).add(p));
+            }
         }
     }
 }
