@@ -1,13 +1,17 @@
 //! Matrix products on one thread against matrixmultiply, per instruction set.
 //!
-//! matrixmultiply picks AVX2 + FMA (or SSE2) at run time and has no AVX-512 kernels, so
-//! it is the peer of mdtensor's AVX2 and baseline tiers. Run the bench three times to
-//! compare each tier (the group and bench names carry the tier in use):
+//! matrixmultiply (0.3.11) picks its widest kernel at run time: AVX-512 on a CPU that has
+//! it (its default `avx512` feature), else AVX2 + FMA, else SSE2. `MDTENSOR_MAX_ISA` caps
+//! mdtensor's tier (the group and bench names carry it); matrixmultiply's test-only,
+//! compile-time switch `MMTEST_FEATURE` caps its own, so a like-for-like run of each tier
+//! builds the bench once per cap, in its own target directory:
 //!
 //! ```text
 //! cargo bench --bench matmul_isa
-//! MDTENSOR_MAX_ISA=avx2 cargo bench --bench matmul_isa
-//! MDTENSOR_MAX_ISA=baseline cargo bench --bench matmul_isa
+//! MMTEST_FEATURE=sse2,avx,avx2,fma CARGO_TARGET_DIR=target/mm-avx2 \
+//!     MDTENSOR_MAX_ISA=avx2 cargo bench --bench matmul_isa
+//! MMTEST_FEATURE=sse2 CARGO_TARGET_DIR=target/mm-sse2 \
+//!     MDTENSOR_MAX_ISA=baseline cargo bench --bench matmul_isa
 //! ```
 //!
 //! Both sides compute `C = A·B` into an existing row-major C from row-major operands
