@@ -107,7 +107,8 @@ unsafe fn transpose_f32(mr: usize, kc: usize, src: *const f32, rs: isize, dst: *
     use core::arch::x86_64::*;
     // SAFETY (all accesses): rows i < mr, steps p < kc of the sliver (each 4-wide load is
     // steps p..p + 4 of one row, p + 4 <= kc); stores land on steps p..p + 4, rows
-    // i..i + 4 (or i + 2) of dst, inside its mr · kc elements. SSE2 is part of x86_64.
+    // i..i + 4 (or i + 2) of dst, inside its mr · kc elements; the last kc - p steps are
+    // steps p.. of the same sliver, packed by `pack_rows`. SSE2 is part of x86_64.
     unsafe {
         let row = |i: usize, p: usize| _mm_loadu_ps(src.offset(i as isize * rs).add(p));
         let at = |p: usize, i: usize| dst.add(p * mr + i);
@@ -136,11 +137,7 @@ unsafe fn transpose_f32(mr: usize, kc: usize, src: *const f32, rs: isize, dst: *
             }
             p += 4;
         }
-        for p in p..kc {
-            for i in 0..mr {
-                at(p, i).write(*src.offset(i as isize * rs).add(p));
-            }
-        }
+        pack_rows(mr, kc - p, src.add(p), rs, 1, at(p, 0));
     }
 }
 
@@ -153,7 +150,7 @@ unsafe fn transpose_f32(mr: usize, kc: usize, src: *const f32, rs: isize, dst: *
 unsafe fn transpose_f64(mr: usize, kc: usize, src: *const f64, rs: isize, dst: *mut f64) {
     use core::arch::x86_64::*;
     // SAFETY (all accesses): as in `transpose_f32`, with 2-wide loads of steps p..p + 2
-    // (p + 2 <= kc) and stores of rows i..i + 2.
+    // (p + 2 <= kc) and stores of rows i..i + 2; the last steps as there.
     unsafe {
         let row = |i: usize, p: usize| _mm_loadu_pd(src.offset(i as isize * rs).add(p));
         let at = |p: usize, i: usize| dst.add(p * mr + i);
@@ -166,11 +163,7 @@ unsafe fn transpose_f64(mr: usize, kc: usize, src: *const f64, rs: isize, dst: *
             }
             p += 2;
         }
-        for p in p..kc {
-            for i in 0..mr {
-                at(p, i).write(*src.offset(i as isize * rs).add(p));
-            }
-        }
+        pack_rows(mr, kc - p, src.add(p), rs, 1, at(p, 0));
     }
 }
 
