@@ -4,9 +4,9 @@
 //! [`simd_kernel!`] writes a [`Micro`](super::micro::Micro) whose tile is `MR` rows by two
 //! vector registers: per step of the depth it loads the two vectors of the B sliver,
 //! broadcasts the `MR` values of the A sliver and issues `2·MR` multiply-adds (fused where
-//! the set has FMA), each accumulating one register's elements over p = 0, 1, … in order. [`simd_nests!`] writes
-//! the concrete entry points (`sgemm`, `dgemm`): the serial nest of `blocked` compiled with
-//! the set's features, and the thread split around it.
+//! the set has FMA), each accumulating one register's elements over p = 0, 1, … in order.
+//! [`simd_nests!`] writes the concrete entry points (`sgemm`, `dgemm`): the serial nest of
+//! `blocked` compiled with the set's features, and the thread split around it.
 //!
 //! Everything is compiled once, in this crate, per element type and instruction set;
 //! callers reach it after a run-time check of the CPU.
