@@ -11,7 +11,11 @@
 //! * `matmul_faer_1t`, `matmul_faer_1t_f64` — the same on one thread (mdtensor
 //!   `Par::Seq`, faer `Par::Seq`), with throughput in elements/s = FLOP/s (2n³ per product);
 //! * `matmul_faer_serial` — 64², mdtensor's default (`Par::Auto`, which must stay serial
-//!   there) against faer's `Par::Seq`, `f32` and `f64`.
+//!   there) against faer's `Par::Seq`, `f32` and `f64`;
+//! * `matmul_faer_busy`, `matmul_faer_busy_f64` — 1024² and 2048² on two threads while a
+//!   third thread spins on the last CPU (pinned there on Linux): one core shared with other
+//!   work, as on a busy machine, where a product split in fixed halves waits for the half
+//!   on the shared core.
 //!
 //! Time ratios (faer / mdtensor) are read from one run: the machine is shared.
 
@@ -150,5 +154,47 @@ fn matmul_faer_serial(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, matmul_faer, matmul_faer_f64, matmul_faer_1t, matmul_faer_1t_f64, matmul_faer_serial);
+/// Runs `f` while another thread spins on the machine's last CPU.
+fn with_busy_core(f: impl FnOnce()) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let stop = Arc::new(AtomicBool::new(false));
+    let spinning = Arc::clone(&stop);
+    let hog = std::thread::spawn(move || {
+        #[cfg(target_os = "linux")]
+        // SAFETY: a zeroed `cpu_set_t` is the empty set; CPU_SET writes inside it, and
+        // sched_setaffinity reads `size_of` bytes of it (its failure only leaves the
+        // thread unpinned).
+        unsafe {
+            let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            libc::CPU_SET(cpus - 1, &mut set);
+            libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set);
+        }
+        while !spinning.load(Ordering::Relaxed) {
+            std::hint::spin_loop();
+        }
+    });
+    f();
+    stop.store(true, Ordering::Relaxed);
+    hog.join().expect("the spinning thread");
+}
+
+fn matmul_faer_busy(c: &mut Criterion) {
+    with_busy_core(|| square::<f32>(c, "matmul_faer_busy", 2, &[1024, 2048], false));
+}
+fn matmul_faer_busy_f64(c: &mut Criterion) {
+    with_busy_core(|| square::<f64>(c, "matmul_faer_busy_f64", 2, &[1024], false));
+}
+
+criterion_group!(
+    benches,
+    matmul_faer,
+    matmul_faer_f64,
+    matmul_faer_1t,
+    matmul_faer_1t_f64,
+    matmul_faer_serial,
+    matmul_faer_busy,
+    matmul_faer_busy_f64
+);
 criterion_main!(benches);

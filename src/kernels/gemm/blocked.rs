@@ -21,23 +21,28 @@
 //! ([`direct`]): A is broadcast through its own strides and B's rows are loaded where they
 //! lie. Both paths compute each element as the same sum in the same order.
 //!
-//! Threads split C into column blocks (or row blocks when C is tall), each a whole
-//! sub-product with its own packing, never the depth: every element is the same sum in
-//! the same order whatever the thread count, so results are identical across threads.
+//! Threads split C into column blocks, or into chunks of rows that they take as they go
+//! and compute against one packing of B that they share (`shared`), never the depth: every
+//! element is the same sum in the same order whatever the thread count or split, so
+//! results are identical across threads.
 
 use super::micro::Micro;
 use super::pack::{pack_a, pack_b};
+use super::shared::{SharedB, SHARED_B_BYTES};
 use super::{gemm_loop, GemmElem, MatRef};
 use crate::kernels::buffer::AlignedBuf;
 use crate::kernels::elementwise::SendPtr;
 use core::cell::RefCell;
+use core::sync::atomic::AtomicU8;
 use std::thread::LocalKey;
 
 /// Element types with a per-thread packing buffer, kept between products so that a
 /// product does not pay fresh-page faults (≈1.65 µs per 4 KiB) for its scratch space.
-pub(super) trait Scratch: GemmElem {
+pub(super) trait Scratch: GemmElem + 'static {
     /// This thread's buffer.
     fn slot() -> &'static LocalKey<RefCell<Option<AlignedBuf<Self>>>>;
+    /// This thread's buffer for B shared by the threads of its products ([`SharedB`]).
+    fn shared_slot() -> &'static LocalKey<RefCell<Option<AlignedBuf<Self>>>>;
 }
 
 macro_rules! scratch {
@@ -47,23 +52,37 @@ macro_rules! scratch {
                 thread_local!(static SLOT: RefCell<Option<AlignedBuf<$t>>> = const { RefCell::new(None) });
                 &SLOT
             }
+            fn shared_slot() -> &'static LocalKey<RefCell<Option<AlignedBuf<$t>>>> {
+                thread_local!(static SLOT: RefCell<Option<AlignedBuf<$t>>> = const { RefCell::new(None) });
+                &SLOT
+            }
         }
     )*};
 }
 scratch!(f32, f64);
 
-/// Runs `f` on a 64-byte aligned buffer of at least `len` elements; `None` when the
-/// allocator refuses one (the caller then computes without packing).
+/// Runs `f` on a 64-byte aligned buffer of at least `len` elements from `slot` (this
+/// thread's scratch, [`Scratch::slot`], unless told otherwise); `None` when the allocator
+/// refuses one (the caller then computes without packing).
 fn with_scratch<T: Scratch, R>(len: usize, f: impl FnOnce(*mut T) -> R) -> Option<R> {
-    // Taken out of the slot for the duration of `f`, so a nested product on this thread
-    // (none today) would allocate its own buffer instead of sharing this one.
-    let buf = T::slot().with(|s| s.borrow_mut().take()).filter(|b| b.len() >= len);
+    with_buffer(T::slot(), len, f)
+}
+
+/// [`with_scratch`] on a given thread-local slot.
+fn with_buffer<T: Scratch, R>(
+    slot: &'static LocalKey<RefCell<Option<AlignedBuf<T>>>>,
+    len: usize,
+    f: impl FnOnce(*mut T) -> R,
+) -> Option<R> {
+    // Taken out of the slot for the duration of `f`, so that a product nested in it on
+    // this thread (a task rayon runs while this one waits) allocates its own.
+    let buf = slot.with(|s| s.borrow_mut().take()).filter(|b| b.len() >= len);
     let mut buf = match buf {
         Some(b) => b,
         None => AlignedBuf::try_from_fn(len, |_| T::zero()).ok()?,
     };
     let r = f(buf.as_mut_ptr());
-    T::slot().with(|s| *s.borrow_mut() = Some(buf));
+    slot.with(|s| *s.borrow_mut() = Some(buf));
     Some(r)
 }
 
@@ -145,13 +164,20 @@ unsafe fn store_edge<T: GemmElem>(
     }
 }
 
+/// The serial nest of one kernel compiled with its CPU features: what [`product`] runs
+/// on each thread (see [`serial`]).
+pub(super) type Nest<T> =
+    unsafe fn(usize, usize, usize, MatRef<T>, MatRef<T>, *mut T, usize, *mut T, Option<&SharedB<T>>);
+
 /// `C = A·B` on one thread through micro-kernel `K`, with scratch space at `buf`: in
-/// place when [`Blocking::is_direct`], else through the packed loop nest.
+/// place when [`Blocking::is_direct`], else through the packed loop nest, with B's blocks
+/// from `shared` when given (the rows of A are then one chunk of a threaded product).
 ///
 /// # Safety
-/// As `GemmElem::gemm_large`; `k > 0`; `buf` holds [`Blocking::scratch_len`] writable elements.
+/// As `GemmElem::gemm_large`; `k > 0`; `buf` holds [`Blocking::scratch_len`] writable
+/// elements; `shared`, when given, holds B for `k` and `n` with `K`'s blocking.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)] // the BLAS signature plus the scratch buffer
+#[allow(clippy::too_many_arguments)] // the BLAS signature plus the scratch buffers
 pub(super) unsafe fn serial<K: Micro>(
     m: usize,
     k: usize,
@@ -161,6 +187,7 @@ pub(super) unsafe fn serial<K: Micro>(
     c: *mut K::T,
     ldc: usize,
     buf: *mut K::T,
+    shared: Option<&SharedB<K::T>>,
 ) {
     // Edge tiles: the kernel writes all MR × NR of it (row stride NR) before it is read.
     let mut edge = [core::mem::MaybeUninit::<K::T>::uninit(); EDGE];
@@ -168,10 +195,10 @@ pub(super) unsafe fn serial<K: Micro>(
     let edge = edge.as_mut_ptr().cast::<K::T>();
     // SAFETY: forwarded contract, with the edge buffer above.
     unsafe {
-        if Blocking::of::<K>().is_direct::<K::T>(k, n) {
+        if shared.is_none() && Blocking::of::<K>().is_direct::<K::T>(k, n) {
             direct::<K>(m, k, n, a, b, c, ldc, buf, edge)
         } else {
-            blocked::<K>(m, k, n, a, b, c, ldc, buf, edge)
+            blocked::<K>(m, k, n, a, b, c, ldc, buf, edge, shared)
         }
     }
 }
@@ -244,12 +271,13 @@ fn even(len: usize, max: usize, unit: usize) -> usize {
     len.div_ceil(len.div_ceil(max).max(1)).div_ceil(unit) * unit
 }
 
-/// The packed loop nest (see the module docs).
+/// The packed loop nest (see the module docs), packing B itself or, given `shared`,
+/// taking B's blocks from there.
 ///
 /// # Safety
 /// As [`serial`], with `edge` an [`EDGE`]-element buffer.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)] // the BLAS signature plus two buffers
+#[allow(clippy::too_many_arguments)] // the BLAS signature plus three buffers
 unsafe fn blocked<K: Micro>(
     m: usize,
     k: usize,
@@ -260,45 +288,83 @@ unsafe fn blocked<K: Micro>(
     ldc: usize,
     buf: *mut K::T,
     edge: *mut K::T,
+    shared: Option<&SharedB<K::T>>,
 ) {
     let a_len = (K::MC.min(m).div_ceil(K::MR) * K::MR * K::KC.min(k)).div_ceil(16) * 16;
     let (pa, pb) = (buf, buf.wrapping_add(a_len));
     // Panels and blocks of equal size (whole slivers, at most MC and NC): a last panel of
     // a few rows would cost a full repacking of B for little work.
-    let (mc_step, nc_step) = (even(m, K::MC, K::MR), even(n, K::NC, K::NR));
+    let mc_step = even(m, K::MC, K::MR);
+    let nc_step = shared.map_or_else(|| even(n, K::NC, K::NR), SharedB::nc);
     for ic in (0..m).step_by(mc_step) {
         let mc = mc_step.min(m - ic);
         for pc in (0..k).step_by(K::KC) {
             let kc = K::KC.min(k - pc);
             let accumulate = pc > 0;
-            // SAFETY (all accesses): the blocks are inside A, B and C (caller's contract);
-            // the packed panels fit the buffer (`scratch_len`); each tile is inside C or
-            // goes through `edge`, an MR × NR block with row stride NR.
+            // The tiles of this panel and depth step in the columns from `jc`, against
+            // that block of B packed at `pb`.
+            // SAFETY (all accesses): the blocks are inside A and C (caller's contract); the
+            // packed A panel fits the buffer (`scratch_len`) and `pb` holds the packed B
+            // block; each tile is inside C or goes through `edge`, an MR × NR block with row
+            // stride NR.
+            let sweep = |jc: usize, pb: *const K::T| unsafe {
+                let nc = nc_step.min(n - jc);
+                for ir in (0..mc).step_by(K::MR) {
+                    let a_sliver = pa.add(ir * kc);
+                    let rows = K::MR.min(mc - ir);
+                    let c_row = c.add((ic + ir) * ldc + jc);
+                    for jr in (0..nc).step_by(K::NR) {
+                        let b_sliver = pb.add(jr * kc);
+                        let cols = K::NR.min(nc - jr);
+                        let c_tile = c_row.add(jr);
+                        let (mr, nr) = (K::MR as isize, K::NR as isize);
+                        if rows == K::MR && cols == K::NR {
+                            K::tile(kc, a_sliver, b_sliver, c_tile, ldc, accumulate);
+                        } else if rows == K::part_rows(rows) && cols == K::NR {
+                            K::tile_part(rows, kc, a_sliver, 1, mr, b_sliver, nr, c_tile, ldc, accumulate);
+                        } else {
+                            K::tile_part(rows, kc, a_sliver, 1, mr, b_sliver, nr, edge, K::NR, false);
+                            store_edge(edge, K::NR, rows, cols, c_tile, ldc, accumulate);
+                        }
+                    }
+                }
+            };
+            // SAFETY: the A panel is inside A; the packed panel and B block fit the buffer
+            // (`scratch_len`), or B's blocks are the shared buffer's (`SharedB`).
             unsafe {
                 let a_blk = MatRef { ptr: a.ptr.offset(ic as isize * a.rs + pc as isize * a.cs), ..a };
                 pack_a(K::MR, mc, kc, a_blk, pa);
-                for jc in (0..n).step_by(nc_step) {
-                    let nc = nc_step.min(n - jc);
+                let Some(shared) = shared else {
+                    for jc in (0..n).step_by(nc_step) {
+                        let b_blk = MatRef { ptr: b.ptr.offset(pc as isize * b.rs + jc as isize * b.cs), ..b };
+                        pack_b(K::NR, kc, nc_step.min(n - jc), b_blk, pb);
+                        sweep(jc, pb);
+                    }
+                    continue;
+                };
+                // A block another thread is packing is computed after the others; if it is
+                // still not ready then (its packer may have lost its core), this thread
+                // packs a copy of its own rather than wait. Blocks past the first 64 of a
+                // step are copied at once.
+                let own = |jc: usize| {
                     let b_blk = MatRef { ptr: b.ptr.offset(pc as isize * b.rs + jc as isize * b.cs), ..b };
-                    pack_b(K::NR, kc, nc, b_blk, pb);
-                    for ir in (0..mc).step_by(K::MR) {
-                        let a_sliver = pa.add(ir * kc);
-                        let rows = K::MR.min(mc - ir);
-                        let c_row = c.add((ic + ir) * ldc + jc);
-                        for jr in (0..nc).step_by(K::NR) {
-                            let b_sliver = pb.add(jr * kc);
-                            let cols = K::NR.min(nc - jr);
-                            let c_tile = c_row.add(jr);
-                            let (mr, nr) = (K::MR as isize, K::NR as isize);
-                            if rows == K::MR && cols == K::NR {
-                                K::tile(kc, a_sliver, b_sliver, c_tile, ldc, accumulate);
-                            } else if rows == K::part_rows(rows) && cols == K::NR {
-                                K::tile_part(rows, kc, a_sliver, 1, mr, b_sliver, nr, c_tile, ldc, accumulate);
-                            } else {
-                                K::tile_part(rows, kc, a_sliver, 1, mr, b_sliver, nr, edge, K::NR, false);
-                                store_edge(edge, K::NR, rows, cols, c_tile, ldc, accumulate);
-                            }
-                        }
+                    pack_b(K::NR, kc, nc_step.min(n - jc), b_blk, pb);
+                    sweep(jc, pb);
+                };
+                let mut later = 0u64;
+                for (i, jc) in (0..n).step_by(nc_step).enumerate() {
+                    match shared.try_block(pc, jc) {
+                        Some(pb) => sweep(jc, pb),
+                        None if i < 64 => later |= 1 << i,
+                        None => own(jc),
+                    }
+                }
+                while later != 0 {
+                    let jc = later.trailing_zeros() as usize * nc_step;
+                    later &= later - 1;
+                    match shared.try_block(pc, jc) {
+                        Some(pb) => sweep(jc, pb),
+                        None => own(jc),
                     }
                 }
             }
@@ -324,7 +390,7 @@ pub(super) unsafe fn product<T: Scratch>(
     ldc: usize,
     threads: usize,
     bl: Blocking,
-    run: unsafe fn(usize, usize, usize, MatRef<T>, MatRef<T>, *mut T, usize, *mut T),
+    run: Nest<T>,
 ) {
     if m == 0 || n == 0 {
         return;
@@ -335,7 +401,8 @@ pub(super) unsafe fn product<T: Scratch>(
             return unsafe { gemm_loop(m, k, n, a, b, c, ldc) };
         }
         // SAFETY: the buffer has `scratch_len` elements; the rest is the caller's contract.
-        let done = with_scratch::<T, _>(bl.scratch_len(m, k, n, b), |buf| unsafe { run(m, k, n, a, b, c, ldc, buf) });
+        let done =
+            with_scratch::<T, _>(bl.scratch_len(m, k, n, b), |buf| unsafe { run(m, k, n, a, b, c, ldc, buf, None) });
         if done.is_none() {
             // No memory for packing: the unpacked loop is slow but needs none, and an
             // allocation failure must not abort a `try_` form.
@@ -343,16 +410,22 @@ pub(super) unsafe fn product<T: Scratch>(
             unsafe { gemm_loop(m, k, n, a, b, c, ldc) }
         }
     };
-    // Split C in whole tiles, one part per thread: along the columns when that lets each
-    // part read its operands in place, else along the side with more tiles. For a large
-    // square product that is the rows: each thread then packs its own rows of A (from a
-    // row-major A a transposing copy, the costly one) and all of B (row copies).
+    // Split C in whole tiles: along the columns when that lets each part read its
+    // operands in place, else along the side with more tiles. For a large square product
+    // that is the rows: threads take chunks of A's rows as they go, each packing its own
+    // rows of A (from a row-major A a transposing copy, the costly one) and sharing one
+    // packing of B (`by_rows_sharing_b`); past `SHARED_B_BYTES` of B, one part per thread,
+    // each packing all of B.
     let direct_by_cols = !bl.is_direct::<T>(k, n) && bl.is_direct::<T>(k, n.div_ceil(threads));
     let by_cols = direct_by_cols || n.div_ceil(bl.nr) > m.div_ceil(bl.mr);
     let (len, unit) = if by_cols { (n, bl.nr) } else { (m, bl.mr) };
     let parts = threads.min(len.div_ceil(unit)).max(1);
     if parts == 1 {
         return one(m, n, a, b, c);
+    }
+    // SAFETY: forwarded contract.
+    if !by_cols && !bl.is_direct::<T>(k, n) && unsafe { by_rows_sharing_b(m, k, n, a, b, c, ldc, parts, bl, run) } {
+        return;
     }
     let step = len.div_ceil(unit).div_ceil(parts) * unit;
     let c = SendPtr(c);
@@ -374,6 +447,64 @@ pub(super) unsafe fn product<T: Scratch>(
             }
         }
     });
+}
+
+/// `C = A·B` on `threads` threads that take chunks of A's rows as they go and share one
+/// packing of B ([`SharedB`]); `false`, with nothing computed, when B is too large to share
+/// ([`SHARED_B_BYTES`]) or the allocator refuses its buffer.
+///
+/// # Safety
+/// As [`product`]; the product is not [`Blocking::is_direct`].
+#[allow(clippy::too_many_arguments)] // as `product`
+unsafe fn by_rows_sharing_b<T: Scratch>(
+    m: usize,
+    k: usize,
+    n: usize,
+    a: MatRef<T>,
+    b: MatRef<T>,
+    c: *mut T,
+    ldc: usize,
+    threads: usize,
+    bl: Blocking,
+    run: Nest<T>,
+) -> bool {
+    let Some(len) = SharedB::<T>::buf_len(k, n, bl.nr) else { return false };
+    if len.saturating_mul(core::mem::size_of::<T>()) > SHARED_B_BYTES {
+        return false;
+    }
+    let nc = even(n, bl.nc, bl.nr);
+    let mut states = Vec::new();
+    if states.try_reserve_exact(SharedB::<T>::blocks(k, n, bl.kc, nc)).is_err() {
+        return false;
+    }
+    states.resize_with(states.capacity(), || AtomicU8::new(0));
+    let c = SendPtr(c);
+    let done = with_buffer(T::shared_slot(), len, |buf| {
+        // SAFETY: the buffer has `len` elements and is ours until `with_buffer` returns;
+        // B's extents and the states are the caller's and the line above's.
+        let shared = unsafe { SharedB::new(buf, b, k, n, bl.kc, nc, bl.nr, &states) };
+        let (shared, chunk_max) = (&shared, bl.mc.min(m));
+        super::super::par::for_each_task(threads, move |_| {
+            let (a, b, c) = (a, b, c);
+            // SAFETY (both closures): each chunk is rows lo..lo + rows of A and C, taken by
+            // one thread only; `buf` has the scratch of a `chunk_max`-row product.
+            let chunks = |buf: Option<*mut T>| unsafe {
+                while let Some((lo, rows)) = shared.take_rows(m, bl.mr, threads, chunk_max) {
+                    let (a_part, c_part) =
+                        (MatRef { ptr: a.ptr.offset(lo as isize * a.rs), ..a }, c.get().add(lo * ldc));
+                    match buf {
+                        Some(buf) => run(rows, k, n, a_part, b, c_part, ldc, buf, Some(shared)),
+                        // No memory for packing A: as in `product`.
+                        None => gemm_loop(rows, k, n, a_part, b, c_part, ldc),
+                    }
+                }
+            };
+            if with_scratch(bl.scratch_len(chunk_max, k, n, b), |buf| chunks(Some(buf))).is_none() {
+                chunks(None);
+            }
+        });
+    });
+    done.is_some()
 }
 
 /// `C = A·B` through the portable micro-kernel with `MR × NR` tiles (Miri, and the tests
@@ -413,7 +544,7 @@ mod tests {
         kernel: unsafe fn(usize, usize, usize, MatRef<T>, MatRef<T>, *mut T, usize, usize),
     ) {
         let sizes: &[(usize, usize, usize)] = if cfg!(miri) {
-            &[(1, 1, 1), (5, 6, 7), (9, 11, 18), (19, 4, 3)]
+            &[(1, 1, 1), (5, 6, 7), (9, 11, 18), (19, 4, 3), (20, 6, 18)]
         } else {
             &[
                 (1, 1, 1),
@@ -427,6 +558,8 @@ mod tests {
                 (1, 513, 40),
                 (13, 200, 700),
                 (25, 203, 1000),
+                (100, 300, 90),
+                (333, 530, 170),
             ]
         };
         let v = |s: usize, i: usize, j: usize| T::from(((i * 7 + j * 3 + s) % 11) as i8 - 5);
@@ -457,6 +590,45 @@ mod tests {
                 unsafe { kernel(m, k, n, am, bm, got.as_mut_ptr(), ldc, threads) };
                 assert_eq!(got, want, "{m}×{k}·{k}×{n}, {threads} threads, A row-major: {a_rows}");
             }
+        }
+    }
+
+    /// A block of the shared B that another thread has claimed but not finished is packed
+    /// again by the thread that needs it (the first 64 of a step after the others, later
+    /// ones at once), with the same results.
+    #[test]
+    fn blocks_claimed_elsewhere_are_packed_again() {
+        use super::super::micro::Portable;
+        use super::super::shared::{SharedB, FREE, PACKING};
+        use super::{even, serial, Blocking};
+        use core::sync::atomic::AtomicU8;
+        type K = Portable<f32, 6, 8>;
+        // Natively the second size has 65 blocks per depth step (blocks of 128 columns).
+        let sizes: &[(usize, usize, usize)] = if cfg!(miri) { &[(7, 6, 40)] } else { &[(7, 300, 40), (8, 300, 8300)] };
+        for &(m, k, n) in sizes {
+            let a: Vec<f32> = (0..m * k).map(|x| ((x * 7) % 11) as f32 - 5.0).collect();
+            let b: Vec<f32> = (0..k * n).map(|x| ((x * 3) % 13) as f32 - 6.0).collect();
+            let (am, bm) =
+                (MatRef { ptr: a.as_ptr(), rs: k as isize, cs: 1 }, MatRef { ptr: b.as_ptr(), rs: n as isize, cs: 1 });
+            let mut want = vec![0.0f32; m * n];
+            // SAFETY: the operands cover m × k and k × n; C has m rows of n.
+            unsafe { gemm_loop(m, k, n, am, bm, want.as_mut_ptr(), n) };
+            let bl = Blocking::of::<K>();
+            let nc = even(n, bl.nc, bl.nr);
+            // Every third block claimed by a thread that never finishes.
+            let states: Vec<AtomicU8> = (0..SharedB::<f32>::blocks(k, n, bl.kc, nc))
+                .map(|i| AtomicU8::new(if i % 3 == 1 { PACKING } else { FREE }))
+                .collect();
+            let mut packed = vec![0.0f32; SharedB::<f32>::buf_len(k, n, bl.nr).unwrap()];
+            let mut scratch = vec![0.0f32; bl.scratch_len(m, k, n, bm)];
+            let mut got = vec![0.0f32; m * n];
+            // SAFETY: the buffers have the lengths `SharedB` and `serial` ask for; the
+            // operands and C as above.
+            unsafe {
+                let shared = SharedB::new(packed.as_mut_ptr(), bm, k, n, bl.kc, nc, bl.nr, &states);
+                serial::<K>(m, k, n, am, bm, got.as_mut_ptr(), n, scratch.as_mut_ptr(), Some(&shared));
+            }
+            assert_eq!(got, want, "{m}×{k}·{k}×{n}");
         }
     }
 

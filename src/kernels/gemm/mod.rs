@@ -24,6 +24,7 @@ mod avx512;
 mod blocked;
 mod micro;
 mod pack;
+mod shared;
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 mod sse2;
 

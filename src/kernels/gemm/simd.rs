@@ -222,9 +222,10 @@ macro_rules! simd_nests {
             c: *mut $t,
             ldc: usize,
             buf: *mut $t,
+            shared: Option<&SharedB<$t>>,
         ) {
             // SAFETY: forwarded contract.
-            unsafe { serial::<$kernel>(m, k, n, a, b, c, ldc, buf) }
+            unsafe { serial::<$kernel>(m, k, n, a, b, c, ldc, buf, shared) }
         }
 
         /// `C = A·B` for this element type on `threads` threads.

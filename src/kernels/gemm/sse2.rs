@@ -9,6 +9,7 @@
 
 use super::blocked::{product, serial, Blocking};
 use super::micro::Micro;
+use super::shared::SharedB;
 use super::MatRef;
 use core::arch::x86_64::*;
 

@@ -1,0 +1,164 @@
+//! B packed once for all threads of a product, block by block, by whichever thread
+//! reaches a block first.
+//!
+//! When threads split a product by rows of A, each needs every block of B. Packing B per
+//! thread copies it once per thread, and a static half of the rows per thread makes the
+//! product wait for the slower one (on a shared machine, whichever core the host lends
+//! elsewhere). Here the threads pack B into one buffer laid out as the serial nest's
+//! blocks side by side, and take rows of A in chunks as they finish. A block is packed by
+//! the first thread that needs it; a thread that finds a block being packed computes the
+//! others first, and packs a copy of its own if it is still not ready (see
+//! `blocked::blocked`). No thread ever waits for another: a product finishes on any number
+//! of threads, one included, and a thread that loses its core delays no other.
+//!
+//! Each block carries a state: free, being packed, or ready. Only the thread that moved it
+//! from free to being packed writes it, and it publishes the block with a release store
+//! that readers acquire before reading, so no block is read while it is written.
+
+use super::pack::pack_b;
+use super::{GemmElem, MatRef};
+use core::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+
+/// Block states.
+pub(super) const FREE: u8 = 0;
+pub(super) const PACKING: u8 = 1;
+pub(super) const READY: u8 = 2;
+
+/// Bytes of packed B up to which threads share one packed copy (and the buffer is kept for
+/// the next product, as OpenBLAS keeps a 32 MiB buffer per thread): an `f64` 2048² B.
+/// Larger products pack per thread.
+pub(super) const SHARED_B_BYTES: usize = if cfg!(miri) { 1 << 12 } else { 32 << 20 };
+
+/// B of one product, packed block by block into a buffer shared by its threads, and the
+/// cursor the threads take chunks of rows from.
+pub(super) struct SharedB<'a, T> {
+    /// The packed blocks: depth step `p0` (a multiple of `kc`) starts at `p0 · n_pad`, and
+    /// within it the block of columns from `j0` at `j0 · kc` (the serial nest's packing of
+    /// that block, slivers of `kc × nr`).
+    buf: *mut T,
+    /// B, unpacked.
+    b: MatRef<T>,
+    /// Columns of B rounded up to whole slivers.
+    n_pad: usize,
+    /// Depth of a block (the kernel's `KC`), columns of a block (the nest's column step)
+    /// and of a sliver.
+    kc: usize,
+    nc: usize,
+    nr: usize,
+    k: usize,
+    n: usize,
+    /// Blocks per depth step.
+    per_step: usize,
+    /// One state per block, depth step by depth step.
+    states: &'a [AtomicU8],
+    /// First row of A not yet taken by a thread.
+    next_row: AtomicUsize,
+}
+
+// SAFETY: the buffer is written only by the thread that claimed a block and read only
+// after that block's release (see the module docs); B is only read.
+unsafe impl<T: Sync> Sync for SharedB<'_, T> {}
+
+impl<'a, T: GemmElem + 'static> SharedB<'a, T> {
+    /// Elements of buffer a product of depth `k` and `n` columns needs (`None` past
+    /// `usize`), for slivers of `nr` columns.
+    pub(super) fn buf_len(k: usize, n: usize, nr: usize) -> Option<usize> {
+        n.div_ceil(nr).checked_mul(nr)?.checked_mul(k)
+    }
+
+    /// Blocks (states) a product needs.
+    pub(super) fn blocks(k: usize, n: usize, kc: usize, nc: usize) -> usize {
+        k.div_ceil(kc) * n.div_ceil(nc)
+    }
+
+    /// B of a `k × n` product in blocks of `kc × nc` (`nc` a multiple of `nr`), packed into
+    /// `buf` as threads need it.
+    ///
+    /// # Safety
+    /// `buf` is valid for writes of [`SharedB::buf_len`] elements, and not otherwise
+    /// accessed while this value lives; every `b[p, j]` with `p < k`, `j < n` is readable;
+    /// `states` has [`SharedB::blocks`] elements, all `FREE` (zero).
+    #[allow(clippy::too_many_arguments)] // the operand, its blocking and two buffers
+    pub(super) unsafe fn new(
+        buf: *mut T,
+        b: MatRef<T>,
+        k: usize,
+        n: usize,
+        kc: usize,
+        nc: usize,
+        nr: usize,
+        states: &'a [AtomicU8],
+    ) -> Self {
+        let per_step = n.div_ceil(nc);
+        debug_assert_eq!(states.len(), k.div_ceil(kc) * per_step);
+        SharedB {
+            buf,
+            b,
+            n_pad: n.div_ceil(nr) * nr,
+            kc,
+            nc,
+            nr,
+            k,
+            n,
+            per_step,
+            states,
+            next_row: AtomicUsize::new(0),
+        }
+    }
+
+    /// Columns of a block.
+    pub(super) fn nc(&self) -> usize {
+        self.nc
+    }
+
+    /// The next chunk of rows of an `m`-row A for a thread: a share of what is left that
+    /// shrinks as the product nears its end (so threads finish together), in whole slivers
+    /// of `mr` rows, at least `min` and at most `max` of them; `None` when all are taken.
+    pub(super) fn take_rows(&self, m: usize, mr: usize, threads: usize, max: usize) -> Option<(usize, usize)> {
+        let mut lo = self.next_row.load(Ordering::Relaxed);
+        loop {
+            if lo >= m {
+                return None;
+            }
+            let left = m - lo;
+            let want = (left / (2 * threads)).div_ceil(mr).max(2) * mr;
+            let rows = want.min(max / mr * mr).max(mr).min(left);
+            match self.next_row.compare_exchange_weak(lo, lo + rows, Ordering::Relaxed, Ordering::Relaxed) {
+                Ok(_) => return Some((lo, rows)),
+                Err(now) => lo = now,
+            }
+        }
+    }
+
+    /// The block of depth step `p0` and columns from `j0`: packed by this thread now if no
+    /// thread has claimed it, `None` while another thread packs it.
+    pub(super) fn try_block(&self, p0: usize, j0: usize) -> Option<*const T> {
+        let state = &self.states[p0 / self.kc * self.per_step + j0 / self.nc];
+        let at = self.at(p0, j0);
+        if state.load(Ordering::Acquire) == READY {
+            return Some(at);
+        }
+        match state.compare_exchange(FREE, PACKING, Ordering::Acquire, Ordering::Acquire) {
+            Ok(_) => {
+                let (kc, nc) = (self.kc.min(self.k - p0), self.nc.min(self.n - j0));
+                // SAFETY: this thread moved the block from FREE, so no other writes it and
+                // none reads it before the release below; the block lies inside B (p0 < k,
+                // j0 < n) and its packing at `at` inside the buffer (`new`'s contract).
+                unsafe {
+                    let blk =
+                        MatRef { ptr: self.b.ptr.offset(p0 as isize * self.b.rs + j0 as isize * self.b.cs), ..self.b };
+                    pack_b(self.nr, kc, nc, blk, at.cast_mut());
+                }
+                state.store(READY, Ordering::Release);
+                Some(at)
+            }
+            Err(READY) => Some(at),
+            Err(_) => None,
+        }
+    }
+
+    /// Where the block of depth step `p0` and columns from `j0` is packed.
+    fn at(&self, p0: usize, j0: usize) -> *const T {
+        self.buf.wrapping_add(p0 * self.n_pad + j0 * self.kc.min(self.k - p0)).cast_const()
+    }
+}
