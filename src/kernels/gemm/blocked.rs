@@ -28,7 +28,7 @@
 
 use super::micro::Micro;
 use super::pack::{pack_a, pack_b};
-use super::shared::{SharedB, SHARED_B_BYTES};
+use super::shared::{SharedB, FREE, SHARED_B_BYTES};
 use super::{gemm_loop, GemmElem, MatRef};
 use crate::kernels::buffer::AlignedBuf;
 use crate::kernels::elementwise::SendPtr;
@@ -473,11 +473,12 @@ unsafe fn by_rows_sharing_b<T: Scratch>(
         return false;
     }
     let nc = even(n, bl.nc, bl.nr);
+    let blocks = SharedB::<T>::blocks(k, n, bl.kc, nc);
     let mut states = Vec::new();
-    if states.try_reserve_exact(SharedB::<T>::blocks(k, n, bl.kc, nc)).is_err() {
+    if states.try_reserve_exact(blocks).is_err() {
         return false;
     }
-    states.resize_with(states.capacity(), || AtomicU8::new(0));
+    states.resize_with(blocks, || AtomicU8::new(FREE));
     let c = SendPtr(c);
     let done = with_buffer(T::shared_slot(), len, |buf| {
         // SAFETY: the buffer has `len` elements and is ours until `with_buffer` returns;
