@@ -28,7 +28,7 @@
 
 use super::micro::Micro;
 use super::pack::{pack_a, pack_b};
-use super::shared::{SharedB, FREE, SHARED_B_BYTES};
+use super::shared::{SharedB, FREE, SHARED_B_BYTES, SHARED_B_MIN_MACS};
 use super::{gemm_loop, GemmElem, MatRef};
 use crate::kernels::buffer::AlignedBuf;
 use crate::kernels::elementwise::SendPtr;
@@ -414,8 +414,8 @@ pub(super) unsafe fn product<T: Scratch>(
     // operands in place, else along the side with more tiles. For a large square product
     // that is the rows: threads take chunks of A's rows as they go, each packing its own
     // rows of A (from a row-major A a transposing copy, the costly one) and sharing one
-    // packing of B (`by_rows_sharing_b`); past `SHARED_B_BYTES` of B, one part per thread,
-    // each packing all of B.
+    // packing of B (`by_rows_sharing_b`); below `SHARED_B_MIN_MACS` or past
+    // `SHARED_B_BYTES` of B, one part per thread, each packing all of B.
     let direct_by_cols = !bl.is_direct::<T>(k, n) && bl.is_direct::<T>(k, n.div_ceil(threads));
     let by_cols = direct_by_cols || n.div_ceil(bl.nr) > m.div_ceil(bl.mr);
     let (len, unit) = if by_cols { (n, bl.nr) } else { (m, bl.mr) };
@@ -450,8 +450,9 @@ pub(super) unsafe fn product<T: Scratch>(
 }
 
 /// `C = A·B` on `threads` threads that take chunks of A's rows as they go and share one
-/// packing of B ([`SharedB`]); `false`, with nothing computed, when B is too large to share
-/// ([`SHARED_B_BYTES`]) or the allocator refuses its buffer.
+/// packing of B ([`SharedB`]); `false`, with nothing computed, when the product is too
+/// small to gain from it ([`SHARED_B_MIN_MACS`]), B too large to share
+/// ([`SHARED_B_BYTES`]), or the allocator refuses its buffer.
 ///
 /// # Safety
 /// As [`product`]; the product is not [`Blocking::is_direct`].
@@ -469,7 +470,9 @@ unsafe fn by_rows_sharing_b<T: Scratch>(
     run: Nest<T>,
 ) -> bool {
     let Some(len) = SharedB::<T>::buf_len(k, n, bl.nr) else { return false };
-    if len.saturating_mul(core::mem::size_of::<T>()) > SHARED_B_BYTES {
+    if m.saturating_mul(k).saturating_mul(n) < SHARED_B_MIN_MACS
+        || len.saturating_mul(core::mem::size_of::<T>()) > SHARED_B_BYTES
+    {
         return false;
     }
     let nc = even(n, bl.nc, bl.nr);
