@@ -19,9 +19,11 @@ use super::pack::pack_b;
 use super::{GemmElem, MatRef};
 use core::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 
-/// Block states.
+/// A block no thread has claimed.
 pub(super) const FREE: u8 = 0;
+/// A block a thread is packing.
 pub(super) const PACKING: u8 = 1;
+/// A packed block, readable by every thread.
 pub(super) const READY: u8 = 2;
 
 /// Bytes of packed B up to which threads share one packed copy (and the buffer is kept for
