@@ -61,9 +61,9 @@ macro_rules! scratch {
 }
 scratch!(f32, f64);
 
-/// Runs `f` on a 64-byte aligned buffer of at least `len` elements from `slot` (this
-/// thread's scratch, [`Scratch::slot`], unless told otherwise); `None` when the allocator
-/// refuses one (the caller then computes without packing).
+/// Runs `f` on a 64-byte aligned buffer of at least `len` elements, this thread's scratch
+/// ([`Scratch::slot`]); `None` when the allocator refuses one (the caller then computes
+/// without packing).
 fn with_scratch<T: Scratch, R>(len: usize, f: impl FnOnce(*mut T) -> R) -> Option<R> {
     with_buffer(T::slot(), len, f)
 }
@@ -294,8 +294,7 @@ unsafe fn blocked<K: Micro>(
     let (pa, pb) = (buf, buf.wrapping_add(a_len));
     // Panels and blocks of equal size (whole slivers, at most MC and NC): a last panel of
     // a few rows would cost a full repacking of B for little work.
-    let mc_step = even(m, K::MC, K::MR);
-    let nc_step = shared.map_or_else(|| even(n, K::NC, K::NR), SharedB::nc);
+    let (mc_step, nc_step) = (even(m, K::MC, K::MR), even(n, K::NC, K::NR));
     for ic in (0..m).step_by(mc_step) {
         let mc = mc_step.min(m - ic);
         for pc in (0..k).step_by(K::KC) {
@@ -334,23 +333,20 @@ unsafe fn blocked<K: Micro>(
             unsafe {
                 let a_blk = MatRef { ptr: a.ptr.offset(ic as isize * a.rs + pc as isize * a.cs), ..a };
                 pack_a(K::MR, mc, kc, a_blk, pa);
+                // The block of B from column `jc`, packed into this thread's scratch.
+                let own = |jc: usize| {
+                    let b_blk = MatRef { ptr: b.ptr.offset(pc as isize * b.rs + jc as isize * b.cs), ..b };
+                    pack_b(K::NR, kc, nc_step.min(n - jc), b_blk, pb);
+                    sweep(jc, pb);
+                };
                 let Some(shared) = shared else {
-                    for jc in (0..n).step_by(nc_step) {
-                        let b_blk = MatRef { ptr: b.ptr.offset(pc as isize * b.rs + jc as isize * b.cs), ..b };
-                        pack_b(K::NR, kc, nc_step.min(n - jc), b_blk, pb);
-                        sweep(jc, pb);
-                    }
+                    (0..n).step_by(nc_step).for_each(own);
                     continue;
                 };
                 // A block another thread is packing is computed after the others; if it is
                 // still not ready then (its packer may have lost its core), this thread
                 // packs a copy of its own rather than wait. Blocks past the first 64 of a
                 // step are copied at once.
-                let own = |jc: usize| {
-                    let b_blk = MatRef { ptr: b.ptr.offset(pc as isize * b.rs + jc as isize * b.cs), ..b };
-                    pack_b(K::NR, kc, nc_step.min(n - jc), b_blk, pb);
-                    sweep(jc, pb);
-                };
                 let mut later = 0u64;
                 for (i, jc) in (0..n).step_by(nc_step).enumerate() {
                     match shared.try_block(pc, jc) {

@@ -56,8 +56,8 @@ pub(super) struct SharedB<'a, T> {
     b: MatRef<T>,
     /// Columns of B rounded up to whole slivers.
     n_pad: usize,
-    /// Depth of a block (the kernel's `KC`), columns of a block (the nest's column step)
-    /// and of a sliver.
+    /// Depth of a block (the kernel's `KC`), columns of a block (the nest's column step,
+    /// `blocked::even(n, NC, NR)`, which the nest computes the same way) and of a sliver.
     kc: usize,
     nc: usize,
     nr: usize,
@@ -122,14 +122,10 @@ impl<'a, T: GemmElem + 'static> SharedB<'a, T> {
         }
     }
 
-    /// Columns of a block.
-    pub(super) fn nc(&self) -> usize {
-        self.nc
-    }
-
     /// The next chunk of rows of an `m`-row A for a thread: a share of what is left that
     /// shrinks as the product nears its end (so threads finish together), in whole slivers
-    /// of `mr` rows, at least `min` and at most `max` of them; `None` when all are taken.
+    /// of `mr` rows, at least two slivers (or what is left) and at most `max` rows; `None`
+    /// when all are taken.
     pub(super) fn take_rows(&self, m: usize, mr: usize, threads: usize, max: usize) -> Option<(usize, usize)> {
         let mut lo = self.next_row.load(Ordering::Relaxed);
         loop {
