@@ -4,7 +4,9 @@
 //! split cache lines, and every fresh 4 KiB page costs a fault on first touch (≈1.65 µs
 //! here). An [`AlignedBuf`] of at least [`ALIGNED_FROM_BYTES`] is 64-byte aligned; from
 //! [`HUGE_PAGE_BYTES`] up it is 2 MiB aligned and advised to use transparent huge pages,
-//! so one fault maps 2 MiB. Smaller buffers keep the element's own alignment: a
+//! so one fault maps 2 MiB, and the last one freed (up to 64 MiB) is kept for the next
+//! buffer of the same size ([`super::reuse`]), so a loop that makes a large result per
+//! step pays no faults after its first. Smaller buffers keep the element's own alignment: a
 //! 64-byte-aligned request goes through `posix_memalign`, whose bookkeeping cost more than
 //! a whole 4×4 add (measured: a dynamic 4×4 `(&a + &b).eval()` spent most of its time
 //! there), while a plain request is malloc's fast path.
@@ -137,6 +139,11 @@ impl<T> AlignedBuf<T> {
                 NonNull::new(core::ptr::without_provenance_mut::<T>(layout.align())).expect("non-zero alignment")
             );
         }
+        // A block freed by an earlier buffer of this very layout (see `kernels::reuse`): its
+        // stale bytes are fine, since every constructor writes all elements before use.
+        if let Some(kept) = super::reuse::LARGE.take(layout) {
+            return Ok(kept.cast());
+        }
         // SAFETY: the layout has non-zero size.
         let raw = unsafe { std::alloc::alloc(layout) };
         let ptr = NonNull::new(raw).ok_or(ShapeError::OutOfMemory { op: OP, bytes })?;
@@ -150,9 +157,14 @@ impl<T> AlignedBuf<T> {
     /// `ptr` must come from `allocate(len)` and its elements must already be dropped.
     unsafe fn deallocate(ptr: NonNull<T>, len: usize) {
         let layout = layout_for::<T>(len).expect("layout was valid at allocation");
-        if layout.size() != 0 {
-            // SAFETY: same pointer and layout as the allocation.
-            unsafe { std::alloc::dealloc(ptr.as_ptr().cast(), layout) };
+        if layout.size() == 0 {
+            return;
+        }
+        // SAFETY: the block is ours (the caller's contract) and no longer used.
+        if let Some((block, layout)) = unsafe { super::reuse::LARGE.give(ptr.cast(), layout) } {
+            // SAFETY: `block` is a live allocation of `layout`: ours, or the one the slot
+            // held, which it hands back with its layout.
+            unsafe { std::alloc::dealloc(block.as_ptr(), layout) };
         }
     }
 

@@ -11,6 +11,7 @@ pub(crate) mod elementwise;
 pub mod gemm;
 pub mod par;
 pub mod reduce;
+pub(crate) mod reuse;
 pub(crate) mod softmax;
 pub(crate) mod sparse_build;
 pub(crate) mod spmv;
