@@ -49,14 +49,25 @@ impl Slot {
     }
 
     /// The kept block, if it has exactly `layout`; its bytes are whatever its last owner
-    /// left there.
+    /// left there (`0xFF` in debug builds).
     pub(crate) fn take(&self, layout: Layout) -> Option<NonNull<u8>> {
         if !kept_size(layout) {
             return None;
         }
         let mut slot = self.0.try_lock().ok()?;
         match slot.take() {
-            Some(k) if k.layout == layout => Some(k.ptr),
+            Some(k) if k.layout == layout => {
+                // Debug builds fill the block with 0xFF bytes (NaN in every float, -1 in
+                // every signed integer): a path that reads its output before writing it
+                // then fails its tests, instead of passing on pages that were zero when
+                // fresh.
+                if cfg!(debug_assertions) {
+                    // SAFETY: the block is `layout.size()` bytes, owned by this slot until
+                    // it is returned here.
+                    unsafe { k.ptr.as_ptr().write_bytes(0xFF, layout.size()) };
+                }
+                Some(k.ptr)
+            }
             other => {
                 *slot = other;
                 None
@@ -112,12 +123,18 @@ mod tests {
         let layout = Layout::from_size_align(KEEP_FROM_BYTES, 64).unwrap();
         let other = Layout::from_size_align(KEEP_FROM_BYTES + 64, 64).unwrap();
         let a = alloc(layout);
+        // SAFETY: `a` is `layout.size()` bytes of ours.
+        unsafe { a.as_ptr().write_bytes(0, layout.size()) };
         // SAFETY: `a` is ours and unused from here on.
         assert!(unsafe { slot.give(a, layout) }.is_none(), "an empty slot keeps the block");
         assert_eq!(slot.take(other), None, "another size is not served");
         assert_eq!(slot.take(Layout::from_size_align(KEEP_FROM_BYTES, 128).unwrap()), None, "nor another alignment");
         assert_eq!(slot.take(layout), Some(a));
         assert_eq!(slot.take(layout), None, "handed out once");
+        // SAFETY: the block is `layout.size()` initialised bytes, ours again.
+        let bytes = unsafe { core::slice::from_raw_parts(a.as_ptr(), layout.size()) };
+        let fill = if cfg!(debug_assertions) { 0xFF } else { 0 };
+        assert!(bytes.iter().all(|&b| b == fill), "debug builds poison a reused block");
 
         // A second block replaces the first, which comes back to be freed.
         let b = alloc(other);
