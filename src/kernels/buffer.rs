@@ -5,7 +5,7 @@
 //! here). An [`AlignedBuf`] of at least [`ALIGNED_FROM_BYTES`] is 64-byte aligned; from
 //! [`HUGE_PAGE_BYTES`] up it is 2 MiB aligned and advised to use transparent huge pages,
 //! so one fault maps 2 MiB, and the last one freed (up to 64 MiB) is kept for the next
-//! buffer of the same size ([`super::reuse`]), so a loop that makes a large result per
+//! buffer of the same size (`kernels::reuse`), so a loop that makes a large result per
 //! step pays no faults after its first. Smaller buffers keep the element's own alignment: a
 //! 64-byte-aligned request goes through `posix_memalign`, whose bookkeeping cost more than
 //! a whole 4×4 add (measured: a dynamic 4×4 `(&a + &b).eval()` spent most of its time
