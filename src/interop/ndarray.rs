@@ -11,7 +11,8 @@
 //! | `Array` | owned tensor | [`Tensor::from_ndarray`], `Tensor::from(a)` | no copy when the array occupies its whole `Vec` in the target policy's order; one copy otherwise |
 //!
 //! Tensors the crate allocated itself (`zeros`, `from_fn`, every computed result) live in a
-//! 64-byte-aligned buffer that a `Vec` cannot take over (see [`crate::Heap`]), so
+//! buffer of its own (64-byte aligned from 4 KiB) that a `Vec` cannot take over (see
+//! [`crate::Heap`]), so
 //! `into_ndarray` copies them once; to hand ndarray such a result without a copy, lend it
 //! with `as_ndarray`. In the other direction the tensor keeps ndarray's `Vec` as it is
 //! (its alignment is the element type's).

@@ -6,11 +6,11 @@ use crate::kernels::buffer::AlignedBuf;
 /// Owned heap storage, the default.
 ///
 /// Two representations behind one type: a buffer the crate allocated itself (64-byte
-/// aligned from 256 bytes, huge pages for large ones — see [`crate::kernels::buffer`]), used by every
-/// constructor and every computed result; and a `Vec<T>` a user handed over with
+/// aligned from 4 KiB, huge pages for large ones — see [`crate::kernels::buffer`]), used
+/// by every constructor and every computed result; and a `Vec<T>` a user handed over with
 /// `from_vec`, kept as is so that converting back with `into_vec` never copies.
-/// `into_vec` of a crate-allocated buffer copies (once), because a `Vec` cannot take
-/// over memory allocated with a larger alignment.
+/// `into_vec` of a crate-allocated buffer copies (once): the crate's buffers are not
+/// `Vec`s, and from 4 KiB a `Vec` could not take over their larger alignment anyway.
 pub struct Heap<T>(Repr<T>);
 
 enum Repr<T> {
