@@ -342,7 +342,10 @@ proptest! {
         }
         let x = f.mapv(|x| x as f64 / 100.0);
         for (a, b) in x.softmax_dyn(2).iter().zip(x.softmax::<2>().iter()) {
-            prop_assert!(a == b || (a.is_nan() && b.is_nan()));
+            // Natively the same bits. Miri perturbs every call of `exp` by a few ulps, so
+            // the two softmaxes there agree only to rounding.
+            let close = cfg!(miri) && (a - b).abs() <= 1e-12;
+            prop_assert!(a == b || close || (a.is_nan() && b.is_nan()), "{} vs {}", a, b);
         }
     }
 }
