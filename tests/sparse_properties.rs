@@ -334,8 +334,9 @@ fn parallel_paths_agree_with_serial() {
     };
     let mut trips = (Vec::new(), Vec::new(), Vec::new());
     for i in 0..rows {
-        // Uneven rows: some empty, some long, so the blocks balance by nnz.
-        let len = if i % 7 == 0 { 0 } else { (next() % 12) as usize + if i % 97 == 0 { 200 } else { 0 } };
+        // Uneven rows: some empty, some long (past `spmv`'s hinted length), so the blocks
+        // balance by nnz.
+        let len = if i % 7 == 0 { 0 } else { (next() % 12) as usize + if i % 97 == 0 { 300 } else { 0 } };
         for _ in 0..len {
             trips.0.push(i);
             trips.1.push((next() % cols as u64) as usize);

@@ -9,7 +9,8 @@
 
 use super::access::{with_known_paths, Cursor, FlatKernel, Paths, Source};
 use super::par::{for_each_block_as, for_each_chunk_as, Par};
-use super::tile::{gather, new_tile, prefetch, TILE};
+use super::prefetch::to_l2;
+use super::tile::{gather, new_tile, TILE};
 
 /// A raw pointer that may cross threads: each task writes a disjoint set of positions.
 pub(crate) struct SendPtr<T>(pub(crate) *mut T);
@@ -277,8 +278,8 @@ unsafe fn run_tiled<C: Cursor, P: Paths>(
                         } else if o_col == 1 {
                             for i in 0..h {
                                 let row = o.offset(i as isize * o_row);
-                                // The next tile's part of this row (see `tile::prefetch`).
-                                prefetch(row.wrapping_add(TILE));
+                                // The next tile's part of this row (see `prefetch::to_l2`).
+                                to_l2(row.wrapping_add(TILE));
                                 for j in 0..w {
                                     store(row.add(j), buf[i * TILE + j].assume_init());
                                 }

@@ -10,6 +10,7 @@ pub(crate) mod cpu;
 pub(crate) mod elementwise;
 pub mod gemm;
 pub mod par;
+pub(crate) mod prefetch;
 pub mod reduce;
 pub(crate) mod reuse;
 pub(crate) mod softmax;

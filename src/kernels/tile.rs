@@ -8,6 +8,7 @@
 //! combining loop vectorises), and writes the result block in the output's memory order.
 //! Each buffer is 1 KiB for `f32`: it stays in L1 cache.
 
+use super::prefetch::to_l2;
 use core::mem::MaybeUninit;
 
 /// Tile edge: 16 elements (a 64-byte cache line of `f32`).
@@ -48,7 +49,7 @@ pub unsafe fn gather<T: Copy>(src: *const T, rs: isize, cs: isize, rows: usize, 
             // A full-width row is a constant-size copy (vector moves), not a `memcpy` call.
             for i in 0..rows {
                 let (s, d) = (src.offset(i as isize * rs), d.add(i * TILE));
-                prefetch(s.wrapping_add(TILE));
+                to_l2(s.wrapping_add(TILE));
                 if cols == TILE {
                     core::ptr::copy_nonoverlapping(s, d, TILE);
                 } else {
@@ -66,7 +67,7 @@ pub unsafe fn gather<T: Copy>(src: *const T, rs: isize, cs: isize, rows: usize, 
             // Rows closer in memory than columns (a transposed operand): walk each column.
             for j in 0..cols {
                 let s = src.offset(j as isize * cs);
-                prefetch(s.wrapping_offset(TILE as isize * cs));
+                to_l2(s.wrapping_offset(TILE as isize * cs));
                 for i in 0..rows {
                     d.add(i * TILE + j).write(*s.offset(i as isize * rs));
                 }
@@ -80,32 +81,6 @@ pub unsafe fn gather<T: Copy>(src: *const T, rs: isize, cs: isize, rows: usize, 
             }
         }
     }
-}
-
-/// Asks the CPU to bring the cache line at `p` into L2: a hint, which never faults (any
-/// address will do).
-///
-/// A tile touches one line in each of 16 rows (or columns) far apart in memory, and the
-/// next tile the next line of each: more streams than the hardware prefetcher follows.
-/// Asking for the next tile's lines while this one is copied took `c.assign(a.t())` at
-/// 4096² from 22.3 to 17.0 ms and `c.assign(&a + b.t())` from 33.9 to 30.8 ms (one
-/// thread).
-///
-/// L2, not L1 (`T1`, not `T0`): rows a power-of-two apart share an L1 set, so the 16
-/// lines of a row-major operand and the 16 of the output that the next tile needs land in
-/// one 12-way set and evict each other before they are read. Prefetched into L2 (whose
-/// sets spread the rows), `c.assign(&a + b.t())` went from 35.2 to 22.8 ms against the
-/// hand 8×8 loop's 28.4–28.8 ms, and `c.assign(a.t())` from 22.9 to 19.4 ms (same runs).
-#[inline(always)]
-pub(crate) fn prefetch<T>(p: *const T) {
-    #[cfg(all(target_arch = "x86_64", not(miri)))]
-    // SAFETY: `prefetcht1` only hints the cache; it reads nothing and never faults, for
-    // any address (SSE is part of the x86-64 baseline).
-    unsafe {
-        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T1 }>(p.cast::<i8>())
-    };
-    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
-    let _ = p;
 }
 
 #[cfg(test)]
