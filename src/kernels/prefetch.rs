@@ -25,14 +25,7 @@
 /// hand 8×8 loop's 28.4–28.8 ms, and `c.assign(a.t())` from 22.9 to 19.4 ms (same runs).
 #[inline(always)]
 pub(crate) fn to_l2<T>(p: *const T) {
-    #[cfg(all(target_arch = "x86_64", not(miri)))]
-    // SAFETY: `prefetcht1` only hints the cache; it reads nothing and never faults, for
-    // any address (SSE is part of the x86-64 baseline).
-    unsafe {
-        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T1 }>(p.cast::<i8>())
-    };
-    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
-    let _ = p;
+    hint::<T1, T>(p);
 }
 
 /// Asks the CPU to bring the cache line at `p` close to the core as data that will be read
@@ -42,19 +35,32 @@ pub(crate) fn to_l2<T>(p: *const T) {
 /// indices and `f64` values) while it reads the dense operand at random. Fetched the
 /// ordinary way, the streams pass through the caches and evict that operand; fetched as
 /// non-temporal a few hundred bytes ahead, they do not. A standalone copy of the SpMV loop
-/// (10⁶ rows × 10 random entries, medians of 30, alternated) ran 25.4–26.6 ms against
-/// 28.2–30.4 ms without the hint for `f64`, and 20.4–21.2 against 23.6–23.8 ms for
-/// `f32`; `prefetcht0` at the same distance gained about half as much for `f64`. The
-/// CSC scatter (`a.sparse_t().matvec(&x)`), whose random accesses go to the output, gained
-/// the same way: 25.4–26.1 ms against 31.2–32.1 ms in the `csc_spmv_f64` bench (one
-/// thread, two alternated runs).
+/// (10⁶ rows × 10 random entries, medians of 30, alternated) ran 25.6–26.5 ms against
+/// 28.2–30.4 ms without the hint for `f64`, and 20.4–21.2 against 23.6–23.8 ms for `f32`;
+/// `prefetcht0` at the same distance gained less for `f64` (26.5–28.0 ms) and as much for
+/// `f32`. The CSC scatter (`a.sparse_t().matvec(&x)`), whose random accesses go to the
+/// output, gained the same way: 25.4–26.1 ms against 31.2–32.1 ms in the `csc_spmv_f64`
+/// bench (one thread, two alternated runs).
 #[inline(always)]
 pub(crate) fn streaming<T>(p: *const T) {
+    hint::<NTA, T>(p);
+}
+
+/// x86's `_MM_HINT_T1` and `_MM_HINT_NTA`, spelled out so that callers compile on every
+/// target (checked against `core::arch` where it has them).
+const T1: i32 = 2;
+const NTA: i32 = 0;
+#[cfg(target_arch = "x86_64")]
+const _: () = assert!(T1 == core::arch::x86_64::_MM_HINT_T1 && NTA == core::arch::x86_64::_MM_HINT_NTA);
+
+/// `prefetch` with `STRATEGY`: the one place that issues the instruction.
+#[inline(always)]
+fn hint<const STRATEGY: i32, T>(p: *const T) {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
-    // SAFETY: `prefetchnta` only hints the cache; it reads nothing and never faults, for
-    // any address (SSE is part of the x86-64 baseline).
+    // SAFETY: a prefetch only hints the cache; it reads nothing and never faults, for any
+    // address (SSE is part of the x86-64 baseline).
     unsafe {
-        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_NTA }>(p.cast::<i8>())
+        core::arch::x86_64::_mm_prefetch::<STRATEGY>(p.cast::<i8>())
     };
     #[cfg(not(all(target_arch = "x86_64", not(miri))))]
     let _ = p;
