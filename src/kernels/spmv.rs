@@ -20,9 +20,9 @@
 //! The loops are memory-bound (one random access of the dense operand, or of the output,
 //! per stored entry). What helped is keeping that randomly accessed vector in the caches:
 //! the CSR and CSC SpMV loops hint their index and value arrays as non-temporal a few lines
-//! ahead ([`Hinted`]), so the streams that are read once do not evict it. In a standalone copy of the loop, removing the
-//! bounds checks, prefetching `x` itself a few rows ahead and building for AVX-512 all
-//! measured within noise of the plain safe loop.
+//! ahead ([`Hinted`]), so the streams that are read once do not evict it. In a standalone
+//! copy of the loop, removing the bounds checks, prefetching `x` itself a few rows ahead
+//! and building for AVX-512 all measured within noise of the plain safe loop.
 //!
 //! Below [`crate::kernels::par::PAR_THRESHOLD`] stored entries (with `Par::Auto`) everything
 //! runs on the calling thread.
@@ -132,8 +132,9 @@ const HINT_AHEAD: usize = 64;
 /// than L1 holds.
 const HINT_MAX_ROW: usize = 256;
 
-/// Keeps non-temporal hints [`HINT_AHEAD`] entries ahead of a CSR block's reading position
-/// in its index and value arrays (see [`prefetch::streaming`]).
+/// Keeps non-temporal hints [`HINT_AHEAD`] entries ahead of the reading position in a block
+/// of a compressed matrix's index and value arrays, row by row for CSR and column by column
+/// for CSC (see [`prefetch::streaming`]).
 struct Hinted<'a, T, I> {
     indices: &'a [I],
     values: &'a [T],
