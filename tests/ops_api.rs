@@ -530,8 +530,9 @@ fn views_share_memory_and_expressions_never_copy_them() {
 }
 
 #[test]
-fn results_are_64_byte_aligned_from_256_bytes() {
-    for n in [0usize, 1, 3, 17, 1000, 70_001] {
+fn results_are_64_byte_aligned_from_the_threshold_up() {
+    // 1024 `f32` are the 4 KiB threshold; 1023 fall just short of it.
+    for n in [0usize, 1, 3, 17, 1000, 1023, 1024, 70_001] {
         let a = Tensor::<f32, ext![_]>::from_fn([n], |[i]| i as f32);
         let m = Tensor::<u8, ext![_, _]>::from_fn([std::cmp::min(n, 50), 3], |[i, j]| ((i + j) % 2) as u8);
         assert!(aligned(&(&a + 1.0f32).eval()), "eval of {n}");
