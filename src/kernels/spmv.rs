@@ -138,6 +138,8 @@ const HINT_MAX_ROW: usize = 256;
 struct Hinted<'a, T, I> {
     indices: &'a [I],
     values: &'a [T],
+    /// First entry (of the block) of the next row to be read.
+    row_start: usize,
     /// Next entry (of the block) whose cache lines are not hinted yet.
     next: usize,
 }
@@ -147,14 +149,15 @@ impl<'a, T, I> Hinted<'a, T, I> {
     const STEP: usize = 64 / max(max(size_of::<T>(), size_of::<I>()), 1);
 
     fn new(indices: &'a [I], values: &'a [T]) -> Self {
-        Hinted { indices, values, next: 0 }
+        Hinted { indices, values, row_start: 0, next: 0 }
     }
 
-    /// Before a row of `len` entries whose first is `left` entries from the block's end:
-    /// hints the lines up to [`HINT_AHEAD`] entries past the row.
+    /// Before the block's next row, of `len` entries: hints the lines up to
+    /// [`HINT_AHEAD`] entries past it.
     #[inline(always)]
-    fn ahead_of(&mut self, len: usize, left: usize) {
-        let row_end = self.indices.len() - left + len;
+    fn ahead_of(&mut self, len: usize) {
+        let row_end = self.row_start + len;
+        self.row_start = row_end;
         if len > HINT_MAX_ROW {
             self.next = self.next.max(row_end);
             return;
@@ -193,7 +196,7 @@ fn csr_matvec<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, x: &[T], y: &mu
             let mut hinted = Hinted::new(idx, vals);
             for (yr, w) in ys.iter_mut().zip(ptr.windows(2)) {
                 let len = w[1].index() - w[0].index();
-                hinted.ahead_of(len, idx.len());
+                hinted.ahead_of(len);
                 let (ri, rest_i) = idx.split_at(len);
                 let (rv, rest_v) = vals.split_at(len);
                 *yr = sparse_dot(ri, rv, x);
@@ -351,7 +354,7 @@ fn csc_scatter_vec<T: SparseElem, I: SparseIndex>(
     let mut hinted = Hinted::new(idx, vals);
     for (&xj, w) in x[lanes].iter().zip(ptr.windows(2)) {
         let len = w[1].index() - w[0].index();
-        hinted.ahead_of(len, idx.len());
+        hinted.ahead_of(len);
         let (ci, rest_i) = idx.split_at(len);
         let (cv, rest_v) = vals.split_at(len);
         for (i, &v) in ci.iter().zip(cv) {
@@ -395,14 +398,14 @@ mod tests {
         let mut left = indices.len();
         // Row lengths: empty, short, one past the hinted length, short up to the end.
         for (len, hinted_to) in [(0, HINT_AHEAD), (5, 5 + HINT_AHEAD), (HINT_MAX_ROW + 1, 5 + HINT_MAX_ROW + 1)] {
-            h.ahead_of(len, left);
+            h.ahead_of(len);
             assert!(h.next >= hinted_to, "after a row of {len}: {} < {hinted_to}", h.next);
             assert!(h.next < hinted_to + Hinted::<f32, usize>::STEP);
             left -= len;
         }
         while left > 0 {
             let len = left.min(7);
-            h.ahead_of(len, left);
+            h.ahead_of(len);
             left -= len;
             let row_end = indices.len() - left;
             assert!(h.next >= (row_end + HINT_AHEAD).min(indices.len()));
