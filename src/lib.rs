@@ -37,7 +37,6 @@
 
 #[cfg(feature = "approx")]
 pub mod approx;
-mod crate_error;
 pub mod error;
 pub mod extents;
 mod fmt;
@@ -55,8 +54,7 @@ pub mod storage;
 pub mod tensor;
 pub mod view;
 
-pub use crate_error::Error;
-pub use error::ShapeError;
+pub use error::{Error, ShapeError};
 pub use extents::{
     broadcast_shapes, AxisAt, BroadcastDim, BroadcastTo, Const, Dim, Dyn, DynOfRank, DynRank, Extents, InsertAxis, One,
     Rank, RemoveAxis, Reverse, StaticDim, StaticExtents, ToDim,

@@ -34,13 +34,13 @@
 //! assert_eq!(back.into_col_major().to_vec(), a.to_vec());
 //! ```
 
-mod error;
 mod npy;
 mod npz;
 
-pub use error::NpyError;
+pub use crate::error::NpyError;
 pub use npy::dtype::{NpyElement, NpyPod};
-pub use npy::header::{read_npy_header, NpyHeader, MAX_HEADER_LEN};
+pub use crate::error::MAX_HEADER_LEN;
+pub use npy::header::{read_npy_header, NpyHeader};
 #[cfg(feature = "mmap")]
 pub use npy::map::{map_npy, map_npy_mut, NpyOrder};
 pub use npy::read::{from_npy_bytes, load_npy, load_npy_any, read_npy, NpyArray};

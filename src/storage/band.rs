@@ -33,9 +33,8 @@
 //! The band type is `Tensor<T, (M, N), ColMajor, Band<T>>`, spelled [`BandMatrix`]; its
 //! operations (products, solves, conversions) live in [`crate::ops`].
 
-mod error;
 
-pub use error::BandError;
+pub use crate::error::BandError;
 
 use super::{NonDenseStorage, ReadStorage, Storage};
 use crate::error::ShapeError;

@@ -4,18 +4,13 @@
 
 use super::dict::parse_dict;
 use super::dtype::Dtype;
-use crate::io::error::PyShape;
+use crate::error::{PyShape, MAX_HEADER_LEN};
 use crate::io::NpyError;
 use std::io::Read;
 
 /// The magic string every `.npy` file starts with.
 pub(crate) const MAGIC: &[u8; 6] = b"\x93NUMPY";
 
-/// The longest header (the dict, after the length field) this crate reads: 1 MiB, so a
-/// crafted length field cannot make it allocate more. numpy refuses headers over 10 000
-/// bytes by default; a header of rank 64 is under 2 KiB; the writer switches to version
-/// 2.0 (a 4-byte length) only past 65 535 bytes, which a rank of about 20 000 reaches.
-pub const MAX_HEADER_LEN: usize = 1 << 20;
 
 /// What a `.npy` header declares: element type, memory order and shape.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -17,7 +17,7 @@ use crate::sparse::validate::compare_coords;
 use crate::sparse::{
     Arrays, Compressed, CompressedBase, Coo, Rank2, SameShape, SparseElem, SparseError, SparseIndex, SparseOrder,
 };
-use crate::storage::sparse::error::or_panic;
+use crate::error::sparse_or_panic as or_panic;
 use crate::tensor::Tensor;
 use std::borrow::Cow;
 

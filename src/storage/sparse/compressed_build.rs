@@ -7,7 +7,7 @@
 #![allow(clippy::result_large_err)]
 
 use super::compressed::{CompressedBase, Rank2};
-use super::error::or_panic;
+use crate::error::sparse_or_panic as or_panic;
 use super::validate::{check_compressed, check_extents, LaneNames, LaneOrder};
 use super::{lanes_inner, Compressed, Rejected, SparseElem, SparseError, SparseIndex, SparseOrder};
 use crate::extents::Extents;

@@ -6,7 +6,7 @@
 // `try_new` contract); the few words moved are nothing next to the arrays themselves.
 #![allow(clippy::result_large_err)]
 
-use super::error::or_panic;
+use crate::error::sparse_or_panic as or_panic;
 use super::validate::{check_coo, check_extents, compare_coords, LaneOrder};
 use super::{Rejected, SparseElem, SparseError, SparseIndex, SparseOrder, SparseStorage};
 use crate::extents::Extents;

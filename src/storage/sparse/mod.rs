@@ -28,14 +28,13 @@ mod compressed;
 mod compressed_build;
 mod convert;
 mod coo;
-pub(crate) mod error;
 mod lane;
 mod shape;
 pub(crate) mod validate;
 
 pub use compressed::{Arrays, Borrowed, Compressed, CompressedBase, CompressedView, Owned, Rank2};
 pub use coo::Coo;
-pub use error::{Rejected, SparseError};
+pub use crate::error::{Rejected, SparseError};
 pub use lane::{Entries, SparseLane};
 pub use shape::{SameExtent, SameShape};
 

@@ -7,10 +7,7 @@
 //! happen). Results that hand the input back with the error (`(ShapeError, Vec<T>)`,
 //! sparse [`Rejected`]) convert too, dropping the input and keeping the error.
 
-use crate::error::ShapeError;
-use crate::io::NpyError;
-use crate::storage::sparse::{Rejected, SparseError};
-use crate::storage::BandError;
+use super::{BandError, NpyError, Rejected, ShapeError, SparseError};
 use core::fmt;
 
 /// Any error of this crate, for `?` in code that mixes shape checks, sparse or band

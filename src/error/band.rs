@@ -1,6 +1,6 @@
 //! The errors of band matrices: construction, element access, products and solves.
 
-use crate::error::ShapeError;
+use super::ShapeError;
 use core::fmt;
 
 /// What went wrong with a band matrix. Every message names the numbers involved.

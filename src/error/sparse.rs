@@ -1,6 +1,6 @@
 //! Errors of sparse constructors and operations: each names the offending position.
 
-use crate::error::ShapeError;
+use super::ShapeError;
 use core::fmt;
 
 /// Why sparse input was rejected. The message names the offending position (an `indptr`
@@ -204,8 +204,12 @@ impl<P> fmt::Display for Rejected<P> {
 
 impl<P: fmt::Debug> std::error::Error for Rejected<P> {}
 
-/// Unwraps a sparse result into the panic a user reads.
+/// Unwraps a sparse result into the panic a user reads, at the user's line (a `match`, not
+/// `unwrap_or_else`: a closure would not carry `#[track_caller]`'s location).
 #[track_caller]
 pub(crate) fn or_panic<R, E: fmt::Display>(r: Result<R, E>) -> R {
-    r.unwrap_or_else(|e| panic!("{e}"))
+    match r {
+        Ok(v) => v,
+        Err(e) => panic!("{e}"),
+    }
 }

@@ -1,7 +1,4 @@
-//! Errors of run-time shape checks.
-//!
-//! Every operation whose shape rule cannot be decided at compile time has a `try_` form
-//! returning [`ShapeError`]; its panicking twin panics with the same message.
+//! Errors of run-time shape checks, and the checked size arithmetic that reports them.
 
 use core::fmt;
 

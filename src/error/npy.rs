@@ -1,8 +1,14 @@
 //! The one error type of numpy file I/O: every way a `.npy` or `.npz` file can be
 //! malformed, unsupported or not fit the requested tensor type.
 
-use crate::error::ShapeError;
+use super::ShapeError;
 use core::fmt;
+
+/// The longest header (the dict, after the length field) this crate reads: 1 MiB, so a
+/// crafted length field cannot make it allocate more. numpy refuses headers over 10 000
+/// bytes by default; a header of rank 64 is under 2 KiB; the writer switches to version
+/// 2.0 (a 4-byte length) only past 65 535 bytes, which a rank of about 20 000 reaches.
+pub const MAX_HEADER_LEN: usize = 1 << 20;
 
 /// Why a numpy file could not be read, written or mapped. The message names the field and
 /// the value that were wrong.
@@ -34,7 +40,7 @@ pub enum NpyError {
         /// Bytes that were there.
         found: u64,
     },
-    /// The header length field is larger than [`crate::io::MAX_HEADER_LEN`].
+    /// The header length field is larger than [`MAX_HEADER_LEN`].
     HeaderTooLong {
         /// The length the file declares.
         len: u64,
@@ -151,7 +157,7 @@ impl fmt::Display for NpyError {
             NpyError::HeaderTooLong { len } => write!(
                 f,
                 "npy header: header length {len} exceeds the limit of {} bytes",
-                crate::io::MAX_HEADER_LEN
+                MAX_HEADER_LEN
             ),
             NpyError::HeaderSyntax { pos, expected, found } => {
                 write!(f, "npy header: expected {expected} at byte {pos} of the header dict, found {found:?}")

@@ -1,0 +1,23 @@
+//! Every error type of the crate, one enum per concern, and [`Error`], which wraps them all.
+//!
+//! Every operation whose rule cannot be decided at compile time has a `try_` form that
+//! returns its concern's enum: [`ShapeError`] for shape rules, [`SparseError`] for sparse
+//! input, [`BandError`] for band matrices, [`NpyError`] for numpy files. Its panicking twin
+//! panics with the same message. [`Error`] lets `?` mix them.
+//!
+//! The errors sit at the bottom of the crate's layers: every other module may name them,
+//! and they name nothing above them.
+
+mod any;
+mod band;
+mod npy;
+mod shape;
+mod sparse;
+
+pub use any::Error;
+pub use band::BandError;
+pub use npy::{NpyError, MAX_HEADER_LEN};
+pub(crate) use npy::PyShape;
+pub use shape::*;
+pub use sparse::{Rejected, SparseError};
+pub(crate) use sparse::or_panic as sparse_or_panic;
