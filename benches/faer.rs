@@ -21,7 +21,7 @@
 
 use criterion::measurement::WallTime;
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkGroup, Criterion, SamplingMode, Throughput};
-use mdtensor::kernels::par::Par;
+use mdtensor::exec::par::Par;
 use mdtensor::ops::GemmElem;
 use mdtensor::prelude::*;
 use mdtensor::Tensor;

@@ -20,7 +20,7 @@
 //! (matrixmultiply / mdtensor) are read from one run.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use mdtensor::kernels::MAX_ISA_VAR;
+use mdtensor::exec::MAX_ISA_VAR;
 use mdtensor::prelude::*;
 use mdtensor::Tensor;
 use std::time::Duration;

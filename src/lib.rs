@@ -37,7 +37,9 @@
 
 #[cfg(feature = "approx")]
 pub mod approx;
+pub mod alloc;
 pub mod error;
+pub mod exec;
 pub mod extents;
 mod fmt;
 pub mod guide;
@@ -60,7 +62,7 @@ pub use extents::{
     Rank, RemoveAxis, Reverse, StaticDim, StaticExtents, ToDim,
 };
 pub use fmt::DebugStorage;
-pub use kernels::par::Par;
+pub use exec::Par;
 pub use layout::{ColMajor, Layout, RowMajor, StridePolicy, Strided};
 pub use num_traits;
 pub use ops::{concatenate_dyn, stack, stack_dyn, try_concatenate_dyn, try_stack, try_stack_dyn, Expr};

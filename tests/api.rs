@@ -331,7 +331,7 @@ fn into_vec_of_a_row_major_heap_tensor_is_the_same_buffer() {
     // adopt them, so into_vec copies once (documented on Heap and into_vec).
     for n in [50, 300] {
         let d = Tensor::<i64, DynRank>::zeros(vec![2, n]);
-        if 2 * n * 8 >= mdtensor::kernels::buffer::ALIGNED_FROM_BYTES {
+        if 2 * n * 8 >= mdtensor::alloc::ALIGNED_FROM_BYTES {
             assert_eq!(d.as_ptr() as usize % 64, 0);
         }
         assert!(!d.storage().is_vec_backed());

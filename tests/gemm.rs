@@ -7,7 +7,7 @@
 //! comparison with the reference is `==`. Under Miri the blocking constants are tiny
 //! (`kernels::gemm`), so small sizes reach the same edges.
 
-use mdtensor::kernels::par::Par;
+use mdtensor::exec::par::Par;
 use mdtensor::prelude::*;
 use mdtensor::{s, Tensor};
 use proptest::prelude::*;

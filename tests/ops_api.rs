@@ -31,7 +31,7 @@ fn allocated<R>(f: impl FnOnce() -> R) -> (R, usize, usize) {
 /// `ALIGNED_FROM_BYTES` up (smaller ones keep the element's own alignment).
 fn aligned<T, E: Extents, S: Layout<E>, St: DenseStorage<T>>(t: &Tensor<T, E, S, St>) -> bool {
     let bytes = t.numel() * std::mem::size_of::<T>();
-    bytes < mdtensor::kernels::buffer::ALIGNED_FROM_BYTES || (t.as_ptr() as usize).is_multiple_of(64)
+    bytes < mdtensor::alloc::ALIGNED_FROM_BYTES || (t.as_ptr() as usize).is_multiple_of(64)
 }
 
 /// Values in [0, 1) from a 64-bit LCG: 24 random bits, exact in `f32`.

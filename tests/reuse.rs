@@ -1,7 +1,7 @@
 //! Large results stay right when their memory is a block an earlier result gave back.
 //!
 //! Buffers of 4–64 MiB are kept after a drop for the next buffer of the same size
-//! (`kernels::reuse`), so an operation's output may start as the bytes of an earlier one
+//! (`alloc::reuse`), so an operation's output may start as the bytes of an earlier one
 //! (debug builds fill such a block with `0xFF` bytes, NaN in every float). A path that read
 //! its output before writing all of it, and so relied on fresh pages being zero, fails here.
 //! Each check computes a result, drops it, computes it again into the kept block and

@@ -10,7 +10,7 @@
 //! sums its products in the same order, so all paths give the same bits. Rows are
 //! independent, so large products split them across rayon's pool.
 
-use super::par::{for_each_chunk_mut, Par};
+use crate::exec::par::{for_each_chunk_mut, Par};
 use core::ops::{Add, Mul};
 use num_traits::Zero;
 

@@ -7,9 +7,10 @@
 //! the row-major index space, so serial and parallel runs visit the same elements in the
 //! same chunks.
 
-use super::access::{with_known_paths, Cursor, FlatKernel, Paths, Source};
-use super::par::{for_each_block_as, for_each_chunk_as, Par};
-use super::prefetch::to_l2;
+use super::access::{Cursor, FlatKernel, Source};
+use crate::exec::paths::{with_known_paths, Paths};
+use crate::exec::par::{for_each_block_as, for_each_chunk_as, Par};
+use crate::exec::prefetch::to_l2;
 use super::tile::{gather, new_tile, TILE};
 
 /// A raw pointer that may cross threads: each task writes a disjoint set of positions.

@@ -7,9 +7,10 @@
 //! arithmetic therefore does not depend on the number of threads, and a float sum's error
 //! grows with the length of one lane (≈ RCHUNK / LANES), not with the element count.
 
-use super::access::{with_known_paths, AnyPaths, Cursor, FlatKernel, Paths, Source};
+use super::access::{Cursor, FlatKernel, Source};
+use crate::exec::paths::{with_known_paths, AnyPaths, Paths};
 use super::elementwise::{for_each_run, SendPtr};
-use super::par::{for_each_block, for_each_block_as, map_collect, run_wide, Par};
+use crate::exec::par::{for_each_block, for_each_block_as, map_collect, run_wide, Par};
 
 /// Elements per chunk of a whole reduction.
 pub(crate) const RCHUNK: usize = if cfg!(miri) { 64 } else { 1 << 12 };

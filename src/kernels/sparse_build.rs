@@ -2,8 +2,8 @@
 //! triplets, where a comparison sort would be `n log n`), then a sort of each short lane
 //! and a summing of repeated indices.
 
-use crate::kernels::buffer::{try_vec_filled, try_vec_with_capacity};
-use crate::kernels::par::Par;
+use crate::alloc::{try_vec_filled, try_vec_with_capacity};
+use crate::exec::par::Par;
 use crate::storage::sparse::{SparseElem, SparseError, SparseIndex};
 
 /// Compressed arrays.
@@ -69,7 +69,7 @@ fn split3<'a, T, I>(
 /// Runs `f` on every piece, in parallel when there are several; returns the results in
 /// order.
 fn each_piece<P: Send, R: Send>(pieces: Vec<P>, f: impl Fn(P) -> R + Sync + Send) -> Vec<R> {
-    crate::kernels::par::map_pieces(pieces, f)
+    crate::exec::par::map_pieces(pieces, f)
 }
 
 /// Sorts each lane of a block (lane lengths `lens`) and sums repeated indices in place,
@@ -169,7 +169,7 @@ pub(crate) fn from_triplets<T: SparseElem, J: SparseIndex, I: SparseIndex>(
     let nblocks = if lanes == 0 { 0 } else { ((lanes - 1) >> shift) + 1 };
     // Pass 1: check every coordinate, then copy each chunk's triplets into one bucket per
     // block (lane, index, value): sequential reads, and one write stream per block.
-    let chunks = if parallel { crate::kernels::par::threads() * 2 } else { 1 };
+    let chunks = if parallel { crate::exec::par::threads() * 2 } else { 1 };
     let chunk_len = n.div_ceil(chunks).max(1);
     let distribute = |c: usize| -> Result<Vec<Vec<(usize, I, T)>>, SparseError> {
         let range = c * chunk_len..((c + 1) * chunk_len).min(n);
@@ -275,7 +275,7 @@ pub(crate) fn sort_and_sum_lanes<T: SparseElem, I: SparseIndex>(
     values: &mut Vec<T>,
     par: Par,
 ) {
-    let blocks = if par.parallel_for(indices.len()) { crate::kernels::par::threads() * 4 } else { 1 };
+    let blocks = if par.parallel_for(indices.len()) { crate::exec::par::threads() * 4 } else { 1 };
     let bounds = balanced_blocks(indptr, blocks);
     let mut lens: Vec<usize> = indptr.windows(2).map(|w| w[1].index() - w[0].index()).collect();
     let block_lanes: Vec<usize> = bounds.windows(2).map(|w| w[1] - w[0]).collect();

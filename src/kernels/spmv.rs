@@ -24,11 +24,11 @@
 //! copy of the loop, removing the bounds checks, prefetching `x` itself a few rows ahead
 //! and building for AVX-512 all measured within noise of the plain safe loop.
 //!
-//! Below [`crate::kernels::par::PAR_THRESHOLD`] stored entries (with `Par::Auto`) everything
+//! Below [`crate::exec::par::PAR_THRESHOLD`] stored entries (with `Par::Auto`) everything
 //! runs on the calling thread.
 
-use crate::kernels::par::Par;
-use crate::kernels::prefetch;
+use crate::exec::par::Par;
+use crate::exec::prefetch;
 use crate::kernels::sparse_build::balanced_blocks;
 use crate::storage::sparse::{SparseElem, SparseIndex};
 
@@ -77,7 +77,7 @@ impl<T, I: SparseIndex> CsRef<'_, T, I> {
 /// Blocks of lanes for `par`: several per thread when parallel, one otherwise.
 fn blocks_for<T, I: SparseIndex>(a: &CsRef<'_, T, I>, par: Par, per_thread: usize) -> Vec<usize> {
     let nnz = a.values.len();
-    let blocks = if par.parallel_for(nnz + a.lanes()) { crate::kernels::par::threads() * per_thread } else { 1 };
+    let blocks = if par.parallel_for(nnz + a.lanes()) { crate::exec::par::threads() * per_thread } else { 1 };
     balanced_blocks(a.indptr, blocks)
 }
 
@@ -91,7 +91,7 @@ fn for_row_blocks<T: Send>(bounds: &[usize], out: &mut [T], width: usize, f: imp
         pieces.push((w[0], piece));
         rest = r;
     }
-    crate::kernels::par::map_pieces(
+    crate::exec::par::map_pieces(
         pieces,
         #[inline(always)]
         |(first, piece)| f(first, piece),
@@ -288,11 +288,11 @@ fn csc_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &[T], n: usi
     // them, so that their first-touch page faults are taken in parallel.
     let reserved: Option<Vec<Vec<T>>> = (bounds.len() > 2)
         .then(|| {
-            (2..bounds.len()).map(|_| crate::kernels::buffer::try_vec_with_capacity("csc", c.len()).ok()).collect()
+            (2..bounds.len()).map(|_| crate::alloc::try_vec_with_capacity("csc", c.len()).ok()).collect()
         })
         .flatten();
     let Some(mut partials) = reserved else {
-        crate::kernels::par::map_pieces(
+        crate::exec::par::map_pieces(
             vec![c],
             #[inline(always)]
             |c| scatter(0..a.lanes(), c),
@@ -304,7 +304,7 @@ fn csc_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &[T], n: usi
     outs.push(Target::Output(&mut *c));
     outs.extend(partials.iter_mut().map(Target::Partial));
     let pieces: Vec<_> = bounds.windows(2).map(|w| w[0]..w[1]).zip(outs).collect();
-    crate::kernels::par::map_pieces(
+    crate::exec::par::map_pieces(
         pieces,
         #[inline(always)]
         |(lanes, out)| match out {
@@ -315,9 +315,9 @@ fn csc_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &[T], n: usi
             }
         },
     );
-    crate::kernels::par::for_each_chunk_mut(
+    crate::exec::par::for_each_chunk_mut(
         c,
-        crate::kernels::par::CHUNK,
+        crate::exec::par::CHUNK,
         true,
         #[inline(always)]
         |base, chunk| {

@@ -8,7 +8,7 @@
 //! combining loop vectorises), and writes the result block in the output's memory order.
 //! Each buffer is 1 KiB for `f32`: it stays in L1 cache.
 
-use super::prefetch::to_l2;
+use crate::exec::prefetch::to_l2;
 use core::mem::MaybeUninit;
 
 /// Tile edge: 16 elements (a 64-byte cache line of `f32`).

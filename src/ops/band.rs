@@ -7,7 +7,7 @@
 
 use crate::extents::{BandDim, BandVectorOf, Dim};
 use crate::kernels::band::{band_matvec, BandElem, BandShape};
-use crate::kernels::par::Par;
+use crate::exec::par::Par;
 use crate::layout::{ColMajor, Layout};
 use crate::storage::{Band, BandError, DenseStorage, DenseStorageMut};
 use crate::tensor::Tensor;
@@ -116,7 +116,7 @@ impl<T: BandElem, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
         S2: Layout<X>,
         St2: DenseStorage<T>,
     {
-        let mut y = crate::kernels::buffer::try_vec_filled("band matvec", self.dims()[0], T::zero())?;
+        let mut y = crate::alloc::try_vec_filled("band matvec", self.dims()[0], T::zero())?;
         self.matvec_slice(x, &mut y, Par::Auto)?;
         Ok(Tensor::from_vec((self.extents.0,), y))
     }

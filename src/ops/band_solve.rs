@@ -45,7 +45,7 @@ impl<T: Float, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
         let ld = 2 * kl + ku + 1;
         let len =
             ld.checked_mul(n).ok_or_else(|| crate::ShapeError::Overflow { op: "factorize", dims: vec![ld, n] })?;
-        let mut ab = crate::kernels::buffer::try_vec_filled("factorize", len, T::zero())?;
+        let mut ab = crate::alloc::try_vec_filled("factorize", len, T::zero())?;
         // Each column of A moves down by kl rows; the kl rows on top start as zero.
         for (dst, src) in ab.chunks_exact_mut(ld).zip(self.as_lapack_slice().chunks_exact(kl + ku + 1)) {
             dst[kl..].copy_from_slice(src);

@@ -4,9 +4,9 @@
 use super::expr::{Cursor, Expr, FlatKernel, IntoExpr, PathsFor};
 use crate::error::ShapeError;
 use crate::extents::{broadcast_shapes, BroadcastTo, Extents};
-use crate::kernels::buffer::AlignedBuf;
+use crate::alloc::AlignedBuf;
 use crate::kernels::elementwise::{for_each_run, run};
-use crate::kernels::par::Par;
+use crate::exec::par::Par;
 use crate::layout::{Layout, RowMajor};
 use crate::storage::{DenseStorageMut, Heap, OwnedStorage};
 use crate::tensor::{or_panic, Tensor};

@@ -23,7 +23,7 @@ use crate::error::ShapeError;
 use crate::extents::{
     broadcast_shapes_into, broadcast_strides, AxisArray, BroadcastWith, CanBroadcast, Extents, Reverse,
 };
-use crate::kernels::par::Par;
+use crate::exec::par::Par;
 use crate::kernels::tile::{gather, new_tile, Tile, TILE};
 use crate::layout::Layout;
 use crate::layout::{ColMajor, RowMajor};
@@ -208,22 +208,22 @@ impl LeafFacts {
 }
 
 /// The evaluation paths that `X` evaluated over extents `E` into a tensor with stride
-/// policy `S` can take (see [`Paths`](crate::kernels::access::Paths)); reductions, which
+/// policy `S` can take (see [`Paths`](crate::exec::paths::Paths)); reductions, which
 /// have no output layout, use `RowMajor`.
 pub(crate) struct PathsFor<X, E, S>(core::marker::PhantomData<(X, E, S)>);
-impl<X: Expr, E: Extents, S: Layout<E>> crate::kernels::access::Paths for PathsFor<X, E, S> {
+impl<X: Expr, E: Extents, S: Layout<E>> crate::exec::paths::Paths for PathsFor<X, E, S> {
     const FLAT_ONLY: bool = S::ROW_MAJOR_CONTIGUOUS && X::FACTS.flat_over::<E>();
     const UNIT_INNER: bool = S::ROW_MAJOR_CONTIGUOUS && X::FACTS.unit_inner;
-    const WIDE: bool = crate::kernels::cpu::wide_for(E::STATIC_NUMEL);
+    const WIDE: bool = crate::exec::cpu::wide_for(E::STATIC_NUMEL);
 }
 
 /// The paths of a kernel over a whole row-major tensor of extents `E` that has no
-/// expression: only the width fact is known (see [`Paths::WIDE`](crate::kernels::access::Paths::WIDE)).
+/// expression: only the width fact is known (see [`Paths::WIDE`](crate::exec::paths::Paths::WIDE)).
 pub(crate) struct SizePaths<E>(core::marker::PhantomData<E>);
-impl<E: Extents> crate::kernels::access::Paths for SizePaths<E> {
+impl<E: Extents> crate::exec::paths::Paths for SizePaths<E> {
     const FLAT_ONLY: bool = false;
     const UNIT_INNER: bool = false;
-    const WIDE: bool = crate::kernels::cpu::wide_for(E::STATIC_NUMEL);
+    const WIDE: bool = crate::exec::cpu::wide_for(E::STATIC_NUMEL);
 }
 
 // The prepared forms and the contract the kernels read them by live with the kernels

@@ -14,7 +14,7 @@ use crate::extents::{
 };
 use crate::kernels::elementwise::{unravel, SendPtr};
 use crate::kernels::gemm::{gemm, GemmElem, MatRef, PAR_FLOPS};
-use crate::kernels::par::{for_each_block, Par};
+use crate::exec::par::{for_each_block, Par};
 use crate::layout::{Layout, RowMajor};
 use crate::storage::{DenseStorage, DenseStorageMut, OwnedStorage, ResultStorage};
 use crate::tensor::{or_panic, Tensor};
@@ -295,7 +295,7 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
             unsafe { batched_gemm(&d, &a, &b, c.as_mut_ptr(), Par::Auto) };
             return Ok(());
         }
-        let mut tmp = crate::kernels::buffer::try_vec_filled("matmul_into", out.numel(), T::zero())?;
+        let mut tmp = crate::alloc::try_vec_filled("matmul_into", out.numel(), T::zero())?;
         // SAFETY: as above, into a fresh row-major buffer of the product's extents.
         unsafe { batched_gemm(&d, &a, &b, tmp.as_mut_ptr(), Par::Auto) };
         // Both sides in logical (row-major) order.

@@ -5,7 +5,7 @@
 use super::expr::{Binary, BinaryOp, Expr, FnOp, IntoExpr, Unary, UnaryOp};
 use crate::error::ShapeError;
 use crate::extents::{BroadcastWith, CanBroadcast, Extents};
-use crate::kernels::buffer::AlignedBuf;
+use crate::alloc::AlignedBuf;
 use crate::layout::Layout;
 use crate::storage::{DenseStorage, DenseStorageMut, Heap};
 use crate::tensor::{or_panic, Tensor};

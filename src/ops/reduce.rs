@@ -14,8 +14,8 @@
 use super::expr::{Expr, PathsFor};
 use crate::error::ShapeError;
 use crate::extents::{Extents, RemoveAxis};
-use crate::kernels::buffer::AlignedBuf;
-use crate::kernels::par::Par;
+use crate::alloc::AlignedBuf;
+use crate::exec::par::Par;
 use crate::kernels::reduce::{reduce_all, reduce_axis, AxisFacts, Reducer};
 use crate::layout::RowMajor;
 use crate::storage::Heap;

@@ -5,8 +5,8 @@
 
 use crate::error::ShapeError;
 use crate::extents::{AxisAt, Extents};
-use crate::kernels::access::with_known_paths;
-use crate::kernels::par::Par;
+use crate::exec::paths::with_known_paths;
+use crate::exec::par::Par;
 use crate::kernels::softmax::softmax_fibers;
 use crate::layout::Layout;
 use crate::ops::expr::{Expr, SizePaths};

@@ -17,7 +17,7 @@ use super::reduce::{AxisReductions, Reductions};
 use super::reduce_dyn::{reduced_mask, rename};
 use crate::error::ShapeError;
 use crate::extents::{Dim, DynRank, Extents, RemoveAxis, RemoveAxisDyn};
-use crate::kernels::par::Par;
+use crate::exec::par::Par;
 use crate::layout::{ColMajor, Layout, RowMajor};
 use crate::sparse::{Arrays, CompressedBase, Coo, Rank2, SparseIndex, SparseOrder};
 use crate::storage::{Band, DenseStorage, Heap, Inline, InlineExtents, ReadStorage, Shared, Storage, View, ViewMut};

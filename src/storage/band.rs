@@ -247,7 +247,7 @@ impl<T, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     {
         let ext: (M, N) = shape.into_extents("band")?;
         let len = validate(ext.0.size(), ext.1.size(), kl, ku, core::mem::size_of::<T>())?;
-        let data = crate::kernels::buffer::try_vec_filled("band", len, T::zero())?;
+        let data = crate::alloc::try_vec_filled("band", len, T::zero())?;
         Ok(Self::assemble_non_dense(Band { kl, ku, data }, ext))
     }
     /// A band matrix of zeros with `kl` diagonals below and `ku` above the main one.

@@ -1,7 +1,7 @@
 //! Owned elements on the heap.
 
 use super::{DenseStorage, DenseStorageMut, OwnedStorage, Storage};
-use crate::kernels::buffer::AlignedBuf;
+use crate::alloc::AlignedBuf;
 
 /// Owned heap storage, the default.
 ///

@@ -196,7 +196,7 @@ fn inflate(raw: &[u8], entry: &Entry) -> Result<Vec<u8>, NpyError> {
     let len = inflate_stream(raw, entry, |chunk| crc.update(chunk))?;
     check_size_and_crc(entry, len, crc.finish())?;
     let len = usize::try_from(len).map_err(|_| NpyError::npz(format!("member '{}' is too large", entry.name)))?;
-    let mut out = crate::kernels::buffer::try_vec_with_capacity::<u8>("read_npz", len)
+    let mut out = crate::alloc::try_vec_with_capacity::<u8>("read_npz", len)
         .map_err(|e| NpyError::npz(format!("member '{}': {e}", entry.name)))?;
     inflate_stream(raw, entry, |chunk| out.extend_from_slice(chunk))?;
     Ok(out)

@@ -20,7 +20,7 @@ use core::arch::x86_64::*;
 /// against 676) and keep the default.
 fn direct_b_bytes() -> usize {
     use super::blocked::DIRECT_B_BYTES;
-    crate::kernels::cpu::l2_bytes().map_or(DIRECT_B_BYTES, |l2| (l2 / 4 * 3).clamp(DIRECT_B_BYTES, 768 << 10))
+    crate::exec::cpu::l2_bytes().map_or(DIRECT_B_BYTES, |l2| (l2 / 4 * 3).clamp(DIRECT_B_BYTES, 768 << 10))
 }
 
 // Depth blocks of 256 and B blocks of 512 KiB (`f32`: 256 × 512; `f64`: 256 × 256), half

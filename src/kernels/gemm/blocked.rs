@@ -30,7 +30,7 @@ use super::micro::Micro;
 use super::pack::{pack_a, pack_b};
 use super::shared::{SharedB, FREE, SHARED_B_BYTES, SHARED_B_MIN_MACS};
 use super::{gemm_loop, GemmElem, MatRef};
-use crate::kernels::buffer::AlignedBuf;
+use crate::alloc::AlignedBuf;
 use crate::kernels::elementwise::SendPtr;
 use core::cell::RefCell;
 use core::sync::atomic::AtomicU8;
@@ -425,7 +425,7 @@ pub(super) unsafe fn product<T: Scratch>(
     }
     let step = len.div_ceil(unit).div_ceil(parts) * unit;
     let c = SendPtr(c);
-    super::super::par::for_each_task(parts, move |t| {
+    crate::exec::par::for_each_task(parts, move |t| {
         let (lo, (a, b, c)) = (t * step, (a, b, c));
         if lo >= len {
             return;
@@ -484,7 +484,7 @@ unsafe fn by_rows_sharing_b<T: Scratch>(
         // B's extents and the states are the caller's and the line above's.
         let shared = unsafe { SharedB::new(buf, b, k, n, bl.kc, nc, bl.nr, &states) };
         let (shared, chunk_max) = (&shared, bl.mc.min(m));
-        super::super::par::for_each_task(threads, move |_| {
+        crate::exec::par::for_each_task(threads, move |_| {
             let (a, b, c) = (a, b, c);
             // SAFETY (both closures): each chunk is rows lo..lo + rows of A and C, taken by
             // one thread only; `buf` has the scratch of a `chunk_max`-row product.
@@ -652,7 +652,7 @@ mod tests {
     #[test]
     fn every_instruction_set_the_cpu_runs() {
         use super::super::{avx2, avx512, sse2};
-        use crate::kernels::cpu::{detected, Isa};
+        use crate::exec::cpu::{detected, Isa};
         check::<f32>(sse2::sgemm);
         check::<f64>(sse2::dgemm);
         if detected() >= Isa::Avx512 {

@@ -29,9 +29,9 @@ mod shared;
 mod sse2;
 
 #[cfg(all(target_arch = "x86_64", not(miri)))]
-use super::cpu::Isa;
+use crate::exec::cpu::Isa;
 use super::elementwise::SendPtr;
-use super::par::Par;
+use crate::exec::par::Par;
 use core::ops::{Add, Mul};
 use num_traits::Zero;
 
@@ -106,7 +106,7 @@ unsafe fn split_rows<T: GemmElem>(
     }
     let rows = (m.div_ceil(tasks)).div_ceil(8) * 8;
     let c = SendPtr(c);
-    super::par::for_each_task(tasks, move |t| {
+    crate::exec::par::for_each_task(tasks, move |t| {
         let r0 = t * rows;
         if r0 < m {
             let mr = rows.min(m - r0);
@@ -240,7 +240,7 @@ macro_rules! gemm_float {
                 threads: usize,
             ) {
                 #[cfg(all(target_arch = "x86_64", not(miri)))]
-                match crate::kernels::cpu::isa() {
+                match crate::exec::cpu::isa() {
                     // SAFETY: forwarded contract; the CPU has AVX-512F (`isa` never exceeds
                     // what the CPU has).
                     Isa::Avx512 => return unsafe { avx512::$ours(m, k, n, a, b, c, ldc, threads) },
@@ -301,7 +301,7 @@ pub(crate) unsafe fn gemm<T: GemmElem>(
         Par::Rayon => true,
         Par::Auto => flops >= PAR_FLOPS,
     };
-    let threads = if parallel { super::par::threads() } else { 1 };
+    let threads = if parallel { crate::exec::par::threads() } else { 1 };
     // SAFETY: forwarded contract.
     unsafe { T::gemm_large(m, k, n, a, b, c, ldc, threads) }
 }

@@ -2,7 +2,7 @@
 //! [`AxisReductions`]).
 
 use crate::extents::{Extents, RemoveAxis};
-use crate::kernels::par::Par;
+use crate::exec::par::Par;
 use crate::kernels::reduce::Reducer;
 use crate::layout::Layout;
 use crate::ops::AxisReductions;

@@ -17,7 +17,7 @@
 
 use crate::error::ShapeError;
 use crate::extents::{Dim, MatrixOf, SparseProductDim, VectorOf};
-use crate::kernels::par::Par;
+use crate::exec::par::Par;
 use crate::kernels::spmv::{product, CsRef};
 use crate::layout::Layout;
 use crate::sparse::{Arrays, CompressedBase, Rank2, SparseElem, SparseIndex, SparseOrder};
@@ -67,7 +67,7 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
         par: Par,
     ) -> Result<Tensor<T, D>, ShapeError> {
         let len = crate::error::checked_numel(op, dims, core::mem::size_of::<T>())?;
-        let mut out = crate::kernels::buffer::try_vec_filled(op, len, T::zero())?;
+        let mut out = crate::alloc::try_vec_filled(op, len, T::zero())?;
         self.product_into(b, n, &mut out, true, par);
         Tensor::try_from_vec(dims, out).map_err(|(e, _)| e)
     }
@@ -167,7 +167,7 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
         match out.as_slice_mut() {
             Some(o) => self.product_into(b, n, o, false, par),
             None => {
-                let mut tmp = crate::kernels::buffer::try_vec_filled(op, out.numel(), T::zero())?;
+                let mut tmp = crate::alloc::try_vec_filled(op, out.numel(), T::zero())?;
                 self.product_into(b, n, &mut tmp, true, par);
                 for (o, v) in out.iter_mut().zip(tmp) {
                     *o = v;

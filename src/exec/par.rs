@@ -8,7 +8,7 @@
 //! This file is the crate's only door to rayon: with the `rayon` feature off (it is on by
 //! default) every function here runs its work on the calling thread, in the same blocks.
 
-use super::access::{AnyPaths, Paths};
+use super::paths::{AnyPaths, Paths};
 use super::cpu::{dispatch, Call};
 #[cfg(feature = "rayon")]
 use rayon::prelude::*;

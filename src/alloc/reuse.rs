@@ -1,6 +1,6 @@
 //! One freed large block, kept for the next allocation of the same layout.
 //!
-//! Why: [`super::buffer::AlignedBuf`] asks for 2 MiB alignment from 4 MiB up (huge
+//! Why: [`super::AlignedBuf`] asks for 2 MiB alignment from 4 MiB up (huge
 //! pages), and glibc serves such a request with a fresh `mmap` every time and unmaps it
 //! on free. So every large result made in a loop (a product per step, an `eval()` per
 //! step) paid a page fault and the kernel's zeroing of each of its pages, and an unmap
@@ -19,7 +19,7 @@ use std::sync::Mutex;
 
 /// Blocks from this size up are kept (below it, the allocator's own free lists serve, and
 /// under Miri small sizes let the tests reach the slot).
-pub(crate) const KEEP_FROM_BYTES: usize = if cfg!(miri) { 256 } else { super::buffer::HUGE_PAGE_BYTES };
+pub(crate) const KEEP_FROM_BYTES: usize = if cfg!(miri) { 256 } else { super::sizes::HUGE_PAGE_BYTES };
 /// Blocks above this size are freed at once: holding more after a tensor is dropped would
 /// cost a user more memory than the faults cost time.
 pub(crate) const KEEP_MAX_BYTES: usize = if cfg!(miri) { 4096 } else { 64 << 20 };

@@ -2,10 +2,10 @@
 //!
 //! Why not `Vec`: glibc hands out large blocks at page + 16 bytes, so 64-byte vector loads
 //! split cache lines, and every fresh 4 KiB page costs a fault on first touch (≈1.65 µs
-//! here). An [`AlignedBuf`] of at least [`ALIGNED_FROM_BYTES`] is 64-byte aligned; from
+//! here). An [`AlignedBuf`] of at least [`ALIGNED_FROM_BYTES`](super::ALIGNED_FROM_BYTES) is 64-byte aligned; from
 //! [`HUGE_PAGE_BYTES`] up it is 2 MiB aligned and advised to use transparent huge pages,
 //! so one fault maps 2 MiB, and the last one freed (up to 64 MiB) is kept for the next
-//! buffer of the same size (`kernels::reuse`), so a loop that makes a large result per
+//! buffer of the same size (`alloc::reuse`), so a loop that makes a large result per
 //! step pays no faults after its first. Smaller buffers keep the element's own alignment: a
 //! 64-byte-aligned request goes through `posix_memalign`, whose bookkeeping cost more than
 //! a whole 4×4 add (measured: a dynamic 4×4 `(&a + &b).eval()` spent most of its time
@@ -17,23 +17,11 @@
 //! with that message from the plain ones), never an abort. `try_vec_filled` and
 //! `try_vec_with_capacity` do the same for the `Vec`s of sparse and band storage.
 
+use super::sizes::{layout_for, HUGE_PAGE_BYTES};
 use crate::error::ShapeError;
-use core::alloc::Layout;
 use core::ptr::NonNull;
 
-/// Alignment of every buffer of at least [`ALIGNED_FROM_BYTES`]: a cache line (and an
-/// AVX-512 register).
-pub const ALIGN: usize = 64;
-/// Size from which buffers are [`ALIGN`]ed (below it, vector loads are few and the
-/// allocation itself is the cost). An aligned request is glibc's `posix_memalign`, whose
-/// bookkeeping took about a quarter of a 64 × 64 `f32` `sum_axis::<0>()` (its 256-byte
-/// output) when this was 256 bytes: 780–820 ns against 556–683 ns at 4 KiB, alternated.
-pub const ALIGNED_FROM_BYTES: usize = 4096;
-/// Size from which buffers are 2 MiB aligned with huge-page advice.
-pub const HUGE_PAGE_BYTES: usize = 4 << 20;
-const HUGE_ALIGN: usize = 2 << 20;
-
-/// A heap buffer of `len` initialised `T`s, 64-byte aligned from [`ALIGNED_FROM_BYTES`].
+/// A heap buffer of `len` initialised `T`s, 64-byte aligned from [`ALIGNED_FROM_BYTES`](super::ALIGNED_FROM_BYTES).
 pub struct AlignedBuf<T> {
     ptr: NonNull<T>,
     len: usize,
@@ -43,18 +31,6 @@ pub struct AlignedBuf<T> {
 unsafe impl<T: Send> Send for AlignedBuf<T> {}
 // SAFETY: as for Vec: shared access only hands out `&T`.
 unsafe impl<T: Sync> Sync for AlignedBuf<T> {}
-
-fn layout_for<T>(len: usize) -> Option<Layout> {
-    let bytes = len.checked_mul(core::mem::size_of::<T>())?;
-    let align = if bytes >= HUGE_PAGE_BYTES {
-        HUGE_ALIGN
-    } else if bytes >= ALIGNED_FROM_BYTES {
-        ALIGN.max(core::mem::align_of::<T>())
-    } else {
-        core::mem::align_of::<T>()
-    };
-    Layout::from_size_align(bytes, align).ok()
-}
 
 /// Advises the kernel to back `[ptr, ptr + bytes)` with huge pages (best effort).
 #[cfg(all(target_os = "linux", not(miri)))]
@@ -141,7 +117,7 @@ impl<T> AlignedBuf<T> {
                 NonNull::new(core::ptr::without_provenance_mut::<T>(layout.align())).expect("non-zero alignment")
             );
         }
-        // A block freed by an earlier buffer of this very layout (see `kernels::reuse`): its
+        // A block freed by an earlier buffer of this very layout (see `alloc::reuse`): its
         // stale bytes are fine, since every constructor writes all elements before use.
         if let Some(kept) = super::reuse::LARGE.take(layout) {
             return Ok(kept.cast());
@@ -238,6 +214,7 @@ pub(crate) fn try_vec_filled<T: Clone>(op: &'static str, n: usize, value: T) -> 
 
 #[cfg(test)]
 mod tests {
+    use super::super::sizes::{ALIGN, ALIGNED_FROM_BYTES, HUGE_ALIGN};
     use super::*;
 
     #[test]

@@ -1,0 +1,12 @@
+//! How kernels run: serial or parallel ([`Par`], the thread split), which CPU features
+//! the loops are compiled for (detected at run time), cache hints, and which code paths a
+//! kernel instantiates. The kernels in [`crate::kernels`] call these; they decide nothing
+//! about threads or CPU features themselves.
+
+pub(crate) mod cpu;
+pub mod par;
+pub(crate) mod paths;
+pub(crate) mod prefetch;
+
+pub use par::Par;
+pub use cpu::MAX_ISA_VAR;
