@@ -139,7 +139,7 @@ where
     T: fmt::Display + Clone + num_traits::Zero,
     E: Extents,
     S: Layout<E>,
-    St: crate::storage::ReadStorage<T, E, S>,
+    St: crate::tensor::ReadStorage<T, E, S>,
 {
     let nnz = t.nnz();
     writeln!(f, ", nnz: {nnz} }}")?;
@@ -160,7 +160,7 @@ macro_rules! debug_stored {
         impl<T, E: Extents, S: Layout<E>, $($gen)*> DebugStorage<T, E, S> for $St
         where
             T: fmt::Display + Clone + num_traits::Zero,
-            Self: crate::storage::ReadStorage<T, E, S>,
+            Self: crate::tensor::ReadStorage<T, E, S>,
         {
             fn fmt_elements(tensor: &Tensor<T, E, S, Self>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 fmt_stored(tensor, f)
@@ -172,4 +172,29 @@ debug_stored! {
     crate::sparse::CompressedBase<T, I, A> => [I, A: crate::sparse::Arrays<T, I>],
     crate::sparse::Coo<T, I> => [I],
     crate::storage::Band<T> => [],
+}
+
+macro_rules! debug_dense {
+    ($($St:ty => [$($gen:tt)*]),* $(,)?) => {$(
+        impl<$($gen)*, E: Extents, S: Layout<E>> DebugStorage<T, E, S> for $St
+        where
+            T: fmt::Display,
+        {
+            fn fmt_elements(tensor: &Tensor<T, E, S, Self>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt_dense(tensor, f)
+            }
+        }
+    )*};
+}
+debug_dense! {
+    crate::storage::Heap<T> => [T],
+    crate::storage::Shared<T> => [T],
+    crate::storage::View<'a, T> => ['a, T],
+    crate::storage::ViewMut<'a, T> => ['a, T],
+    crate::storage::Inline<T, IE> => [T, IE: crate::storage::InlineExtents],
+}
+#[cfg(feature = "mmap")]
+debug_dense! {
+    crate::storage::Mmap<T> => [T],
+    crate::storage::MmapMut<T> => [T],
 }

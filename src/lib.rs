@@ -35,9 +35,9 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod alloc;
 #[cfg(feature = "approx")]
 pub mod approx;
-pub mod alloc;
 pub mod error;
 pub mod exec;
 pub mod extents;
@@ -57,25 +57,26 @@ pub mod tensor;
 pub mod view;
 
 pub use error::{Error, ShapeError};
+pub use exec::Par;
 pub use extents::{
     broadcast_shapes, AxisAt, BroadcastDim, BroadcastTo, Const, Dim, Dyn, DynOfRank, DynRank, Extents, InsertAxis, One,
     Rank, RemoveAxis, Reverse, StaticDim, StaticExtents, ToDim,
 };
 pub use fmt::DebugStorage;
-pub use exec::Par;
 pub use layout::{ColMajor, Layout, RowMajor, StridePolicy, Strided};
 pub use num_traits;
 pub use ops::{concatenate_dyn, stack, stack_dyn, try_concatenate_dyn, try_stack, try_stack_dyn, Expr};
-pub use storage::sparse;
-pub use storage::sparse::{CooTensor, CscMatrix, CsrMatrix};
 pub use storage::{
-    Band, BandError, BandMatrix, BorrowedStorage, DenseStorage, DenseStorageMut, Heap, Inline, NonDenseStorage,
-    OwnedStorage, ReadStorage, Shared, Storage, View, ViewMut,
+    Band, BandError, BorrowedStorage, DenseStorage, DenseStorageMut, Heap, Inline, NonDenseStorage, OwnedStorage,
+    Shared, Storage, View, ViewMut,
 };
 #[cfg(feature = "mmap")]
 pub use storage::{Mmap, MmapMut};
+pub use tensor::sparse;
+pub use tensor::sparse::{CooTensor, CscMatrix, CsrMatrix};
 pub use tensor::{
-    DenseTensor, ReadTensor, Real, ShapeArg, SharedTensor, StackTensor, Tensor, TensorIndex, TensorView, TensorViewMut,
+    BandMatrix, DenseTensor, ReadStorage, ReadTensor, Real, ShapeArg, SharedTensor, StackTensor, Tensor, TensorIndex,
+    TensorView, TensorViewMut,
 };
 pub use view::*;
 

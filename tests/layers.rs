@@ -309,7 +309,8 @@ fn root_reexports(lib: &Source) -> BTreeMap<String, Vec<String>> {
 fn lower_layers_never_import_higher_ones_and_files_form_no_circles() {
     let mut sources = Vec::new();
     collect(&src_dir(), &mut sources);
-    let modules: BTreeMap<Vec<String>, usize> = sources.iter().enumerate().map(|(k, s)| (s.module.clone(), k)).collect();
+    let modules: BTreeMap<Vec<String>, usize> =
+        sources.iter().enumerate().map(|(k, s)| (s.module.clone(), k)).collect();
     let top = |m: &[String]| m.first().cloned().unwrap_or_else(|| "lib".to_string());
     let lib = sources.iter().find(|s| s.module.is_empty()).expect("src/lib.rs");
     let reexports = root_reexports(lib);

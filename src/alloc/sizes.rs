@@ -28,4 +28,3 @@ pub(crate) fn layout_for<T>(len: usize) -> Option<Layout> {
     };
     Layout::from_size_align(bytes, align).ok()
 }
-

@@ -16,8 +16,8 @@ mod sparse;
 
 pub use any::Error;
 pub use band::BandError;
-pub use npy::{NpyError, MAX_HEADER_LEN};
 pub(crate) use npy::PyShape;
+pub use npy::{NpyError, MAX_HEADER_LEN};
 pub use shape::*;
-pub use sparse::{Rejected, SparseError};
 pub(crate) use sparse::or_panic as sparse_or_panic;
+pub use sparse::{Rejected, SparseError};

@@ -8,5 +8,5 @@ pub mod par;
 pub(crate) mod paths;
 pub(crate) mod prefetch;
 
-pub use par::Par;
 pub use cpu::MAX_ISA_VAR;
+pub use par::Par;

@@ -8,8 +8,8 @@
 //! This file is the crate's only door to rayon: with the `rayon` feature off (it is on by
 //! default) every function here runs its work on the calling thread, in the same blocks.
 
-use super::paths::{AnyPaths, Paths};
 use super::cpu::{dispatch, Call};
+use super::paths::{AnyPaths, Paths};
 #[cfg(feature = "rayon")]
 use rayon::prelude::*;
 use std::sync::{Mutex, PoisonError};

@@ -85,4 +85,3 @@ macro_rules! with_known_paths {
     }};
 }
 pub(crate) use with_known_paths;
-

@@ -109,7 +109,7 @@
 //! | products with dense operands | `matvec`, `matmat` (and their `_into` and `try_` forms) |
 //! | views | [`sparse_t`](crate::Tensor::sparse_t), [`sparse_view`](crate::Tensor::sparse_view) |
 //! | banded solve (LAPACK's `?gbsv`) | [`factorize`](crate::Tensor::factorize) → [`BandLu`](crate::ops::BandLu), `solve` |
-//! | a storage of your own | [`ReadStorage`](crate::storage::ReadStorage), [`SumStorage`](crate::ops::SumStorage), `examples/custom_storage.rs` |
+//! | a storage of your own | [`ReadStorage`](crate::tensor::ReadStorage), [`SumStorage`](crate::ops::SumStorage), `examples/custom_storage.rs` |
 //!
 //! ## Files and formats
 //!

@@ -38,8 +38,8 @@ mod npy;
 mod npz;
 
 pub use crate::error::NpyError;
-pub use npy::dtype::{NpyElement, NpyPod};
 pub use crate::error::MAX_HEADER_LEN;
+pub use npy::dtype::{NpyElement, NpyPod};
 pub use npy::header::{read_npy_header, NpyHeader};
 #[cfg(feature = "mmap")]
 pub use npy::map::{map_npy, map_npy_mut, NpyOrder};

@@ -10,7 +10,6 @@
 
 use super::tile::Tile;
 
-
 /// An operand the kernels can traverse (every [`crate::Expr`] is one).
 pub trait Source {
     /// Element type.

@@ -8,10 +8,10 @@
 //! same chunks.
 
 use super::access::{Cursor, FlatKernel, Source};
-use crate::exec::paths::{with_known_paths, Paths};
-use crate::exec::par::{for_each_block_as, for_each_chunk_as, Par};
-use crate::exec::prefetch::to_l2;
 use super::tile::{gather, new_tile, TILE};
+use crate::exec::par::{for_each_block_as, for_each_chunk_as, Par};
+use crate::exec::paths::{with_known_paths, Paths};
+use crate::exec::prefetch::to_l2;
 
 /// A raw pointer that may cross threads: each task writes a disjoint set of positions.
 pub(crate) struct SendPtr<T>(pub(crate) *mut T);

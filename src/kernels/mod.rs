@@ -14,5 +14,3 @@ pub(crate) mod softmax;
 pub(crate) mod sparse_build;
 pub(crate) mod spmv;
 pub mod tile;
-
-

@@ -8,9 +8,9 @@
 //! grows with the length of one lane (≈ RCHUNK / LANES), not with the element count.
 
 use super::access::{Cursor, FlatKernel, Source};
-use crate::exec::paths::{with_known_paths, AnyPaths, Paths};
 use super::elementwise::{for_each_run, SendPtr};
 use crate::exec::par::{for_each_block, for_each_block_as, map_collect, run_wide, Par};
+use crate::exec::paths::{with_known_paths, AnyPaths, Paths};
 
 /// Elements per chunk of a whole reduction.
 pub(crate) const RCHUNK: usize = if cfg!(miri) { 64 } else { 1 << 12 };

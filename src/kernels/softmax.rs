@@ -5,9 +5,9 @@
 //! generic over the element type only (and the [`Paths`] width fact), so every shape a
 //! program uses shares one copy.
 
-use crate::exec::paths::Paths;
 use super::elementwise::{unravel, SendPtr};
 use crate::exec::par::{for_each_block_as, Par};
+use crate::exec::paths::Paths;
 use num_traits::Float;
 
 /// Shifts a fiber by its maximum, exponentiates it and returns the sum of the exponentials.

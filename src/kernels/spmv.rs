@@ -287,9 +287,7 @@ fn csc_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &[T], n: usi
     // Room for the partials, reserved here (fallibly) and zeroed by the thread that uses
     // them, so that their first-touch page faults are taken in parallel.
     let reserved: Option<Vec<Vec<T>>> = (bounds.len() > 2)
-        .then(|| {
-            (2..bounds.len()).map(|_| crate::alloc::try_vec_with_capacity("csc", c.len()).ok()).collect()
-        })
+        .then(|| (2..bounds.len()).map(|_| crate::alloc::try_vec_with_capacity("csc", c.len()).ok()).collect())
         .flatten();
     let Some(mut partials) = reserved else {
         crate::exec::par::map_pieces(

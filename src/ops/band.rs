@@ -5,9 +5,9 @@
 //! vector) does not compile ([`BandDim`]); dynamic lengths are checked at run time, and
 //! so is the rank of a [`DynRank`](crate::DynRank) vector ([`BandVectorOf`]).
 
+use crate::exec::par::Par;
 use crate::extents::{BandDim, BandVectorOf, Dim};
 use crate::kernels::band::{band_matvec, BandElem, BandShape};
-use crate::exec::par::Par;
 use crate::layout::{ColMajor, Layout};
 use crate::storage::{Band, BandError, DenseStorage, DenseStorageMut};
 use crate::tensor::Tensor;

@@ -2,11 +2,11 @@
 //! assignment (`a += expr`), each in one pass through the elementwise engine.
 
 use super::expr::{Cursor, Expr, FlatKernel, IntoExpr, PathsFor};
-use crate::error::ShapeError;
-use crate::extents::{broadcast_shapes, BroadcastTo, Extents};
 use crate::alloc::AlignedBuf;
-use crate::kernels::elementwise::{for_each_run, run};
+use crate::error::ShapeError;
 use crate::exec::par::Par;
+use crate::extents::{broadcast_shapes, BroadcastTo, Extents};
+use crate::kernels::elementwise::{for_each_run, run};
 use crate::layout::{Layout, RowMajor};
 use crate::storage::{DenseStorageMut, Heap, OwnedStorage};
 use crate::tensor::{or_panic, Tensor};

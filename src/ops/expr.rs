@@ -20,10 +20,10 @@
 //!   its own (possibly zero) strides.
 
 use crate::error::ShapeError;
+use crate::exec::par::Par;
 use crate::extents::{
     broadcast_shapes_into, broadcast_strides, AxisArray, BroadcastWith, CanBroadcast, Extents, Reverse,
 };
-use crate::exec::par::Par;
 use crate::kernels::tile::{gather, new_tile, Tile, TILE};
 use crate::layout::Layout;
 use crate::layout::{ColMajor, RowMajor};

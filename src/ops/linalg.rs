@@ -9,12 +9,12 @@
 //! views) and are read in place; each batch is one call of the crate's gemm kernel.
 
 use crate::error::ShapeError;
+use crate::exec::par::{for_each_block, Par};
 use crate::extents::{
     broadcast_strides, extents_from, matmul_dims, CrossDim, DotShape, Extents, MatMulDims, MatMulShape, OutputFor,
 };
 use crate::kernels::elementwise::{unravel, SendPtr};
 use crate::kernels::gemm::{gemm, GemmElem, MatRef, PAR_FLOPS};
-use crate::exec::par::{for_each_block, Par};
 use crate::layout::{Layout, RowMajor};
 use crate::storage::{DenseStorage, DenseStorageMut, OwnedStorage, ResultStorage};
 use crate::tensor::{or_panic, Tensor};

@@ -3,9 +3,9 @@
 //! ndarray expect.
 
 use super::expr::{Binary, BinaryOp, Expr, FnOp, IntoExpr, Unary, UnaryOp};
+use crate::alloc::AlignedBuf;
 use crate::error::ShapeError;
 use crate::extents::{BroadcastWith, CanBroadcast, Extents};
-use crate::alloc::AlignedBuf;
 use crate::layout::Layout;
 use crate::storage::{DenseStorage, DenseStorageMut, Heap};
 use crate::tensor::{or_panic, Tensor};

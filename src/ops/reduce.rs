@@ -12,10 +12,10 @@
 //!   methods of [`Tensor`] (`t.sum_axes(&[0, 2])`, `t.sum_axis_dyn(axis)`).
 
 use super::expr::{Expr, PathsFor};
-use crate::error::ShapeError;
-use crate::extents::{Extents, RemoveAxis};
 use crate::alloc::AlignedBuf;
+use crate::error::ShapeError;
 use crate::exec::par::Par;
+use crate::extents::{Extents, RemoveAxis};
 use crate::kernels::reduce::{reduce_all, reduce_axis, AxisFacts, Reducer};
 use crate::layout::RowMajor;
 use crate::storage::Heap;

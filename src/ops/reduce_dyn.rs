@@ -14,11 +14,11 @@
 //!   and `sum_axis::<1>()` give identical bits.
 
 use super::reduce::{extreme_positions, extreme_values, Extreme, Logical, Mean, Prod, Var};
-use crate::error::ShapeError;
-use crate::extents::{DynRank, Extents, RemoveAxisDyn};
-use crate::exec::paths::AnyPaths;
 use crate::alloc::AlignedBuf;
+use crate::error::ShapeError;
 use crate::exec::par::Par;
+use crate::exec::paths::AnyPaths;
+use crate::extents::{DynRank, Extents, RemoveAxisDyn};
 use crate::kernels::reduce::{reduce_all, reduce_axes, reduce_axis, AnyAxis, Reducer};
 use crate::layout::Layout;
 use crate::storage::{DenseStorage, Heap};

@@ -4,9 +4,9 @@
 //! (`softmax_dyn(1)`); each has a `try_` form.
 
 use crate::error::ShapeError;
-use crate::extents::{AxisAt, Extents};
-use crate::exec::paths::with_known_paths;
 use crate::exec::par::Par;
+use crate::exec::paths::with_known_paths;
+use crate::extents::{AxisAt, Extents};
 use crate::kernels::softmax::softmax_fibers;
 use crate::layout::Layout;
 use crate::ops::expr::{Expr, SizePaths};

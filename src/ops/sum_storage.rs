@@ -16,11 +16,12 @@ use super::reduce::Sum;
 use super::reduce::{AxisReductions, Reductions};
 use super::reduce_dyn::{reduced_mask, rename};
 use crate::error::ShapeError;
-use crate::extents::{Dim, DynRank, Extents, RemoveAxis, RemoveAxisDyn};
 use crate::exec::par::Par;
+use crate::extents::{Dim, DynRank, Extents, RemoveAxis, RemoveAxisDyn};
 use crate::layout::{ColMajor, Layout, RowMajor};
 use crate::sparse::{Arrays, CompressedBase, Coo, Rank2, SparseIndex, SparseOrder};
-use crate::storage::{Band, DenseStorage, Heap, Inline, InlineExtents, ReadStorage, Shared, Storage, View, ViewMut};
+use crate::storage::{Band, DenseStorage, Heap, Inline, InlineExtents, Shared, Storage, View, ViewMut};
+use crate::tensor::ReadStorage;
 use crate::tensor::{or_panic, Tensor};
 use num_traits::Zero;
 
@@ -33,7 +34,7 @@ use num_traits::Zero;
 ///
 /// ```
 /// # use mdtensor::{extents::Extents, layout::Layout, ops::{sum_stored, sum_stored_axis, SumStorage}};
-/// # use mdtensor::{extents::RemoveAxis, storage::ReadStorage, Tensor};
+/// # use mdtensor::{extents::RemoveAxis, ReadStorage, Tensor};
 /// # struct Mine;
 /// # impl<T> mdtensor::storage::Storage<T> for Mine { const NAME: &'static str = "Mine"; }
 /// # impl<T: Clone + num_traits::Zero, E: Extents, S: Layout<E>> ReadStorage<T, E, S> for Mine {

@@ -116,13 +116,3 @@ impl<T, E: Extents> ResultStorage<T, E> for Mmap<T> {
 impl<T, E: Extents> ResultStorage<T, E> for MmapMut<T> {
     type Out = Heap<T>;
 }
-
-// The dense storages' read contract, shared with `entries.rs` (its macro names these items).
-use super::ReadStorage;
-use crate::layout::Layout;
-use crate::tensor::Tensor;
-use num_traits::Zero;
-super::entries::dense_read_storage! {
-    Mmap<T> => [T],
-    MmapMut<T> => [T],
-}

@@ -42,7 +42,6 @@
 //! "the dense invariant".
 
 pub mod band;
-pub(crate) mod entries;
 mod heap;
 mod inline;
 #[cfg(feature = "mmap")]
@@ -51,8 +50,7 @@ mod shared;
 pub mod sparse;
 mod view;
 
-pub use band::{Band, BandError, BandMatrix};
-pub use entries::ReadStorage;
+pub use band::{Band, BandError};
 pub use heap::Heap;
 pub use inline::{Inline, InlineDim, InlineExtents};
 #[cfg(feature = "mmap")]

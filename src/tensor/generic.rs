@@ -45,7 +45,8 @@
 use super::{Scalar, Tensor, TensorView};
 use crate::extents::Extents;
 use crate::layout::Layout;
-use crate::storage::{DenseStorage, ReadStorage};
+use crate::storage::DenseStorage;
+use crate::tensor::ReadStorage;
 use num_traits::{Float, FromPrimitive, Zero};
 
 /// The element types of real-valued numeric code (`f32`, `f64`): what generic functions over
@@ -84,7 +85,7 @@ impl<T: Clone + Zero, E: Extents, S: Layout<E>, St: ReadStorage<T, E, S>> ReadTe
         Tensor::extents(self)
     }
     fn value_at(&self, idx: &[usize]) -> Option<T> {
-        crate::storage::entries::check_index(Tensor::extents(self), idx).ok()?;
+        crate::tensor::check_index(Tensor::extents(self), idx).ok()?;
         Some(St::value_at(self, idx))
     }
     fn nnz(&self) -> usize {

@@ -3,16 +3,22 @@
 //! This module holds the type and its accessors; construction, indexing and conversions
 //! live in the files beside it, views and slicing in [`crate::view`].
 
+mod band;
 mod construct;
 mod convert;
 mod eq;
 mod generic;
 mod index;
+mod read;
+pub mod sparse;
 
+pub use band::BandMatrix;
 pub(crate) use construct::or_panic;
 pub use construct::{ArrayShape, NestedArray, Scalar, ShapeArg};
 pub use generic::{DenseTensor, ReadTensor, Real};
 pub use index::TensorIndex;
+pub(crate) use read::check_index;
+pub use read::ReadStorage;
 
 use crate::extents::Extents;
 use crate::layout::{Layout, RowMajor};

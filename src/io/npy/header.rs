@@ -11,7 +11,6 @@ use std::io::Read;
 /// The magic string every `.npy` file starts with.
 pub(crate) const MAGIC: &[u8; 6] = b"\x93NUMPY";
 
-
 /// What a `.npy` header declares: element type, memory order and shape.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NpyHeader {

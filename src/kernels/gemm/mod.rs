@@ -28,9 +28,9 @@ mod shared;
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 mod sse2;
 
+use super::elementwise::SendPtr;
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 use crate::exec::cpu::Isa;
-use super::elementwise::SendPtr;
 use crate::exec::par::Par;
 use core::ops::{Add, Mul};
 use num_traits::Zero;

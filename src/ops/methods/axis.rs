@@ -1,8 +1,8 @@
 //! Reductions along a static axis as inherent methods of dense tensors (see
 //! [`AxisReductions`]).
 
-use crate::extents::{Extents, RemoveAxis};
 use crate::exec::par::Par;
+use crate::extents::{Extents, RemoveAxis};
 use crate::kernels::reduce::Reducer;
 use crate::layout::Layout;
 use crate::ops::AxisReductions;

@@ -1,7 +1,7 @@
 //! Whole-tensor reductions as inherent methods of dense tensors (see [`Reductions`]).
 
-use crate::extents::Extents;
 use crate::exec::par::Par;
+use crate::extents::Extents;
 use crate::kernels::reduce::Reducer;
 use crate::layout::Layout;
 use crate::ops::Reductions;

@@ -10,6 +10,7 @@
 //! (and `sparse_map` panics): map `to_dense()` instead.
 
 use super::{merge, Side};
+use crate::error::sparse_or_panic as or_panic;
 use crate::error::ShapeError;
 use crate::extents::Extents;
 use crate::layout::Layout;
@@ -17,7 +18,6 @@ use crate::sparse::validate::compare_coords;
 use crate::sparse::{
     Arrays, Compressed, CompressedBase, Coo, Rank2, SameShape, SparseElem, SparseError, SparseIndex, SparseOrder,
 };
-use crate::error::sparse_or_panic as or_panic;
 use crate::tensor::Tensor;
 use std::borrow::Cow;
 

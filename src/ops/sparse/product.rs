@@ -16,8 +16,8 @@
 //! needs no copy to be fast.
 
 use crate::error::ShapeError;
-use crate::extents::{Dim, MatrixOf, SparseProductDim, VectorOf};
 use crate::exec::par::Par;
+use crate::extents::{Dim, MatrixOf, SparseProductDim, VectorOf};
 use crate::kernels::spmv::{product, CsRef};
 use crate::layout::Layout;
 use crate::sparse::{Arrays, CompressedBase, Rank2, SparseElem, SparseIndex, SparseOrder};

@@ -2,10 +2,6 @@
 //! vector, and the iterator over a compressed matrix's stored entries.
 
 use super::{SparseElem, SparseIndex};
-use crate::extents::Dim;
-use crate::layout::Layout;
-use crate::storage::DenseStorage;
-use crate::tensor::Tensor;
 
 /// A borrowed sparse vector: the sorted indices and the values of one lane, and its length.
 #[derive(Debug)]
@@ -58,25 +54,6 @@ impl<'a, T, I: SparseIndex> SparseLane<'a, T, I> {
     /// `(index, &value)` of every stored entry, in index order.
     pub fn iter(&self) -> impl Iterator<Item = (usize, &'a T)> + 'a {
         self.indices.iter().map(|i| i.index()).zip(self.values)
-    }
-    /// Dot product with a dense vector of the same length; `None` when lengths differ.
-    ///
-    /// ```
-    /// use mdtensor::{ext, tensor, sparse::CsrMatrix};
-    /// let a = CsrMatrix::<i64, ext![2, 3]>::new(ext![2, 3], vec![0, 2, 3], vec![0, 2, 1], vec![1, 2, 3]);
-    /// assert_eq!(a.row(0).dot(&tensor![10, 20, 30]), Some(1 * 10 + 2 * 30));
-    /// ```
-    pub fn dot<D: Dim, S: Layout<(D,)>, St: DenseStorage<T>>(&self, x: &Tensor<T, (D,), S, St>) -> Option<T>
-    where
-        T: SparseElem,
-    {
-        if x.numel() != self.len {
-            return None;
-        }
-        Some(match x.as_slice() {
-            Some(xs) => self.iter().fold(T::zero(), |s, (j, &v)| s + v * xs[j]),
-            None => self.iter().fold(T::zero(), |s, (j, &v)| s + v * x[[j]]),
-        })
     }
 }
 

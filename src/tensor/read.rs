@@ -6,18 +6,18 @@
 //! [`Tensor::for_each_stored`] and [`Tensor::to_dense`]) runs unchanged on dense, sparse
 //! and band tensors, and on a user's own storage.
 
-use super::{Heap, Inline, Shared, Storage, View, ViewMut};
+use super::{Tensor, TensorIndex};
 use crate::error::ShapeError;
 use crate::extents::Extents;
 use crate::layout::Layout;
-use crate::tensor::{Tensor, TensorIndex};
+use crate::storage::{Heap, Inline, Shared, Storage, View, ViewMut};
 use num_traits::Zero;
 
 /// A storage whose elements can be read one by one and whose stored entries can be listed.
 ///
 /// Dense storages store every element; sparse and band storages store some and read the
 /// rest as zero. To write a storage of your own, implement [`Storage`],
-/// [`NonDenseStorage`](super::NonDenseStorage) and this trait (see
+/// [`NonDenseStorage`](crate::storage::NonDenseStorage) and this trait (see
 /// `examples/custom_storage.rs`); the tensor methods [`Tensor::value`], [`Tensor::nnz`],
 /// [`Tensor::for_each_stored`] and [`Tensor::to_dense`], and any function generic over
 /// `St: ReadStorage<T, E, S>`, then work on it.
@@ -32,7 +32,7 @@ use num_traits::Zero;
 /// A stored entry may hold zero (an explicit zero inside a band). The methods take the
 /// whole tensor, so the storage can read the extents (`tensor.dims()`) and its own data
 /// (`tensor.storage()`). None of them may panic for a tensor whose storage passed
-/// [`NonDenseStorage::check_extents`](super::NonDenseStorage::check_extents).
+/// [`NonDenseStorage::check_extents`](crate::storage::NonDenseStorage::check_extents).
 pub trait ReadStorage<T: Clone + Zero, E: Extents, S: Layout<E>>: Storage<T> + Sized {
     /// The value at `index` (one entry per axis), which the caller has checked against
     /// the extents: the stored value, or zero where nothing is stored.
@@ -131,22 +131,17 @@ macro_rules! dense_read_storage {
                 }
             }
         }
-        impl<$($gen)*, E: Extents, S: Layout<E>> crate::fmt::DebugStorage<T, E, S> for $St
-        where
-            T: core::fmt::Display,
-        {
-            fn fmt_elements(tensor: &Tensor<T, E, S, Self>, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                crate::fmt::fmt_dense(tensor, f)
-            }
-        }
     )*};
 }
-#[cfg_attr(not(feature = "mmap"), allow(unused_imports))] // used by storage::mmap
-pub(crate) use dense_read_storage;
 dense_read_storage! {
     Heap<T> => [T],
     Shared<T> => [T],
     View<'a, T> => ['a, T],
     ViewMut<'a, T> => ['a, T],
     Inline<T, IE> => [T, IE: crate::storage::InlineExtents],
+}
+#[cfg(feature = "mmap")]
+dense_read_storage! {
+    crate::storage::Mmap<T> => [T],
+    crate::storage::MmapMut<T> => [T],
 }

@@ -6,12 +6,12 @@
 // `try_new` contract); the few words moved are nothing next to the arrays themselves.
 #![allow(clippy::result_large_err)]
 
-use super::compressed::{CompressedBase, Rank2};
 use crate::error::sparse_or_panic as or_panic;
-use super::validate::{check_compressed, check_extents, LaneNames, LaneOrder};
-use super::{lanes_inner, Compressed, Rejected, SparseElem, SparseError, SparseIndex, SparseOrder};
 use crate::extents::Extents;
 use crate::layout::Layout;
+use crate::storage::sparse::validate::{check_compressed, check_extents, LaneNames, LaneOrder};
+use crate::storage::sparse::{lanes_inner, Compressed, Rejected, SparseElem, SparseError, SparseIndex, SparseOrder};
+use crate::storage::sparse::{CompressedBase, Rank2};
 use crate::tensor::{ShapeArg, Tensor};
 
 fn names<S: SparseOrder>() -> LaneNames {

@@ -3,13 +3,12 @@
 //! are not stored. `to_dense` is the way back (see
 //! [`ReadStorage`]).
 
-use super::validate::fits;
-use super::{
-    Compressed, Coo, CooTensor, CscMatrix, CsrMatrix, Rank2, SparseElem, SparseError, SparseIndex, SparseOrder,
-};
+use super::{CooTensor, CscMatrix, CsrMatrix};
 use crate::extents::{extents_from, Dyn, DynRank, Extents};
 use crate::layout::{ColMajor, Layout, RowMajor};
-use crate::storage::ReadStorage;
+use crate::storage::sparse::validate::fits;
+use crate::storage::sparse::{Compressed, Coo, Rank2, SparseElem, SparseError, SparseIndex, SparseOrder};
+use crate::tensor::ReadStorage;
 use crate::tensor::Tensor;
 
 impl<T: SparseElem, E: Extents, S: Layout<E>, St: ReadStorage<T, E, S>> Tensor<T, E, S, St> {
