@@ -288,3 +288,11 @@ impl InsertAxisDyn for DynRank {
         edit_dims(op, self.as_slice(), axis, Some(n))
     }
 }
+
+/// `Err(AxisOutOfRange)` unless `axis < rank`: the run-time form of [`AxisAt`]'s rule.
+pub(crate) fn check_axis(op: &'static str, axis: usize, rank: usize) -> Result<(), ShapeError> {
+    if axis >= rank {
+        return Err(ShapeError::AxisOutOfRange { op, axis, rank });
+    }
+    Ok(())
+}

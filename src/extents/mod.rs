@@ -24,6 +24,7 @@ pub(crate) mod static_arith;
 pub(crate) mod table;
 mod tuple;
 
+pub(crate) use axis::check_axis;
 pub use axis::{AxisAt, InsertAxis, InsertAxisDyn, RemoveAxis, RemoveAxisDyn, Reverse};
 pub use broadcast::{
     broadcast_shapes, BroadcastDim, BroadcastTo, BroadcastWith, CanBroadcast, CanBroadcastDim, DimBroadcast,

@@ -7,9 +7,9 @@
 //! `_dyn(axis)` forms take the axis at run time and give dynamic-rank or dynamic items.
 
 use crate::error::ShapeError;
+use crate::extents::check_axis;
 use crate::extents::{AxisAt, Dim, Dyn, DynRank, Extents, RemoveAxis};
 use crate::layout::{Layout, Strided};
-use crate::ops::along::check_axis;
 use crate::storage::{DenseStorage, View};
 use crate::tensor::{or_panic, Tensor, TensorView};
 

@@ -2,19 +2,12 @@
 //! check, the split of a row-major index space around one axis, and a dynamic-rank view
 //! that lets operands of different types go through one code path.
 
-use crate::error::ShapeError;
 use crate::extents::{DynRank, Extents};
 use crate::layout::{Layout, Strided};
 use crate::storage::{DenseStorage, View};
 use crate::tensor::Tensor;
 
-/// `Err(AxisOutOfRange)` unless `axis < rank`.
-pub(crate) fn check_axis(op: &'static str, axis: usize, rank: usize) -> Result<(), ShapeError> {
-    if axis >= rank {
-        return Err(ShapeError::AxisOutOfRange { op, axis, rank });
-    }
-    Ok(())
-}
+pub(crate) use crate::extents::check_axis;
 
 /// `(outer, n, inner)`: in row-major order, the index space of `dims` is `outer` blocks of
 /// `n` steps along `axis`, each step `inner` consecutive elements. The products are those

@@ -1,148 +1,15 @@
 //! Evaluating expressions: into new tensors, into existing ones (`assign`), and compound
 //! assignment (`a += expr`), each in one pass through the elementwise engine.
 
-use super::expr::{Cursor, Expr, FlatKernel, IntoExpr, PathsFor};
-use crate::alloc::AlignedBuf;
+use super::expr::{write, Expr, IntoExpr, PathsFor};
 use crate::error::ShapeError;
 use crate::exec::par::Par;
 use crate::extents::{broadcast_shapes, BroadcastTo, Extents};
-use crate::kernels::elementwise::{for_each_run, run};
-use crate::layout::{Layout, RowMajor};
-use crate::storage::{DenseStorageMut, Heap, OwnedStorage};
+use crate::kernels::elementwise::run;
+use crate::layout::Layout;
+use crate::storage::DenseStorageMut;
 use crate::tensor::{or_panic, Tensor};
 use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Rem, RemAssign, Sub, SubAssign};
-
-/// The store of evaluation and assignment: writes `v` at `p`, a valid, exclusive output
-/// position (the engine's contract).
-///
-/// The stores are closures written in functions generic over the element type alone: a
-/// closure's type carries every generic parameter of the function it is written in, so
-/// one written in `try_eval::<X>` would give the engine's loops a new copy per expression
-/// type (see `kernels::elementwise::run`).
-#[inline(always)]
-fn write<T>() -> impl Fn(*mut T, T) + Copy + Send + Sync {
-    // SAFETY: the engine passes valid, exclusive output positions.
-    |p, v| unsafe { p.write(v) }
-}
-
-/// The result extents of `x`, checked.
-#[inline(always)]
-fn result_extents<X: Expr>(x: &X) -> Result<X::Extents, ShapeError> {
-    let dims = x.shape()?;
-    let ext = X::Extents::from_dims(dims.as_ref())?;
-    ext.checked_numel("eval", core::mem::size_of::<X::Elem>())?;
-    Ok(ext)
-}
-
-pub(super) fn try_eval<X: Expr>(x: X, par: Par) -> Result<Tensor<X::Elem, X::Extents>, ShapeError> {
-    let ext = result_extents(&x)?;
-    let dims = ext.dims();
-    let strides = <RowMajor as Layout<X::Extents>>::strides(&ext, &());
-    // SAFETY: `run` writes every element of a row-major block of `numel` elements, each
-    // exactly once, and the shape of `x` was checked to be `dims`.
-    // A refused allocation is an `Err` of the `try_` form, not an abort.
-    let buf = unsafe {
-        AlignedBuf::try_from_raw_init(ext.numel(), |p| {
-            run::<X, PathsFor<X, X::Extents, RowMajor>, _>(&x, dims.as_ref(), p, strides.as_ref(), true, par, write())
-        })
-    }
-    .map_err(|e| e.with_op("eval"))?;
-    // SAFETY: a row-major buffer of exactly numel elements.
-    Ok(unsafe { Tensor::from_parts_unchecked(Heap::from_aligned(buf), ext, ()) })
-}
-
-/// Elements of an expression in row-major order, one at a time (for storages that are
-/// filled sequentially, such as inline arrays).
-fn sequential<X: Expr>(x: &X, dims: &[usize]) -> impl FnMut(usize) -> X::Elem {
-    let flat = x.is_flat(dims).then(|| x.flat());
-    let mut cursor = if flat.is_none() { Some(x.cursor(dims)) } else { None };
-    let n: usize = dims.iter().product();
-    let mut runs: Vec<(Vec<usize>, usize)> = Vec::new();
-    if cursor.is_some() {
-        for_each_run(dims, 0, n, |idx, len| runs.push((idx.to_vec(), len)));
-    }
-    let (mut run, mut t) = (0usize, 0usize);
-    move |i| match (&flat, &mut cursor) {
-        // SAFETY: `i < n` on a flat expression.
-        (Some(k), _) => unsafe { k.at(i) },
-        (None, Some(c)) => {
-            if t == 0 {
-                c.seek(&runs[run].0);
-            }
-            // SAFETY: `t` is inside the current run.
-            let v = unsafe { c.at(t) };
-            t += 1;
-            if t == runs[run].1 {
-                run += 1;
-                t = 0;
-            }
-            v
-        }
-        (None, None) => unreachable!("one of the two forms is prepared"),
-    }
-}
-
-/// Fills a storage of `St` with `x` over the checked extents `ext`; `None` when `St`
-/// cannot hold that many elements.
-#[inline(always)]
-fn fill<X: Expr, St: OwnedStorage<X::Elem>>(x: &X, ext: &X::Extents) -> Option<St> {
-    let dims = ext.dims();
-    let n = ext.numel();
-    if x.is_flat(dims.as_ref()) && St::fixed_len().is_some() {
-        // A fixed-size (stack) result from contiguous operands: generating the array by
-        // value lets LLVM keep it in vector registers.
-        let k = x.flat();
-        // SAFETY: `i < n` on a flat expression.
-        St::from_fn_linear(n, |i| unsafe { k.at(i) })
-    } else if x.is_flat(dims.as_ref()) {
-        // Contiguous operands: element i of the result is element i of every leaf.
-        let k = x.flat();
-        // SAFETY: the loop writes all n elements; `i < n` on a flat expression.
-        unsafe {
-            St::from_raw_init(n, |p| {
-                for i in 0..n {
-                    p.add(i).write(k.at(i));
-                }
-            })
-        }
-    } else {
-        St::from_fn_linear(n, sequential(x, dims.as_ref()))
-    }
-}
-
-/// The error of a storage that cannot hold the result.
-#[cold]
-fn capacity_error<E: Extents>(ext: &E, fixed: Option<usize>) -> ShapeError {
-    let n = ext.numel();
-    ShapeError::LengthMismatch {
-        op: "eval_in",
-        dims: ext.dims().as_ref().to_vec(),
-        expected: n,
-        found: fixed.unwrap_or(n),
-    }
-}
-
-#[inline]
-pub(super) fn try_eval_in<X: Expr, St: OwnedStorage<X::Elem>>(
-    x: X,
-) -> Result<Tensor<X::Elem, X::Extents, RowMajor, St>, ShapeError> {
-    let ext = result_extents(&x)?;
-    let storage = fill::<X, St>(&x, &ext).ok_or_else(|| capacity_error(&ext, St::fixed_len()))?;
-    // SAFETY: a row-major block of exactly numel elements.
-    Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, ()) })
-}
-
-/// [`try_eval_in`] for the panicking forms. The result never travels inside a `Result`:
-/// there, a small inline array shares bytes with the error's fields, and LLVM moved it
-/// through integer registers (a static 4×4 add took twice as long).
-#[inline]
-#[track_caller]
-pub(super) fn eval_in<X: Expr, St: OwnedStorage<X::Elem>>(x: X) -> Tensor<X::Elem, X::Extents, RowMajor, St> {
-    let ext = or_panic(result_extents(&x));
-    let Some(storage) = fill::<X, St>(&x, &ext) else { panic!("{}", capacity_error(&ext, St::fixed_len())) };
-    // SAFETY: a row-major block of exactly numel elements.
-    unsafe { Tensor::from_parts_unchecked(storage, ext, ()) }
-}
 
 impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     /// Writes `x` (broadcast to this tensor's extents) through `store`, in one pass.
@@ -257,3 +124,22 @@ compound_assign!(
     (DivAssign, div_assign, try_div_assign, div_store, Div, /),
     (RemAssign, rem_assign, try_rem_assign, rem_store, Rem, %)
 );
+
+impl<T, E: Extents, S: Layout<E>, St: crate::storage::DenseStorage<T>> Tensor<T, E, S, St> {
+    /// An owned row-major copy (numpy's `ascontiguousarray`), whatever the policy: the
+    /// copy to make before a reshape of a transposed or sliced view.
+    ///
+    /// ```
+    /// use mdtensor::{ext, tensor};
+    /// let a = tensor![[1, 2, 3], [4, 5, 6]];
+    /// assert!(a.t().try_reshape(ext![6]).is_err());
+    /// assert_eq!(a.t().to_standard_layout().reshape(ext![6]).to_vec(), [1, 4, 2, 5, 3, 6]);
+    /// ```
+    pub fn to_standard_layout(&self) -> Tensor<T, E>
+    where
+        T: Copy + Send + Sync,
+    {
+        // The elementwise engine copies transposed layouts tile by tile, in parallel.
+        Expr::eval(self)
+    }
+}

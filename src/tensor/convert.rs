@@ -39,23 +39,6 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
             .then(|| unsafe { core::slice::from_raw_parts(self.as_ptr(), self.numel()) })
     }
 
-    /// An owned row-major copy (numpy's `ascontiguousarray`), whatever the policy: the
-    /// copy to make before a reshape of a transposed or sliced view.
-    ///
-    /// ```
-    /// use mdtensor::{ext, tensor};
-    /// let a = tensor![[1, 2, 3], [4, 5, 6]];
-    /// assert!(a.t().try_reshape(ext![6]).is_err());
-    /// assert_eq!(a.t().to_standard_layout().reshape(ext![6]).to_vec(), [1, 4, 2, 5, 3, 6]);
-    /// ```
-    pub fn to_standard_layout(&self) -> Tensor<T, E>
-    where
-        T: Copy + Send + Sync,
-    {
-        // The elementwise engine copies transposed layouts tile by tile, in parallel.
-        crate::ops::Expr::eval(self)
-    }
-
     /// An owned copy in the policy's owned order (`Strided` copies become `RowMajor`).
     ///
     /// ```

@@ -6,6 +6,7 @@
 //! `flip_dyn` is here, beside the older name `flip_axis`.
 
 use crate::error::ShapeError;
+use crate::extents::check_axis;
 use crate::extents::{AxisAt, Const, Dim, Dyn, Extents, InsertAxis, One, RemoveAxis};
 use crate::layout::arith::{advance, negated_stride};
 use crate::layout::{Layout, Strided};
@@ -42,13 +43,6 @@ pub(super) fn with_unit<A: AsMut<[isize]>>(src: &[isize], axis: usize, mut out: 
     }
     o[axis] = 1;
     out
-}
-
-fn check_axis(op: &'static str, axis: usize, rank: usize) -> Result<(), ShapeError> {
-    if axis >= rank {
-        return Err(ShapeError::AxisOutOfRange { op, axis, rank });
-    }
-    Ok(())
 }
 
 impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
