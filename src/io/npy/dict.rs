@@ -1,11 +1,51 @@
 //! The header dict: a Python dict literal such as
 //! `{'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }`, parsed by a small
 //! recursive-descent parser for exactly that grammar — quoted strings without escapes,
-//! `True`/`False`, tuples of non-negative integers — never by evaluating anything.
+//! `True`/`False`, tuples of non-negative integers — never by evaluating anything — into
+//! the [`NpyHeader`] it declares.
 
 use super::dtype::Dtype;
-use super::header::NpyHeader;
 use crate::io::NpyError;
+
+/// What a `.npy` header declares: element type, memory order and shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NpyHeader {
+    pub(crate) descr: String,
+    pub(crate) dtype: Dtype,
+    pub(crate) fortran_order: bool,
+    pub(crate) shape: Vec<usize>,
+    /// Bytes from the start of the file to the first payload byte.
+    pub(crate) data_offset: usize,
+    /// Payload bytes the shape and dtype need (checked: fits `isize::MAX`).
+    pub(crate) payload_len: usize,
+}
+
+impl NpyHeader {
+    /// The dtype string as written in the file (`'<f8'`, `'>i4'`, `'|b1'`).
+    pub fn descr(&self) -> &str {
+        &self.descr
+    }
+    /// Whether the payload is in Fortran (column-major) order.
+    pub fn fortran_order(&self) -> bool {
+        self.fortran_order
+    }
+    /// The array's shape.
+    pub fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+    /// Number of elements.
+    pub fn numel(&self) -> usize {
+        self.shape.iter().product()
+    }
+    /// Offset of the payload from the start of the file, in bytes.
+    pub fn data_offset(&self) -> usize {
+        self.data_offset
+    }
+    /// Size of the payload in bytes.
+    pub fn payload_len(&self) -> usize {
+        self.payload_len
+    }
+}
 
 /// The fields of a parsed dict, before validation against each other.
 #[derive(Default)]

@@ -3,53 +3,13 @@
 //! before a byte of payload is read.
 
 use super::dict::parse_dict;
-use super::dtype::Dtype;
+pub use super::dict::NpyHeader;
 use crate::error::{PyShape, MAX_HEADER_LEN};
 use crate::io::NpyError;
 use std::io::Read;
 
 /// The magic string every `.npy` file starts with.
 pub(crate) const MAGIC: &[u8; 6] = b"\x93NUMPY";
-
-/// What a `.npy` header declares: element type, memory order and shape.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NpyHeader {
-    pub(crate) descr: String,
-    pub(crate) dtype: Dtype,
-    pub(crate) fortran_order: bool,
-    pub(crate) shape: Vec<usize>,
-    /// Bytes from the start of the file to the first payload byte.
-    pub(crate) data_offset: usize,
-    /// Payload bytes the shape and dtype need (checked: fits `isize::MAX`).
-    pub(crate) payload_len: usize,
-}
-
-impl NpyHeader {
-    /// The dtype string as written in the file (`'<f8'`, `'>i4'`, `'|b1'`).
-    pub fn descr(&self) -> &str {
-        &self.descr
-    }
-    /// Whether the payload is in Fortran (column-major) order.
-    pub fn fortran_order(&self) -> bool {
-        self.fortran_order
-    }
-    /// The array's shape.
-    pub fn shape(&self) -> &[usize] {
-        &self.shape
-    }
-    /// Number of elements.
-    pub fn numel(&self) -> usize {
-        self.shape.iter().product()
-    }
-    /// Offset of the payload from the start of the file, in bytes.
-    pub fn data_offset(&self) -> usize {
-        self.data_offset
-    }
-    /// Size of the payload in bytes.
-    pub fn payload_len(&self) -> usize {
-        self.payload_len
-    }
-}
 
 /// Reads as many bytes as `buf` holds, stopping early only at end of input.
 pub(crate) fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {

@@ -19,7 +19,7 @@ use core::arch::x86_64::*;
 /// AVX2 kernels, which sweep B twice as often per flop, were slower in place (723–733 µs
 /// against 676) and keep the default.
 fn direct_b_bytes() -> usize {
-    use super::blocked::DIRECT_B_BYTES;
+    use super::micro::DIRECT_B_BYTES;
     crate::exec::cpu::l2_bytes().map_or(DIRECT_B_BYTES, |l2| (l2 / 4 * 3).clamp(DIRECT_B_BYTES, 768 << 10))
 }
 

@@ -131,10 +131,6 @@ impl Blocking {
     }
 }
 
-/// Bytes of B up to which a single-block product is computed in place, unless the kernel
-/// says otherwise ([`Micro::direct_b_bytes`]).
-pub(super) const DIRECT_B_BYTES: usize = if cfg!(miri) { 1 << 9 } else { 384 << 10 };
-
 /// Room for the largest tile (MR · NR elements) of any kernel.
 const EDGE: usize = 16 * 32;
 
@@ -533,14 +529,14 @@ pub(super) unsafe fn portable<T: Scratch, const MR: usize, const NR: usize>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::{gemm_loop, GemmElem, MatRef};
     use super::Scratch;
 
     /// A `kernel`'s product of strided operands into C with a row stride wider than `n`
     /// (junk around the block must survive), against the plain loop, bit for bit (small
     /// integers: every sum is exact).
-    fn check<T: Scratch + From<i8> + PartialEq + core::fmt::Debug>(
+    pub(in super::super) fn check<T: Scratch + From<i8> + PartialEq + core::fmt::Debug>(
         kernel: unsafe fn(usize, usize, usize, MatRef<T>, MatRef<T>, *mut T, usize, usize),
     ) {
         let sizes: &[(usize, usize, usize)] = if cfg!(miri) {
@@ -644,24 +640,5 @@ mod tests {
     fn fast_nest_strides_edges_and_threads() {
         check::<f32>(<f32 as GemmElem>::gemm_large);
         check::<f64>(<f64 as GemmElem>::gemm_large);
-    }
-
-    /// Each instruction set's nest that this CPU runs, not only the widest that dispatch
-    /// picks: a CPU with AVX-512 still checks the AVX2 kernels users of older CPUs get.
-    #[cfg(all(target_arch = "x86_64", not(miri)))]
-    #[test]
-    fn every_instruction_set_the_cpu_runs() {
-        use super::super::{avx2, avx512, sse2};
-        use crate::exec::cpu::{detected, Isa};
-        check::<f32>(sse2::sgemm);
-        check::<f64>(sse2::dgemm);
-        if detected() >= Isa::Avx512 {
-            check::<f32>(avx512::sgemm);
-            check::<f64>(avx512::dgemm);
-        }
-        if detected() >= Isa::Avx2Fma {
-            check::<f32>(avx2::sgemm);
-            check::<f64>(avx2::dgemm);
-        }
     }
 }

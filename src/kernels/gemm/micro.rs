@@ -9,6 +9,10 @@
 
 use super::GemmElem;
 
+/// Bytes of B up to which a single-block product is computed in place, unless the kernel
+/// says otherwise ([`Micro::direct_b_bytes`]).
+pub(super) const DIRECT_B_BYTES: usize = if cfg!(miri) { 1 << 9 } else { 384 << 10 };
+
 /// One register-blocked tile product and the block sizes of the loop nest around it.
 pub(super) trait Micro {
     /// Element type.
@@ -54,7 +58,7 @@ pub(super) trait Micro {
     /// Bytes of B up to which a single-block product reads its operands in place rather
     /// than packed (see `blocked::Blocking::is_direct`).
     fn direct_b_bytes() -> usize {
-        super::blocked::DIRECT_B_BYTES
+        DIRECT_B_BYTES
     }
 
     /// The rows an edge tile of `rows < MR` rows is computed with: a smaller kernel where

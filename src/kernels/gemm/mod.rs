@@ -305,3 +305,25 @@ pub(crate) unsafe fn gemm<T: GemmElem>(
     // SAFETY: forwarded contract.
     unsafe { T::gemm_large(m, k, n, a, b, c, ldc, threads) }
 }
+
+#[cfg(test)]
+mod tests {
+    /// Each instruction set's nest that this CPU runs, not only the widest that dispatch
+    /// picks: a CPU with AVX-512 still checks the AVX2 kernels users of older CPUs get.
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    #[test]
+    fn every_instruction_set_the_cpu_runs() {
+        use super::{avx2, avx512, sse2};
+        use crate::exec::cpu::{detected, Isa};
+        super::blocked::tests::check::<f32>(sse2::sgemm);
+        super::blocked::tests::check::<f64>(sse2::dgemm);
+        if detected() >= Isa::Avx512 {
+            super::blocked::tests::check::<f32>(avx512::sgemm);
+            super::blocked::tests::check::<f64>(avx512::dgemm);
+        }
+        if detected() >= Isa::Avx2Fma {
+            super::blocked::tests::check::<f32>(avx2::sgemm);
+            super::blocked::tests::check::<f64>(avx2::dgemm);
+        }
+    }
+}

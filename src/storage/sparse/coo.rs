@@ -2,10 +2,6 @@
 //! value for every stored entry, kept sorted in the stride policy's order (`RowMajor`:
 //! lexicographic by index; `ColMajor`: by reversed index) with no duplicates.
 
-// A rejected construction hands the caller's arrays back inside the error, by design (the
-// `try_new` contract); the few words moved are nothing next to the arrays themselves.
-#![allow(clippy::result_large_err)]
-
 use super::validate::compare_coords;
 use super::{SparseElem, SparseIndex, SparseStorage};
 use crate::storage::Storage;
