@@ -14,41 +14,101 @@ use super::paths::{AnyPaths, Paths};
 use rayon::prelude::*;
 use std::sync::{Mutex, PoisonError};
 
-/// How a kernel may use threads, as faer's `Par`: every operation has a form taking one.
+/// How an operation may use threads, as faer's `Par`.
 ///
-/// `Auto` runs serially below a size threshold (thread hand-off costs microseconds; small
-/// work finishes in nanoseconds) and on rayon's pool above it.
+/// `Auto` runs serially while the work is small (a thread hand-off costs microseconds;
+/// small work finishes in nanoseconds) and on rayon's pool above a threshold; `Seq` keeps
+/// everything on the calling thread; `Rayon` splits whenever there is more than one piece.
+/// One rule, [`Par::tasks`], decides for every kernel family, weighing memory-bound work
+/// by elements and products by multiply-adds.
+///
+/// Operations that take a `Par` are the `_with` forms, each next to its plain form (which
+/// uses `Auto`): [`Expr::eval_with`](crate::Expr::eval_with),
+/// [`Tensor::assign_with`](crate::Tensor::assign_with), the whole and axis reductions
+/// ([`Tensor::sum_with`](crate::Tensor::sum_with),
+/// [`Tensor::reduce_with`](crate::Tensor::reduce_with),
+/// [`Tensor::reduce_axis_with`](crate::Tensor::reduce_axis_with),
+/// [`Tensor::reduce_axis_dyn_with`](crate::Tensor::reduce_axis_dyn_with),
+/// [`Tensor::reduce_axes_with`](crate::Tensor::reduce_axes_with)), dense products
+/// ([`Tensor::matmul_with`](crate::Tensor::matmul_with),
+/// [`Tensor::matmul_into_with`](crate::Tensor::matmul_into_with)), sparse products
+/// (`matvec_with`, `matvec_into_with`, `matmat_with`) and band products
+/// (`matvec_into_with`). Each has a `try_` twin. The other operations run with `Auto`.
+///
+/// ```
+/// use mdtensor::{ext, Par, Tensor};
+/// let a = Tensor::<f64, ext![_, _]>::full([300, 300], 1.0);
+/// let serial = a.matmul_with(&a, Par::Seq);
+/// assert_eq!(serial, a.matmul_with(&a, Par::Rayon)); // the same bits, whatever the threads
+/// assert_eq!(serial.sum_with(Par::Seq), 300.0 * 300.0 * 300.0);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Par {
-    /// Serial below [`PAR_THRESHOLD`] elements, rayon above.
+    /// Serial below a threshold of work ([`PAR_THRESHOLD`] elements,
+    /// [`PAR_MULTIPLY_ADDS`] for products), rayon above.
     #[default]
     Auto,
     /// Always on the calling thread.
     Seq,
-    /// Always on rayon's pool (still serial for a single chunk; serial everywhere when
+    /// Always on rayon's pool (still serial for a single piece; serial everywhere when
     /// the crate is built without its `rayon` feature).
     Rayon,
 }
 
-/// Element count from which `Par::Auto` goes parallel for memory-bound elementwise work.
+/// Element count from which `Par::Auto` goes parallel for memory-bound work.
 pub const PAR_THRESHOLD: usize = 1 << 16;
+
+/// Multiply-adds from which `Par::Auto` splits a matrix product across threads: smaller
+/// products finish before a thread hand-off pays off.
+pub const PAR_MULTIPLY_ADDS: usize = 192 * 192 * 192;
 
 /// Elements per parallel task for elementwise work (tiny under Miri, so that the
 /// interpreter reaches the parallel paths with small inputs).
 pub(crate) const CHUNK: usize = if cfg!(miri) { 64 } else { 1 << 14 };
 
+/// The size of a piece of work, in the unit that predicts its time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Work {
+    /// Memory-bound: elements read or written (elementwise, reductions, sparse products).
+    Elements(usize),
+    /// Compute-bound: multiply-adds of a dense product.
+    MultiplyAdds(usize),
+}
+
 impl Par {
-    /// Whether `n` units of work should be split across threads.
+    /// How many tasks `work` is split into: 1 means it runs on the calling thread. The one
+    /// rule every kernel family asks.
+    #[inline]
+    pub(crate) fn tasks(self, work: Work) -> usize {
+        let worth = match (self, work) {
+            _ if !cfg!(feature = "rayon") => false,
+            (Par::Seq, _) => false,
+            (Par::Rayon, Work::Elements(n)) => n > CHUNK,
+            (Par::Rayon, Work::MultiplyAdds(_)) => true,
+            (Par::Auto, Work::Elements(n)) => n >= PAR_THRESHOLD,
+            (Par::Auto, Work::MultiplyAdds(n)) => n >= PAR_MULTIPLY_ADDS,
+        };
+        if worth {
+            threads()
+        } else {
+            1
+        }
+    }
+
+    /// How many pieces to cut `work` into for load balance: `per_task` for each task the
+    /// rule gives, or one piece when it runs serially.
+    #[inline]
+    pub(crate) fn pieces(self, work: Work, per_task: usize) -> usize {
+        match self.tasks(work) {
+            1 => 1,
+            t => t * per_task,
+        }
+    }
+
+    /// Whether `n` elements of memory-bound work are split across threads.
     #[inline]
     pub fn parallel_for(self, n: usize) -> bool {
-        if !cfg!(feature = "rayon") {
-            return false;
-        }
-        match self {
-            Par::Seq => false,
-            Par::Rayon => n > CHUNK,
-            Par::Auto => n >= PAR_THRESHOLD && threads() > 1,
-        }
+        self.tasks(Work::Elements(n)) > 1
     }
 }
 

@@ -3,7 +3,7 @@
 //! and a summing of repeated indices.
 
 use crate::alloc::{try_vec_filled, try_vec_with_capacity};
-use crate::exec::par::Par;
+use crate::exec::par::{Par, Work};
 use crate::storage::sparse::{SparseElem, SparseError, SparseIndex};
 
 /// Compressed arrays.
@@ -160,7 +160,6 @@ pub(crate) fn from_triplets<T: SparseElem, J: SparseIndex, I: SparseIndex>(
         return Err(SparseError::LengthMismatch { what, indices, values: n });
     }
     crate::storage::sparse::validate_fits::<I>("nnz", n)?;
-    let parallel = par.parallel_for(n);
     // Saturating: a declared extent far beyond the input must not wrap to a tiny block
     // size (and so to one block per lane).
     let per_block =
@@ -169,7 +168,7 @@ pub(crate) fn from_triplets<T: SparseElem, J: SparseIndex, I: SparseIndex>(
     let nblocks = if lanes == 0 { 0 } else { ((lanes - 1) >> shift) + 1 };
     // Pass 1: check every coordinate, then copy each chunk's triplets into one bucket per
     // block (lane, index, value): sequential reads, and one write stream per block.
-    let chunks = if parallel { crate::exec::par::threads() * 2 } else { 1 };
+    let chunks = par.pieces(Work::Elements(n), 2);
     let chunk_len = n.div_ceil(chunks).max(1);
     let distribute = |c: usize| -> Result<Vec<Vec<(usize, I, T)>>, SparseError> {
         let range = c * chunk_len..((c + 1) * chunk_len).min(n);
@@ -275,7 +274,7 @@ pub(crate) fn sort_and_sum_lanes<T: SparseElem, I: SparseIndex>(
     values: &mut Vec<T>,
     par: Par,
 ) {
-    let blocks = if par.parallel_for(indices.len()) { crate::exec::par::threads() * 4 } else { 1 };
+    let blocks = par.pieces(Work::Elements(indices.len()), 4);
     let bounds = balanced_blocks(indptr, blocks);
     let mut lens: Vec<usize> = indptr.windows(2).map(|w| w[1].index() - w[0].index()).collect();
     let block_lanes: Vec<usize> = bounds.windows(2).map(|w| w[1] - w[0]).collect();

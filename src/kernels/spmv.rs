@@ -27,7 +27,7 @@
 //! Below [`crate::exec::par::PAR_THRESHOLD`] stored entries (with `Par::Auto`) everything
 //! runs on the calling thread.
 
-use crate::exec::par::Par;
+use crate::exec::par::{Par, Work};
 use crate::exec::prefetch;
 use crate::kernels::sparse_build::balanced_blocks;
 use crate::storage::sparse::{SparseElem, SparseIndex};
@@ -77,7 +77,7 @@ impl<T, I: SparseIndex> CsRef<'_, T, I> {
 /// Blocks of lanes for `par`: several per thread when parallel, one otherwise.
 fn blocks_for<T, I: SparseIndex>(a: &CsRef<'_, T, I>, par: Par, per_thread: usize) -> Vec<usize> {
     let nnz = a.values.len();
-    let blocks = if par.parallel_for(nnz + a.lanes()) { crate::exec::par::threads() * per_thread } else { 1 };
+    let blocks = par.pieces(Work::Elements(nnz + a.lanes()), per_thread);
     balanced_blocks(a.indptr, blocks)
 }
 

@@ -10,11 +10,12 @@
 
 use crate::error::ShapeError;
 use crate::exec::par::{for_each_block, Par};
+use crate::exec::par::{Work, PAR_MULTIPLY_ADDS};
 use crate::extents::{
     broadcast_strides, extents_from, matmul_dims, CrossDim, DotShape, Extents, MatMulDims, MatMulShape, OutputFor,
 };
 use crate::kernels::elementwise::{unravel, SendPtr};
-use crate::kernels::gemm::{gemm, GemmElem, MatRef, PAR_FLOPS};
+use crate::kernels::gemm::{gemm, GemmElem, MatRef};
 use crate::layout::{Layout, RowMajor};
 use crate::storage::{DenseStorage, DenseStorageMut, OwnedStorage, ResultStorage};
 use crate::tensor::{or_panic, Tensor};
@@ -66,7 +67,9 @@ unsafe fn batched_gemm<T: GemmElem>(d: &MatMulDims, a: &Operand<T>, b: &Operand<
         MatRef { ptr: op.first.ptr.wrapping_offset(off), ..op.first }
     };
     let c = SendPtr(c);
-    let across = count > 1 && flops < PAR_FLOPS && par.parallel_for(count.saturating_mul(flops));
+    // A product large enough to split itself does so; a batch of smaller ones is split
+    // across the batch, weighed like elementwise work: its tasks share no packed blocks.
+    let across = count > 1 && flops < PAR_MULTIPLY_ADDS && par.tasks(Work::Elements(count.saturating_mul(flops))) > 1;
     let run = |lo: usize, hi: usize, par: Par| {
         let mut idx = vec![0usize; d.batch.len()];
         for bi in lo..hi {

@@ -31,16 +31,12 @@ mod sse2;
 use super::elementwise::SendPtr;
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 use crate::exec::cpu::Isa;
-use crate::exec::par::Par;
+use crate::exec::par::{Par, Work};
 use core::ops::{Add, Mul};
 use num_traits::Zero;
 
 /// Up to this many multiply-adds a product stays a simple serial loop.
 pub const SMALL_FLOPS: usize = if cfg!(miri) { 4 * 4 * 4 } else { 32 * 32 * 32 };
-/// From this many multiply-adds a product is split across threads (`Par::Auto`): smaller
-/// products finish before a thread hand-off pays off (faer's 64² product: 2.4 µs serial,
-/// 27 µs parallel).
-pub const PAR_FLOPS: usize = 192 * 192 * 192;
 
 /// A strided matrix operand: pointer to element (0, 0), row stride, column stride.
 #[derive(Clone, Copy, Debug)]
@@ -296,12 +292,7 @@ pub(crate) unsafe fn gemm<T: GemmElem>(
         // SAFETY: forwarded contract.
         return unsafe { gemm_loop(m, k, n, a, b, c, ldc) };
     }
-    let parallel = match par {
-        Par::Seq => false,
-        Par::Rayon => true,
-        Par::Auto => flops >= PAR_FLOPS,
-    };
-    let threads = if parallel { crate::exec::par::threads() } else { 1 };
+    let threads = par.tasks(Work::MultiplyAdds(flops));
     // SAFETY: forwarded contract.
     unsafe { T::gemm_large(m, k, n, a, b, c, ldc, threads) }
 }
