@@ -52,7 +52,7 @@ impl Elem for f32 {
 
 fn bench_band<T>(c: &mut Criterion, k: usize)
 where
-    T: Elem + mdtensor::kernels::band::BandElem + sprs::MulAcc + std::ops::AddAssign,
+    T: Elem + mdtensor::traits::BandElem + sprs::MulAcc + std::ops::AddAssign,
 {
     let band = {
         let mut b = BandMatrix::<T>::with_bandwidths([N, N], k, k);

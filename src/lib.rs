@@ -46,7 +46,7 @@ pub mod guide;
 pub mod interop;
 pub mod io;
 pub mod iter;
-pub mod kernels;
+mod kernels;
 pub mod layout;
 mod macros;
 pub mod ops;
@@ -54,6 +54,7 @@ pub mod ops;
 pub mod serde;
 pub mod storage;
 pub mod tensor;
+pub mod traits;
 pub mod view;
 
 pub use error::{Error, ShapeError};
@@ -78,7 +79,7 @@ pub use tensor::{
     BandMatrix, DenseTensor, ReadStorage, ReadTensor, Real, ShapeArg, SharedTensor, StackTensor, Tensor, TensorIndex,
     TensorView, TensorViewMut,
 };
-pub use view::*;
+pub use view::{Ax, Full, NewAxis, SliceElem, SliceInfo, Span};
 
 /// The traits most programs need: `use mdtensor::prelude::*;`.
 pub mod prelude {

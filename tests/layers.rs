@@ -25,7 +25,7 @@ const LAYERS: &[&[&str]] = &[
     &["ops"],
     &["fmt", "io", "interop", "serde", "approx"],
     &["guide"],
-    &["lib", "macros", "prelude"],
+    &["lib", "macros", "traits"],
 ];
 
 fn layer_of(top: &str) -> usize {

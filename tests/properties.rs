@@ -5,11 +5,12 @@
 //! extents (`(Dyn, …)`), and for a few fixed static (`ext![2, 3, 4]`) and mixed
 //! (`ext![3, _]`) shapes with random contents and random parameters.
 
+use mdtensor::traits::ReshapeTo;
+use mdtensor::BroadcastTo;
 use mdtensor::{
     ext, s, ColMajor, DenseStorage, Dyn, DynRank, Extents, Full, Layout, NewAxis, Reverse, ShapeError, SliceElem, Span,
     Tensor, TensorIndex,
 };
-use mdtensor::{BroadcastTo, ReshapeTo};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;

@@ -178,7 +178,7 @@ fn dynamic_shape_mismatches_are_errors() {
     let b = Tensor::<f64, ext![_, _]>::zeros([4, 2]);
     assert!(a.try_matmat(&b).is_err());
     let mut y = Tensor::<f64, ext![_]>::zeros([3]);
-    let e = a.try_matvec_into(&Tensor::<f64, ext![_]>::zeros([3]), &mut y, Par::Seq).err().unwrap();
+    let e = a.try_matvec_into_with(&Tensor::<f64, ext![_]>::zeros([3]), &mut y, Par::Seq).err().unwrap();
     assert!(e.to_string().contains("the matrix has 2 rows but the output has 3"), "{e}");
     let other = CsrMatrix::<f64>::from_triplets([3, 2], &[0usize], &[0usize], &[1.0]);
     let e = a.try_sparse_add(&other).err().unwrap();

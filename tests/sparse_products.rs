@@ -114,10 +114,10 @@ fn check_matvec<I: SparseIndex>(a: &Sparse, x: &Vector, want: &[f64], par: Par) 
     }
     // Into an existing output (filled with garbage first: it must be overwritten).
     let mut y = Vector::full([a.rows], f64::NAN);
-    at.sparse_t().try_matvec_into(x, &mut y, par).unwrap();
+    at.sparse_t().try_matvec_into_with(x, &mut y, par).unwrap();
     prop_assert_eq!(y.to_vec(), want);
     let mut y = Vector::full([a.rows], f64::NAN);
-    a.csr::<I>().try_matvec_into(x, &mut y, par).unwrap();
+    a.csr::<I>().try_matvec_into_with(x, &mut y, par).unwrap();
     prop_assert_eq!(y.to_vec(), want);
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! How kernels run: serial or parallel ([`Par`], the thread split), which CPU features
 //! the loops are compiled for (detected at run time), cache hints, and which code paths a
-//! kernel instantiates. The kernels in [`crate::kernels`] call these; they decide nothing
+//! kernel instantiates. The crate's kernels call these; they decide nothing
 //! about threads or CPU features themselves.
 
 pub(crate) mod cpu;

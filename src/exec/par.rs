@@ -19,7 +19,7 @@ use std::sync::{Mutex, PoisonError};
 /// `Auto` runs serially while the work is small (a thread hand-off costs microseconds;
 /// small work finishes in nanoseconds) and on rayon's pool above a threshold; `Seq` keeps
 /// everything on the calling thread; `Rayon` splits whenever there is more than one piece.
-/// One rule, [`Par::tasks`], decides for every kernel family, weighing memory-bound work
+/// One rule decides for every kernel family, weighing memory-bound work
 /// by elements and products by multiply-adds.
 ///
 /// Operations that take a `Par` are the `_with` forms, each next to its plain form (which

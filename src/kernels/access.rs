@@ -82,10 +82,10 @@ pub trait Cursor: Clone + Send + Sync {
     unsafe fn at_unit(&self, t: usize) -> Self::Elem;
     /// Reads the `rows × cols` block of the result whose top-left element is the current
     /// run's start (after [`Cursor::seek`]), rows along the second-to-last axis, into
-    /// `dst` (see [`crate::kernels::tile`]).
+    /// `dst` (see the crate's `kernels::tile`).
     ///
     /// # Safety
     /// The result has at least two axes, the block lies inside its index space, and
-    /// `rows, cols <=` [`TILE`](super::tile::TILE).
+    /// `rows, cols <=` the tile's side.
     unsafe fn tile(&self, rows: usize, cols: usize, dst: &mut Tile<Self::Elem>);
 }

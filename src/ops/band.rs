@@ -106,7 +106,27 @@ impl<T: BandElem, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
         S3: Layout<(M2,)>,
         St3: DenseStorageMut<T>,
     {
-        self.try_matvec_into(x, y).unwrap_or_else(|e| panic!("{e}"))
+        self.matvec_into_with(x, y, Par::Auto)
+    }
+    /// [`Tensor::matvec_into`] with an explicit choice of threads.
+    #[track_caller]
+    pub fn matvec_into_with<X, S2, St2, M2, S3, St3>(
+        &self,
+        x: &Tensor<T, X, S2, St2>,
+        y: &mut Tensor<T, (M2,), S3, St3>,
+        par: Par,
+    ) where
+        X: BandVectorOf<N>,
+        S2: Layout<X>,
+        St2: DenseStorage<T>,
+        M: BandDim<M2>,
+        M2: Dim,
+        S3: Layout<(M2,)>,
+        St3: DenseStorageMut<T>,
+    {
+        if let Err(e) = self.try_matvec_into_with(x, y, par) {
+            panic!("{e}")
+        }
     }
     /// `A x` as a new vector; `Err` when a dynamic length of `x` disagrees with the
     /// column count.

@@ -80,6 +80,25 @@ impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     {
         or_panic(self.try_assign(x))
     }
+    /// [`Tensor::try_assign`] with an explicit choice of threads.
+    pub fn try_assign_with<X: IntoExpr>(&mut self, x: X, par: Par) -> Result<(), ShapeError>
+    where
+        St: DenseStorageMut<T>,
+        X::Expr: Expr<Elem = T>,
+        <X::Expr as Expr>::Extents: BroadcastTo<E>,
+    {
+        self.write_expr("assign", x.into_expr(), par, write())
+    }
+    /// [`Tensor::assign`] with an explicit choice of threads.
+    #[track_caller]
+    pub fn assign_with<X: IntoExpr>(&mut self, x: X, par: Par)
+    where
+        St: DenseStorageMut<T>,
+        X::Expr: Expr<Elem = T>,
+        <X::Expr as Expr>::Extents: BroadcastTo<E>,
+    {
+        or_panic(self.try_assign_with(x, par))
+    }
 }
 
 macro_rules! compound_assign {

@@ -282,6 +282,25 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
         S3: Layout<E3>,
         St3: DenseStorageMut<T>,
     {
+        self.try_matmul_into_with(rhs, out, Par::Auto)
+    }
+
+    /// [`Tensor::try_matmul_into`] with an explicit choice of threads.
+    pub fn try_matmul_into_with<E2, S2, St2, E3, S3, St3>(
+        &self,
+        rhs: &Tensor<T, E2, S2, St2>,
+        out: &mut Tensor<T, E3, S3, St3>,
+        par: Par,
+    ) -> Result<(), ShapeError>
+    where
+        E: MatMulShape<E2>,
+        E2: Extents,
+        S2: Layout<E2>,
+        St2: DenseStorage<T>,
+        E3: OutputFor<<E as MatMulShape<E2>>::Output>,
+        S3: Layout<E3>,
+        St3: DenseStorageMut<T>,
+    {
         let (d, a, b) = self.matmul_plan(rhs)?;
         let od = out.dims();
         if !d.with_out(|want| want == od.as_ref()) {
@@ -295,12 +314,12 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
         if let Some(c) = out.as_slice_mut() {
             // SAFETY: the output's numel = batch·m·n elements are consecutive in row-major
             // order; `&mut out` cannot alias the operands.
-            unsafe { batched_gemm(&d, &a, &b, c.as_mut_ptr(), Par::Auto) };
+            unsafe { batched_gemm(&d, &a, &b, c.as_mut_ptr(), par) };
             return Ok(());
         }
         let mut tmp = crate::alloc::try_vec_filled("matmul_into", out.numel(), T::zero())?;
         // SAFETY: as above, into a fresh row-major buffer of the product's extents.
-        unsafe { batched_gemm(&d, &a, &b, tmp.as_mut_ptr(), Par::Auto) };
+        unsafe { batched_gemm(&d, &a, &b, tmp.as_mut_ptr(), par) };
         // Both sides in logical (row-major) order.
         out.iter_mut().zip(tmp).for_each(|(o, x)| *o = x);
         Ok(())
@@ -330,7 +349,26 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
         S3: Layout<E3>,
         St3: DenseStorageMut<T>,
     {
-        or_panic(self.try_matmul_into(rhs, out))
+        or_panic(self.try_matmul_into_with(rhs, out, Par::Auto))
+    }
+
+    /// [`Tensor::matmul_into`] with an explicit choice of threads.
+    #[track_caller]
+    pub fn matmul_into_with<E2, S2, St2, E3, S3, St3>(
+        &self,
+        rhs: &Tensor<T, E2, S2, St2>,
+        out: &mut Tensor<T, E3, S3, St3>,
+        par: Par,
+    ) where
+        E: MatMulShape<E2>,
+        E2: Extents,
+        S2: Layout<E2>,
+        St2: DenseStorage<T>,
+        E3: OutputFor<<E as MatMulShape<E2>>::Output>,
+        S3: Layout<E3>,
+        St3: DenseStorageMut<T>,
+    {
+        or_panic(self.try_matmul_into_with(rhs, out, par))
     }
 
     /// See [`Tensor::matmul`].
@@ -368,9 +406,23 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
         St2: DenseStorage<T>,
         St: ResultStorage<T, <E as MatMulShape<E2>>::Output>,
     {
-        // Not through `try_matmul`: see `product_plan`.
+        self.matmul_with(rhs, Par::Auto)
+    }
+
+    /// [`Tensor::matmul`] with an explicit choice of threads.
+    #[track_caller]
+    #[inline]
+    pub fn matmul_with<E2, S2, St2>(&self, rhs: &Tensor<T, E2, S2, St2>, par: Par) -> Product<T, E, E2, St>
+    where
+        E: MatMulShape<E2>,
+        E2: Extents,
+        S2: Layout<E2>,
+        St2: DenseStorage<T>,
+        St: ResultStorage<T, <E as MatMulShape<E2>>::Output>,
+    {
+        // Not through `try_matmul_with`: see `product_plan`.
         let (plan, ext, total) = or_panic(self.product_plan(rhs));
-        let filled = product_storage::<T, E, E2, <St as ResultStorage<T, _>>::Out>(&plan, total, Par::Auto);
+        let filled = product_storage::<T, E, E2, <St as ResultStorage<T, _>>::Out>(&plan, total, par);
         let Some(storage) = filled else { panic!("{}", plan.capacity_error()) };
         // SAFETY: a row-major block of numel elements.
         unsafe { Tensor::from_parts_unchecked(storage, ext, ()) }

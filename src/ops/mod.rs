@@ -1,6 +1,6 @@
 //! Operations: elementwise expressions and operators, evaluation and assignment.
 //!
-//! Shape rules live in [`crate::extents`]; the loops live in [`crate::kernels`]; this module
+//! Shape rules live in [`crate::extents`]; the loops live in the crate's `kernels` module; this module
 //! connects them to the API.
 
 pub(crate) mod along;
@@ -27,6 +27,7 @@ mod sparse;
 mod sum_storage;
 mod take;
 
+pub use crate::kernels::band::BandElem;
 pub use crate::kernels::gemm::GemmElem;
 pub use crate::kernels::reduce::Reducer;
 pub use arith::{AddOp, DivOp, MulOp, NegOp, RemOp, SubOp};

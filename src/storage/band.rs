@@ -23,8 +23,8 @@
 //! always zero. Rectangular matrices (`m != n`) are allowed, as in LAPACK.
 //!
 //! # Rules
-//! * Reading outside the band gives zero ([`Tensor::value`]).
-//! * Writing outside the band is an error ([`Tensor::try_set`]), never a silent drop.
+//! * Reading outside the band gives zero ([`Tensor::value`](crate::Tensor::value)).
+//! * Writing outside the band is an error ([`Tensor::try_set`](crate::Tensor::try_set)), never a silent drop.
 //! * Any bandwidths, as LAPACK's `?gbmv` accepts: `kl >= m` or `ku >= n` describe a band
 //!   wider than the matrix, whose extra diagonals are padding cells (zero, never read);
 //!   the buffer has exactly `ldab * n` elements; the element counts fit in `isize::MAX`
@@ -42,7 +42,7 @@ use core::ops::Range;
 use num_traits::Zero;
 
 /// The elements of a band matrix in LAPACK's general band layout (see the
-/// [module docs](self)); the storage policy of [`BandMatrix`].
+/// [module docs](crate::storage::band)); the storage policy of [`BandMatrix`](crate::BandMatrix).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Band<T> {
     pub(crate) kl: usize,

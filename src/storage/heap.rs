@@ -6,7 +6,7 @@ use crate::alloc::AlignedBuf;
 /// Owned heap storage, the default.
 ///
 /// Two representations behind one type: a buffer the crate allocated itself (64-byte
-/// aligned from 4 KiB, huge pages for large ones — see [`crate::kernels::buffer`]), used
+/// aligned from 4 KiB, huge pages for large ones — see [`crate::alloc`]), used
 /// by every constructor and every computed result; and a `Vec<T>` a user handed over with
 /// `from_vec`, kept as is so that converting back with `into_vec` never copies.
 /// `into_vec` of a crate-allocated buffer copies (once): the crate's buffers are not

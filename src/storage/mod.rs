@@ -1,6 +1,6 @@
 //! Storage policies: where and how a tensor's elements live.
 //!
-//! Every storage implements [`Storage`] and [`ReadStorage`] (the generic read contract).
+//! Every storage implements [`Storage`] and [`ReadStorage`](crate::ReadStorage) (the generic read contract).
 //! Dense storages also implement [`DenseStorage`] (elements reachable through a pointer)
 //! and, when writable, [`DenseStorageMut`]. Storages that keep only some elements — the
 //! [`Band`] matrix here, or a storage of your own — implement [`NonDenseStorage`] instead,
@@ -24,7 +24,7 @@
 //! 2. [`NonDenseStorage`] — [`NonDenseStorage::check_extents`] says whether the storage
 //!    can stand for a tensor of the given extents; it is called once, when the tensor is
 //!    assembled with [`Tensor::try_from_storage`](crate::Tensor::try_from_storage).
-//! 3. [`ReadStorage`] — the value at an index (zero where nothing is stored), the number
+//! 3. [`ReadStorage`](crate::ReadStorage) — the value at an index (zero where nothing is stored), the number
 //!    of stored entries, and a walk over them. That is all the generic API needs:
 //!    [`value`](crate::Tensor::value), [`nnz`](crate::Tensor::nnz),
 //!    [`for_each_stored`](crate::Tensor::for_each_stored) and
@@ -61,7 +61,7 @@ pub use view::{BorrowedStorage, View, ViewMut};
 /// Any storage policy for elements of type `T`: the one trait every storage implements.
 ///
 /// It carries no behaviour; what a storage can do is stated by the traits built on it:
-/// [`ReadStorage`] (read any element, list the stored ones), [`DenseStorage`] and
+/// [`ReadStorage`](crate::ReadStorage) (read any element, list the stored ones), [`DenseStorage`] and
 /// [`DenseStorageMut`] (a pointer to every element, for the crate's dense storages) or
 /// [`NonDenseStorage`] (everything else, including storages defined outside this crate).
 pub trait Storage<T> {
@@ -75,7 +75,7 @@ pub trait Storage<T> {
 /// the storage, after asking it whether it fits the extents.
 ///
 /// It is safe to implement: nothing in the crate reads such a storage except through its
-/// own [`ReadStorage`] methods. A type must not implement both this trait and
+/// own [`ReadStorage`](crate::ReadStorage) methods. A type must not implement both this trait and
 /// [`DenseStorage`] (whose `unsafe impl` promises so), because dense kernels trust the
 /// length of a dense region and `try_from_storage` does not establish it. The trait has
 /// no element-type parameter on purpose: the orphan rule then forbids other crates to
@@ -86,7 +86,7 @@ pub trait NonDenseStorage {
     /// length, in order); otherwise the reason, as a [`ShapeError`](crate::ShapeError)
     /// (usually [`ShapeError::InvalidArgument`](crate::ShapeError::InvalidArgument) or
     /// [`ShapeError::LengthMismatch`](crate::ShapeError::LengthMismatch)). After `Ok`,
-    /// [`ReadStorage::value_at`] must answer for every in-bounds index of `dims` without
+    /// [`ReadStorage::value_at`](crate::ReadStorage::value_at) must answer for every in-bounds index of `dims` without
     /// panicking.
     fn check_extents(&self, dims: &[usize]) -> Result<(), crate::ShapeError>;
 }

@@ -52,7 +52,7 @@ impl<T: Clone + Zero, M: Dim, N: Dim> ReadStorage<T, (M, N), ColMajor> for Band<
 
 impl<T, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     /// A band matrix from its LAPACK band buffer (`(kl + ku + 1) * cols` elements,
-    /// column-major, see the [module docs](self)); buffer cells outside the matrix are
+    /// column-major, see the [storage's docs](crate::storage::band)); buffer cells outside the matrix are
     /// ignored and set to zero. The buffer is returned inside the error.
     ///
     /// ```

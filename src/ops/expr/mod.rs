@@ -8,7 +8,7 @@
 //!
 //! Leaves are tensors (owned or borrowed, any stride policy and dense storage) and scalars.
 //! Shapes follow numpy's broadcasting; with static extents the result extents are computed
-//! in the type ([`BroadcastWith`]) and incompatible extents do not compile.
+//! in the type ([`BroadcastWith`](crate::extents::BroadcastWith)) and incompatible extents do not compile.
 //!
 //! Evaluation uses one of two forms of each tree, prepared before the loop so that the
 //! loop body sees only raw pointers and values:

@@ -15,7 +15,7 @@ use crate::storage::Heap;
 use crate::storage::OwnedStorage;
 use crate::tensor::{or_panic, Tensor};
 
-/// A lazily evaluated elementwise expression; see the [module docs](self).
+/// A lazily evaluated elementwise expression; see the [module docs](crate::ops::expr).
 pub trait Expr: Sized {
     /// Element type of the result.
     type Elem: Copy + Send + Sync;
@@ -60,6 +60,17 @@ pub trait Expr: Sized {
     /// [`Expr::try_eval`] with an explicit choice of threads.
     fn try_eval_with(self, par: Par) -> Result<Tensor<Self::Elem, Self::Extents>, ShapeError> {
         try_eval(self, par)
+    }
+    /// [`Expr::eval`] with an explicit choice of threads.
+    ///
+    /// ```
+    /// use mdtensor::{prelude::*, tensor};
+    /// let a = tensor![1.0, 2.0];
+    /// assert_eq!((&a * 2.0).eval_with(Par::Seq).to_vec(), [2.0, 4.0]);
+    /// ```
+    #[track_caller]
+    fn eval_with(self, par: Par) -> Tensor<Self::Elem, Self::Extents> {
+        or_panic(self.try_eval_with(par))
     }
     /// Evaluates into any owned storage, e.g. a [`StackTensor`](crate::StackTensor) for
     /// static extents (no heap allocation); always on the calling thread.

@@ -9,7 +9,7 @@ pub trait BinaryOp<A, B>: Copy + Send + Sync {
     fn apply(self, a: A, b: B) -> Self::Out;
 }
 
-/// `f(a, b)` for a closure: the node behind [`Expr::zip_with`].
+/// `f(a, b)` for a closure: the node behind [`Expr::zip_with`](crate::Expr::zip_with).
 #[derive(Clone, Copy, Debug)]
 pub struct FnOp<F>(pub F);
 impl<A, B, O: Copy + Send + Sync, F: Fn(A, B) -> O + Copy + Send + Sync> BinaryOp<A, B> for FnOp<F> {

@@ -120,8 +120,30 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
     ) -> Tensor<T, (E::Rows,)> {
         or_panic(self.try_matvec(x))
     }
+    /// [`Tensor::matvec`] with an explicit choice of threads.
+    #[track_caller]
+    pub fn matvec_with<X: VectorOf<E::Cols>, S2: Layout<X>, St2: DenseStorage<T>>(
+        &self,
+        x: &Tensor<T, X, S2, St2>,
+        par: Par,
+    ) -> Tensor<T, (E::Rows,)> {
+        or_panic(self.try_matvec_with(x, par))
+    }
     /// `y = self · x` into an existing vector; `Err` when a length differs.
     pub fn try_matvec_into<K: Dim, R: Dim, S2: Layout<(K,)>, St2: DenseStorage<T>, S3: Layout<(R,)>, St3>(
+        &self,
+        x: &Tensor<T, (K,), S2, St2>,
+        y: &mut Tensor<T, (R,), S3, St3>,
+    ) -> Result<(), ShapeError>
+    where
+        E::Cols: SparseProductDim<K>,
+        E::Rows: SparseProductDim<R>,
+        St3: DenseStorageMut<T>,
+    {
+        self.try_matvec_into_with(x, y, Par::Auto)
+    }
+    /// [`Tensor::try_matvec_into`] with an explicit choice of threads.
+    pub fn try_matvec_into_with<K: Dim, R: Dim, S2: Layout<(K,)>, St2: DenseStorage<T>, S3: Layout<(R,)>, St3>(
         &self,
         x: &Tensor<T, (K,), S2, St2>,
         y: &mut Tensor<T, (R,), S3, St3>,
@@ -151,7 +173,21 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
         E::Rows: SparseProductDim<R>,
         St3: DenseStorageMut<T>,
     {
-        or_panic(self.try_matvec_into(x, y, Par::Auto))
+        or_panic(self.try_matvec_into_with(x, y, Par::Auto))
+    }
+    /// [`Tensor::matvec_into`] with an explicit choice of threads.
+    #[track_caller]
+    pub fn matvec_into_with<K: Dim, R: Dim, S2: Layout<(K,)>, St2: DenseStorage<T>, S3: Layout<(R,)>, St3>(
+        &self,
+        x: &Tensor<T, (K,), S2, St2>,
+        y: &mut Tensor<T, (R,), S3, St3>,
+        par: Par,
+    ) where
+        E::Cols: SparseProductDim<K>,
+        E::Rows: SparseProductDim<R>,
+        St3: DenseStorageMut<T>,
+    {
+        or_panic(self.try_matvec_into_with(x, y, par))
     }
 
     /// Writes `self · b` into `out` in place when it is row-major contiguous, else through
@@ -211,9 +247,36 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
     ) -> Tensor<T, (E::Rows, B::N)> {
         or_panic(self.try_matmat(b))
     }
+    /// [`Tensor::matmat`] with an explicit choice of threads.
+    #[track_caller]
+    pub fn matmat_with<B: MatrixOf<E::Cols>, S2: Layout<B>, St2: DenseStorage<T>>(
+        &self,
+        b: &Tensor<T, B, S2, St2>,
+        par: Par,
+    ) -> Tensor<T, (E::Rows, B::N)> {
+        or_panic(self.try_matmat_with(b, par))
+    }
     /// `c = self · b` into an existing matrix; `Err` when a dimension differs.
     #[allow(clippy::type_complexity)]
     pub fn try_matmat_into<K: Dim, N, R: Dim, N2: Dim, S2, St2, S3, St3>(
+        &self,
+        b: &Tensor<T, (K, N), S2, St2>,
+        c: &mut Tensor<T, (R, N2), S3, St3>,
+    ) -> Result<(), ShapeError>
+    where
+        E::Cols: SparseProductDim<K>,
+        E::Rows: SparseProductDim<R>,
+        N: Dim + SparseProductDim<N2>,
+        S2: Layout<(K, N)>,
+        St2: DenseStorage<T>,
+        S3: Layout<(R, N2)>,
+        St3: DenseStorageMut<T>,
+    {
+        self.try_matmat_into_with(b, c, Par::Auto)
+    }
+    /// [`Tensor::try_matmat_into`] with an explicit choice of threads.
+    #[allow(clippy::type_complexity)]
+    pub fn try_matmat_into_with<K: Dim, N, R: Dim, N2: Dim, S2, St2, S3, St3>(
         &self,
         b: &Tensor<T, (K, N), S2, St2>,
         c: &mut Tensor<T, (R, N2), S3, St3>,
@@ -251,6 +314,24 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
         S3: Layout<(R, N2)>,
         St3: DenseStorageMut<T>,
     {
-        or_panic(self.try_matmat_into(b, c, Par::Auto))
+        or_panic(self.try_matmat_into_with(b, c, Par::Auto))
+    }
+    /// [`Tensor::matmat_into`] with an explicit choice of threads.
+    #[track_caller]
+    pub fn matmat_into_with<K: Dim, N, R: Dim, N2: Dim, S2, St2, S3, St3>(
+        &self,
+        b: &Tensor<T, (K, N), S2, St2>,
+        c: &mut Tensor<T, (R, N2), S3, St3>,
+        par: Par,
+    ) where
+        E::Cols: SparseProductDim<K>,
+        E::Rows: SparseProductDim<R>,
+        N: Dim + SparseProductDim<N2>,
+        S2: Layout<(K, N)>,
+        St2: DenseStorage<T>,
+        S3: Layout<(R, N2)>,
+        St3: DenseStorageMut<T>,
+    {
+        or_panic(self.try_matmat_into_with(b, c, par))
     }
 }
