@@ -1,9 +1,9 @@
 //! Matrix products against faer (and ndarray in the two-thread `f32` group), `f32` and
 //! `f64`, on explicit rayon pools of one and two threads.
 //!
-//! faer's build is heavy (minutes), so it is an optional dependency behind the
-//! `bench-faer` feature and this bench only builds with it:
-//! `cargo bench --features bench-faer --bench faer`.
+//! faer's build is heavy (minutes), so it is an optional dependency behind this package's
+//! `faer` feature and this bench only builds with it:
+//! `cargo bench -p mdtensor-benches --features faer --bench faer`.
 //!
 //! * `matmul_faer`, `matmul_faer_f64` — square products 64²–2048² on a pool of two
 //!   threads: mdtensor with `Par::Auto`, faer with `Par::rayon(0)` (the current pool's

@@ -7,11 +7,11 @@
 //! builds the bench once per cap, in its own target directory:
 //!
 //! ```text
-//! cargo bench --bench matmul_isa
+//! cargo bench -p mdtensor-benches --bench matmul_isa
 //! MMTEST_FEATURE=sse2,avx,avx2,fma CARGO_TARGET_DIR=target/mm-avx2 \
-//!     MDTENSOR_MAX_ISA=avx2 cargo bench --bench matmul_isa
+//!     MDTENSOR_MAX_ISA=avx2 cargo bench -p mdtensor-benches --bench matmul_isa
 //! MMTEST_FEATURE=sse2 CARGO_TARGET_DIR=target/mm-sse2 \
-//!     MDTENSOR_MAX_ISA=baseline cargo bench --bench matmul_isa
+//!     MDTENSOR_MAX_ISA=baseline cargo bench -p mdtensor-benches --bench matmul_isa
 //! ```
 //!
 //! Both sides compute `C = A·B` into an existing row-major C from row-major operands

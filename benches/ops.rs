@@ -255,7 +255,7 @@ fn small_static(c: &mut Criterion) {
     g.finish();
 }
 
-/// The price of compiling small static work once (`exec::cpu::NARROW_MAX`, issue 12):
+/// The price of compiling small static work once (`exec::cpu::NARROW_MAX`):
 /// a 64×64 (4,096-element) static tensor runs the baseline copy of the loops, the same
 /// shape with dynamic extents the copy picked for the CPU (AVX2 here); ndarray compiles
 /// its loops for the baseline only.

@@ -1,4 +1,5 @@
-//! The kernel-speed table on one thread (issue 11), `f32`, 4096² = 2^24 elements.
+//! Elementwise work, transposes and axis reductions on one thread against ndarray and
+//! hand-written loops, `f32`, 4096² = 2^24 elements (BENCHMARKS.md's first table).
 //!
 //! rayon's global pool has exactly one thread in this benchmark (set before the first
 //! group), so mdtensor's `Par::Auto` cannot use a second core that the peer does not use. Each mdtensor row has its peer in

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Times what a user waits for after editing their own program (issue 12): each program in
+# Times what a user waits for after editing their own program: each program in
 # build-time/ is built once (release and debug), then rebuilt N times after `touch src/main.rs`.
 # The runs alternate programs and profiles (mlp, mlp-ndarray, tiny; release, debug; repeat) so
 # that load from other work on the machine falls on all of them alike; medians and the spread

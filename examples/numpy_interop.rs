@@ -11,7 +11,8 @@ use mdtensor::{Mmap, RowMajor, Tensor};
 use std::path::Path;
 
 fn main() -> Result<(), io::NpyError> {
-    let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/npy/f32_c.npy");
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("examples/ is in the repository");
+    let input = repo.join("tests/fixtures/npy/f32_c.npy");
     let header = io::read_npy_header(&mut std::fs::File::open(&input)?)?;
     println!("{}: descr {}, shape {:?}", input.display(), header.descr(), header.shape());
 

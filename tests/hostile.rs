@@ -1,5 +1,5 @@
-//! Hostile input (issue 13): the exact inputs that once panicked, aborted or gave a wrong
-//! answer. Each must now give the right answer or an error that names the problem.
+//! Hostile input: inputs that could make a tensor library panic, abort or give a wrong
+//! answer. Each must give the right answer or an error that names the problem.
 //!
 //! A thread-local tracker of the largest allocation (as in `tests/alloc.rs`) checks that a
 //! refused `.npz` member is refused before anything of its inflated size is allocated.
@@ -34,7 +34,7 @@ fn size_rule_does_not_depend_on_where_the_zero_is() {
         let e = D3::try_zeros(dims).unwrap_err();
         assert!(matches!(e, ShapeError::Overflow { op: "zeros", .. }), "{dims:?}: {e}");
     }
-    // The overflowing-strides input of the issue is refused outright.
+    // Extents whose strides would overflow are refused outright.
     let e = D3::try_zeros([0, 1 << 40, 1 << 40]).unwrap_err();
     assert_eq!(
         e.to_string(),
@@ -84,7 +84,7 @@ fn huge_steps_give_the_right_elements() {
         let v = t.try_slice_dyn(&[SliceElem::Range { start: None, end: None, step }]).unwrap();
         assert_eq!(v.to_vec(), [7], "step {step}");
     }
-    // An axis of length 1 next to a longer one: the walker that keeps indices used to step
+    // An axis of length 1 next to a longer one: a walker that keeps indices must not step
     // by the huge stride and overflow.
     let t = Tensor::<i32, ext![_, _]>::from_fn([3, 1], |[i, _]| i as i32);
     for step in [isize::MAX, isize::MIN] {

@@ -1,4 +1,4 @@
-//! numpy's own results for the vocabulary of issue 10 (sort/argsort NaN order, cumsum,
+//! numpy's own results for the everyday vocabulary (sort/argsort NaN order, cumsum,
 //! cumprod, concatenate/stack/split, norms, take, clip), through the dynamic-rank path and
 //! through fixed-rank types. The fixtures come from `tests/fixtures/vocab/make_fixtures.py`.
 

@@ -1,4 +1,4 @@
-//! Property tests of numpy's everyday vocabulary (issue 10, item 2) against a plain
+//! Property tests of numpy's everyday vocabulary against a plain
 //! reference: a row-major `Vec` plus a shape, every operation written as an index formula.
 //!
 //! Operands are random strided views of dynamic rank 0 to 4 (each axis stepped by ±1 or ±2,

@@ -1,15 +1,15 @@
 //! Owned, aligned element buffers: the allocation of every tensor the crate creates.
 //!
 //! Why not `Vec`: glibc hands out large blocks at page + 16 bytes, so 64-byte vector loads
-//! split cache lines, and every fresh 4 KiB page costs a fault on first touch (≈1.65 µs
-//! here). An [`AlignedBuf`] of at least [`ALIGNED_FROM_BYTES`](super::ALIGNED_FROM_BYTES) is 64-byte aligned; from
+//! split cache lines, and every fresh 4 KiB page costs a fault on first touch (about
+//! 1.65 µs on the benchmark machine). An [`AlignedBuf`] of at least
+//! [`ALIGNED_FROM_BYTES`](super::ALIGNED_FROM_BYTES) is 64-byte aligned; from
 //! [`HUGE_PAGE_BYTES`] up it is 2 MiB aligned and advised to use transparent huge pages,
 //! so one fault maps 2 MiB, and the last one freed (up to 64 MiB) is kept for the next
 //! buffer of the same size (`alloc::reuse`), so a loop that makes a large result per
 //! step pays no faults after its first. Smaller buffers keep the element's own alignment: a
-//! 64-byte-aligned request goes through `posix_memalign`, whose bookkeeping cost more than
-//! a whole 4×4 add (measured: a dynamic 4×4 `(&a + &b).eval()` spent most of its time
-//! there), while a plain request is malloc's fast path.
+//! 64-byte-aligned request goes through `posix_memalign`, whose bookkeeping costs more
+//! than a whole dynamic 4×4 add, while a plain request is malloc's fast path.
 //! Results are written straight into uninitialised memory: no zeroing pass.
 //!
 //! Every allocation here is fallible underneath: running out of memory is
@@ -21,7 +21,8 @@ use super::sizes::{layout_for, HUGE_PAGE_BYTES};
 use crate::error::ShapeError;
 use core::ptr::NonNull;
 
-/// A heap buffer of `len` initialised `T`s, 64-byte aligned from [`ALIGNED_FROM_BYTES`](super::ALIGNED_FROM_BYTES).
+/// A heap buffer of `len` initialised `T`s, 64-byte aligned from
+/// [`ALIGNED_FROM_BYTES`](super::ALIGNED_FROM_BYTES).
 pub struct AlignedBuf<T> {
     ptr: NonNull<T>,
     len: usize,

@@ -3,9 +3,9 @@
 //! Why: [`super::AlignedBuf`] asks for 2 MiB alignment from 4 MiB up (huge
 //! pages), and glibc serves such a request with a fresh `mmap` every time and unmaps it
 //! on free. So every large result made in a loop (a product per step, an `eval()` per
-//! step) paid a page fault and the kernel's zeroing of each of its pages, and an unmap
-//! that must flush the TLB of every thread that touched it: `clear_page` alone was 3% of a
-//! two-thread `f64` 1024² product. Keeping the last freed block for the next request of
+//! step) would pay a page fault and the kernel's zeroing of each of its pages, and an
+//! unmap that must flush the TLB of every thread that touched it (`clear_page` alone is 3%
+//! of a two-thread `f64` 1024² product). Keeping the last freed block for the next request of
 //! the same size and alignment removes that, as a caching allocator (jemalloc, mimalloc)
 //! would. Memory held after a drop: one block of at most [`KEEP_MAX_BYTES`], until a
 //! block of another size replaces it.

@@ -7,8 +7,7 @@ use core::alloc::Layout;
 pub const ALIGN: usize = 64;
 /// Size from which buffers are [`ALIGN`]ed (below it, vector loads are few and the
 /// allocation itself is the cost). An aligned request is glibc's `posix_memalign`, whose
-/// bookkeeping took about a quarter of a 64 × 64 `f32` `sum_axis::<0>()` (its 256-byte
-/// output) when this was 256 bytes: 780–820 ns against 556–683 ns at 4 KiB, alternated.
+/// bookkeeping is about a quarter of a 64 × 64 `f32` `sum_axis::<0>()` (256-byte output).
 pub const ALIGNED_FROM_BYTES: usize = 4096;
 /// Size from which buffers are 2 MiB aligned with huge-page advice.
 pub const HUGE_PAGE_BYTES: usize = 4 << 20;

@@ -15,8 +15,8 @@
 /// Static extents of at most this many elements (16 KiB of `f32`) compile their
 /// elementwise and reduction loops once, for the baseline target, as nalgebra's static
 /// matrices do: such work takes microseconds, and a second, AVX2 copy of every loop a
-/// program uses for them nearly doubled its release rebuild time (issue 12; see the
-/// README's "Build cost"). Dynamic and larger static extents get both copies.
+/// program uses for them nearly doubles its release rebuild time. Dynamic and larger
+/// static extents get both copies.
 pub(crate) const NARROW_MAX: usize = 4096;
 
 /// Whether work over extents with `static_numel` elements (`None`: not static) gets the

@@ -120,8 +120,7 @@ impl Par {
 pub(crate) fn for_each_chunk_as<P: Paths>(n: usize, par: Par, body: impl Fn(usize, usize) + Send + Sync) {
     if P::WIDE && n <= SMALL_ELEMENTS {
         // A few vectors' worth: the run-time dispatch would cost as much as the loop
-        // (a dynamic 4×4 add took 43 ns with it, 37 without). Narrow kernels have no
-        // dispatch to skip.
+        // (a sixth of a dynamic 4×4 add). Narrow kernels have no dispatch to skip.
         body(0, n);
     } else if const { may_split::<P>() } && par.parallel_for(n) {
         for_each_task(n.div_ceil(CHUNK), |c| run_block::<P>(&body, c * CHUNK, ((c + 1) * CHUNK).min(n)));
@@ -197,8 +196,8 @@ pub(crate) fn threads() -> usize {
 ///
 /// A thin generic shell over [`run_tasks`]: rayon's machinery (its job, join and bridge
 /// layers) is generic over the closure it runs, so calling it here with each kernel's
-/// closure instantiated it once per expression type, in the user's crate — about half of
-/// the LLVM IR of a small program (see the README's "Build cost"). Behind a `dyn Fn` it is
+/// closure would instantiate it once per expression type, in the user's crate — about half
+/// of the LLVM IR of a small program. Behind a `dyn Fn` it is
 /// compiled once, in this crate; the price is one indirect call per task, and a task is
 /// thousands of elements.
 #[inline]

@@ -1,6 +1,6 @@
 //! Cache hints: asking the CPU to fetch a line before a loop reads it.
 //!
-//! Two uses, each measured where it is called:
+//! Two uses:
 //! * [`to_l2`] for the lines the next mixed-layout tile will read (`tile`, `elementwise`);
 //! * [`streaming`] for data read once, such as the index and value arrays of a sparse
 //!   product (`spmv`), so that it does not push the randomly accessed vector out of the
@@ -13,16 +13,13 @@
 /// address will do).
 ///
 /// A tile touches one line in each of 16 rows (or columns) far apart in memory, and the
-/// next tile the next line of each: more streams than the hardware prefetcher follows.
-/// Asking for the next tile's lines while this one is copied took `c.assign(a.t())` at
-/// 4096² from 22.3 to 17.0 ms and `c.assign(&a + b.t())` from 33.9 to 30.8 ms (one
-/// thread).
+/// next tile the next line of each: more streams than the hardware prefetcher follows, so
+/// each tile asks for the next tile's lines while it is copied.
 ///
 /// L2, not L1 (`T1`, not `T0`): rows a power-of-two apart share an L1 set, so the 16
 /// lines of a row-major operand and the 16 of the output that the next tile needs land in
-/// one 12-way set and evict each other before they are read. Prefetched into L2 (whose
-/// sets spread the rows), `c.assign(&a + b.t())` went from 35.2 to 22.8 ms against the
-/// hand 8×8 loop's 28.4–28.8 ms, and `c.assign(a.t())` from 22.9 to 19.4 ms (same runs).
+/// one 12-way set and evict each other before they are read; L2's sets spread the rows.
+/// The effect on the mixed-layout rows is in BENCHMARKS.md (`mixed_layout_1t`).
 #[inline(always)]
 pub(crate) fn to_l2<T>(p: *const T) {
     hint::<T1, T>(p);
@@ -34,13 +31,9 @@ pub(crate) fn to_l2<T>(p: *const T) {
 /// A CSR product streams its index and value arrays (16 bytes per entry with `usize`
 /// indices and `f64` values) while it reads the dense operand at random. Fetched the
 /// ordinary way, the streams pass through the caches and evict that operand; fetched as
-/// non-temporal a few hundred bytes ahead, they do not. A standalone copy of the SpMV loop
-/// (10⁶ rows × 10 random entries, medians of 30, alternated) ran 25.6–26.5 ms against
-/// 28.2–30.4 ms without the hint for `f64`, and 20.4–21.2 against 23.6–23.8 ms for `f32`;
-/// `prefetcht0` at the same distance gained less for `f64` (26.5–28.0 ms) and as much for
-/// `f32`. The CSC scatter (`a.sparse_t().matvec(&x)`), whose random accesses go to the
-/// output, gained the same way: 25.4–26.1 ms against 31.2–32.1 ms in the `csc_spmv_f64`
-/// bench (one thread, two alternated runs).
+/// non-temporal a few hundred bytes ahead, they do not (`prefetcht0` at the same distance
+/// helps `f64` less). The CSC scatter (`a.sparse_t().matvec(&x)`), whose random accesses
+/// go to the output, uses it the same way. The SpMV rows are in BENCHMARKS.md (`sparse`).
 #[inline(always)]
 pub(crate) fn streaming<T>(p: *const T) {
     hint::<NTA, T>(p);

@@ -3,8 +3,8 @@
 //! Row by row: row `i` meets columns `j = i + ku - r` for buffer rows `r = 0..ldab`, and
 //! those columns are consecutive in the buffer, so each output element is one short dot
 //! product over a window of `ldab` buffer columns and `ldab` elements of `x`, written once
-//! (a per-diagonal pass would re-read and re-write `y` once per diagonal, and was slower
-//! when tried). The interior rows, where every diagonal is inside the matrix, run without
+//! (a per-diagonal pass would re-read and re-write `y` once per diagonal, which is
+//! slower). The interior rows, where every diagonal is inside the matrix, run without
 //! branches, with `ldab` a compile-time constant for the common small bandwidths, in
 //! vector passes (see `interior_fixed`); the few edge rows check each diagonal. Every row
 //! sums its products in the same order, so all paths give the same bits. Rows are

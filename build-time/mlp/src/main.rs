@@ -1,5 +1,5 @@
 //! A two-layer MLP with static shapes, trained by hand-written backward and SGD: the user's
-//! program whose rebuild time `../run.sh` measures (issue 12). `../mlp-ndarray` is the same
+//! program whose rebuild time `../run.sh` measures. `../mlp-ndarray` is the same
 //! program with ndarray; both print the same checksum (to float rounding).
 
 use mdtensor::ops::select;

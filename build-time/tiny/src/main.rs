@@ -1,5 +1,5 @@
 //! A tiny program with static shapes — a few tensors, a matmul, an add, a static slice —
-//! whose rebuild time `../run.sh` measures (issue 12; the target is ≤ 0.5 s in release).
+//! whose rebuild time `../run.sh` measures (BENCHMARKS.md, "Build cost").
 
 use mdtensor::prelude::*;
 use mdtensor::{ext, Full, Span, Tensor};

@@ -14,17 +14,16 @@ use core::arch::x86_64::*;
 
 /// Bytes of B up to which a single-block product reads B in place: three quarters of the
 /// core's L2 as CPUID reports it, between the default 384 KiB and 768 KiB. AVX-512 cores
-/// have 512 KiB (Ice Lake client) to 2 MiB of L2. On this machine's 1 MiB an `f64` 256²
-/// product (B of 512 KiB) read in place took 614–629 µs against 660–671 µs packed; the
-/// AVX2 kernels, which sweep B twice as often per flop, were slower in place (723–733 µs
-/// against 676) and keep the default.
+/// have 512 KiB (Ice Lake client) to 2 MiB of L2; with 1 MiB, an `f64` 256² product (B of
+/// 512 KiB) is about 7% faster read in place than packed. The AVX2 kernels, which sweep B
+/// twice as often per flop, are slower in place and keep the default.
 fn direct_b_bytes() -> usize {
     use super::micro::DIRECT_B_BYTES;
     crate::exec::cpu::l2_bytes().map_or(DIRECT_B_BYTES, |l2| (l2 / 4 * 3).clamp(DIRECT_B_BYTES, 768 << 10))
 }
 
 // Depth blocks of 256 and B blocks of 512 KiB (`f32`: 256 × 512; `f64`: 256 × 256), half
-// the 1 MiB L2 of the AVX-512 cores measured; A panels of 2 MiB.
+// a 1 MiB L2; A panels of 2 MiB.
 simd_kernel!(
     "avx512f",
     F32,

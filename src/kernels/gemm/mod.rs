@@ -189,8 +189,8 @@ unsafe fn gemm_rows<T: GemmElem, const N: usize>(
     unsafe {
         let at = |i: usize, p: usize| *a.ptr.offset(i as isize * a.rs + p as isize * a.cs);
         // Plain loops over zeroed arrays, not `core::array::from_fn`: the same code once
-        // optimised, but `from_fn`'s generic machinery was 6% of the LLVM IR a small
-        // program with one product compiled (two closures for each of the four widths).
+        // optimised, but `from_fn`'s generic machinery is 6% of the LLVM IR a small
+        // program with one product compiles (two closures for each of the four widths).
         let brow = |p: usize| -> [T; N] {
             let mut row = [T::zero(); N];
             for (j, x) in row.iter_mut().enumerate() {

@@ -33,10 +33,9 @@ pub(super) const SHARED_B_BYTES: usize = if cfg!(miri) { 1 << 12 } else { 32 << 
 
 /// Multiply-adds from which threads share B. Below, the product is split in fixed parts:
 /// with one or two blocks of B per depth step both threads start on the same block, so the
-/// sharing saves no copy, and the extra chunks cost 3–5% at 384²–768² (`f32` 512² on two
-/// threads, medians of 200 products in ten alternated processes: 1.33–1.44 ms against
-/// 1.27–1.41 ms); from 1024² it measured the same or faster. The crate's unit tests lower
-/// it so that their small products run both splits.
+/// sharing saves no copy, and the extra chunks cost 3–5% at 384²–768² on two threads; from
+/// 1024² (2³⁰) sharing is as fast or faster. The crate's unit tests lower it so that their
+/// small products run both splits.
 pub(super) const SHARED_B_MIN_MACS: usize = if cfg!(miri) {
     1 << 10
 } else if cfg!(test) {

@@ -315,7 +315,7 @@ pub(crate) fn try_eval_in<X: Expr, St: OwnedStorage<X::Elem>>(
 
 /// [`try_eval_in`] for the panicking forms. The result never travels inside a `Result`:
 /// there, a small inline array shares bytes with the error's fields, and LLVM moved it
-/// through integer registers (a static 4×4 add took twice as long).
+/// through integer registers (a static 4×4 add takes twice as long).
 #[inline]
 #[track_caller]
 pub(crate) fn eval_in<X: Expr, St: OwnedStorage<X::Elem>>(x: X) -> Tensor<X::Elem, X::Extents, RowMajor, St> {

@@ -54,10 +54,9 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
     /// dimensions `dims`.
     ///
     /// The output is a zeroed `Vec` rather than the crate's aligned huge-page buffer written
-    /// in place: measured here (10⁶-row CSR SpMV, one thread, interleaved runs), a zeroed
-    /// `Vec` output took 25.6–25.9 ms against 28.3–28.7 ms for an uninitialised 2 MiB-aligned
-    /// block; the allocator hands the `Vec` a recently freed, already mapped block, while
-    /// the aligned block faults its pages in again on every call.
+    /// in place, which is faster here: the allocator hands the `Vec` a recently freed,
+    /// already mapped block, while the aligned block faults its pages in again on every
+    /// call.
     fn new_product<D: crate::Extents>(
         &self,
         op: &'static str,
