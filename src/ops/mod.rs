@@ -6,8 +6,6 @@
 pub(crate) mod along;
 mod arith;
 mod band;
-mod band_convert;
-mod band_solve;
 mod combine;
 mod cumulative;
 mod eval;
@@ -15,7 +13,7 @@ pub mod expr;
 mod join;
 mod linalg;
 mod math;
-mod methods;
+mod inherent;
 mod norm;
 #[cfg(feature = "rand")]
 mod random;
@@ -31,7 +29,7 @@ pub use crate::kernels::band::BandElem;
 pub use crate::kernels::gemm::GemmElem;
 pub use crate::kernels::reduce::Reducer;
 pub use arith::{AddOp, DivOp, MulOp, NegOp, RemOp, SubOp};
-pub use band_solve::BandLu;
+pub use band::BandLu;
 pub use combine::Contraction;
 pub use expr::UnaryOp;
 pub use expr::{Binary, BinaryOp, Expr, FnOp, IntoExpr, Owned, ScalarLeaf, Unary};

@@ -1,5 +1,5 @@
 //! Operations on band matrices: band × vector, band × scalar, `map_stored`, sums along
-//! an axis. Conversions are in `band_convert.rs`, the LU solve in `band_solve.rs`.
+//! an axis. Conversions are in `convert.rs`, the LU solve in `solve.rs`.
 //!
 //! A static length mismatch of `matvec` (a `Const<5>` column count and a `Const<4>`
 //! vector) does not compile ([`BandDim`]); dynamic lengths are checked at run time, and
