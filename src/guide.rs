@@ -62,6 +62,7 @@
 //! |---|---|
 //! | `a.sum()`, `a.mean()`, `a.prod()` | `a.sum()`, `a.mean()`, `a.prod()` (pairwise: the same result on any thread count) |
 //! | `a.var(ddof=1)`, `a.std(ddof=1)` | `a.var(1)`, `a.std(1)` |
+//! | `a.var(ddof=0.5)`; `ddof >= n` | `a.var(0.5)` (ddof is any integer or float, [`Ddof`](crate::ops::Ddof)); divides by `max(n - ddof, 0)`: `inf`, or NaN for equal elements, as numpy |
 //! | `a.max()`, `a.argmax()` | `a.max()` → `Option`, `a.argmax()` → `Option<usize>` (flat index) |
 //! | `a.sum(axis=0)` | `a.sum_axis::<0>()` (the axis is a constant: the result's extents are a type) |
 //! | `a.max(axis=1)` | `a.max_axis::<1>()` / `a.try_max_axis::<1>()` |

@@ -40,3 +40,68 @@ fn display_of_floats_matches_numpy() {
     assert!(failed.is_empty(), "{} of {checked} differ:\n{}", failed.len(), failed.join("\n\n"));
     assert!(checked > 50, "only {checked} cases");
 }
+
+fn floats(s: &str) -> Vec<f64> {
+    s.split(',').filter(|b| !b.is_empty()).map(|b| f64::from_bits(u64::from_str_radix(b, 16).unwrap())).collect()
+}
+
+/// Equal as numpy's values: the same non-finite class, or within a relative 1e-12 (the
+/// variance is one-pass here, two-pass in numpy).
+fn same(got: f64, want: f64) -> bool {
+    if !want.is_finite() {
+        return got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan());
+    }
+    (got - want).abs() <= 1e-12 * want.abs().max(1e-300)
+}
+
+#[test]
+fn var_and_std_ddof_match_numpy() {
+    let text = fixture("numpy", "ddof.txt");
+    let (mut checked, mut failed) = (0, Vec::new());
+    for line in text.lines() {
+        let f: Vec<&str> = line.split('|').collect();
+        let (op, shape, data, ddof, axis, out_shape, want) =
+            (f[0], dims(f[1]), floats(f[2]), f[3], f[4], dims(f[5]), floats(f[6]));
+        let a = Tensor::<f64, DynRank>::from_vec(shape.clone(), data);
+        // Integer ddof values go through the integer conversion, the others as floats.
+        let run = |ddof: mdtensor::ops::Ddof| -> (Vec<usize>, Vec<f64>) {
+            match (op, axis.parse::<usize>().ok()) {
+                ("var", None) => (vec![], vec![a.var(ddof)]),
+                ("std", None) => (vec![], vec![a.std(ddof)]),
+                ("var", Some(k)) => {
+                    let r = a.var_axis_dyn(k, ddof);
+                    (r.shape().to_vec(), r.to_vec())
+                }
+                ("std", Some(k)) => {
+                    let r = a.std_axis_dyn(k, ddof);
+                    (r.shape().to_vec(), r.to_vec())
+                }
+                _ => panic!("op {op}"),
+            }
+        };
+        let (got_shape, got) = match ddof.parse::<i32>() {
+            Ok(d) if d >= 0 => run((d as usize).into()),
+            Ok(d) => run(d.into()),
+            Err(_) => run(ddof.parse::<f64>().unwrap().into()),
+        };
+        if got_shape != out_shape || got.len() != want.len() || !got.iter().zip(&want).all(|(&g, &w)| same(g, w)) {
+            failed.push(format!(
+                "{op} {shape:?} ddof={ddof} axis={axis}: {got_shape:?} {got:?}, numpy {out_shape:?} {want:?}"
+            ));
+        }
+        checked += 1;
+    }
+    assert!(failed.is_empty(), "{} of {checked} differ:\n{}", failed.len(), failed.join("\n"));
+    assert!(checked > 500, "only {checked} cases");
+}
+
+#[test]
+fn ddof_accepts_integers_and_floats() {
+    let a = mdtensor::tensor![[1.0, 2.0], [3.0, 5.0]];
+    // numpy: a.var(ddof=4) divides by max(4 - 4, 0).
+    assert_eq!(a.var(4), f64::INFINITY);
+    assert_eq!(a.std(5usize), f64::INFINITY);
+    assert_eq!(a.var(1.5f32), a.var(0) * 4.0 / 2.5);
+    assert_eq!(a.var_axis::<0>(2).to_vec(), [f64::INFINITY, f64::INFINITY]);
+    assert!(mdtensor::tensor![[2.0f64, 2.0]].var_axis::<1>(2).to_vec()[0].is_nan());
+}

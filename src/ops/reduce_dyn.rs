@@ -13,6 +13,7 @@
 //!   [`crate::ops::AxisReductions`]): the same reducers and kernels, so `sum_axis_dyn(1)`
 //!   and `sum_axis::<1>()` give identical bits.
 
+use super::ddof::Ddof;
 use super::reduce::{extreme_positions, extreme_values, Extreme, Logical, Mean, Prod, Var};
 use crate::error::ShapeError;
 use crate::extents::{DynRank, Extents, RemoveAxisDyn};
@@ -228,7 +229,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
         try_prod_axis_dyn prod_axis_dyn try_prod_axes prod_axes try_prod_axes_keepdims prod_axes_keepdims);
     reduction_family!("Mean (NaN over no elements)", where (T: Float + FromPrimitive,), T, () => Mean;
         try_mean_axis_dyn mean_axis_dyn try_mean_axes mean_axes try_mean_axes_keepdims mean_axes_keepdims);
-    reduction_family!("Variance with `ddof` delta degrees of freedom", where (T: Float + FromPrimitive,), T, (ddof: usize) => Var { ddof };
+    reduction_family!("Variance with `ddof` delta degrees of freedom", where (T: Float + FromPrimitive,), T, (ddof: impl Into<Ddof>) => Var::new(ddof);
         try_var_axis_dyn var_axis_dyn try_var_axes var_axes try_var_axes_keepdims var_axes_keepdims);
 }
 
@@ -248,7 +249,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     pub fn try_std_axis_dyn(
         &self,
         axis: usize,
-        ddof: usize,
+        ddof: impl Into<Ddof>,
     ) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output>, ShapeError>
     where
         T: Float + FromPrimitive,
@@ -258,7 +259,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     }
     /// See [`Tensor::try_std_axis_dyn`].
     #[track_caller]
-    pub fn std_axis_dyn(&self, axis: usize, ddof: usize) -> Tensor<T, <E as RemoveAxisDyn>::Output>
+    pub fn std_axis_dyn(&self, axis: usize, ddof: impl Into<Ddof>) -> Tensor<T, <E as RemoveAxisDyn>::Output>
     where
         T: Float + FromPrimitive,
         E: RemoveAxisDyn,
@@ -267,7 +268,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     }
     /// Standard deviation over the axes `axes` in one pass; `Err` for an axis out of range
     /// or repeated.
-    pub fn try_std_axes(&self, axes: &[usize], ddof: usize) -> Result<Tensor<T, DynRank>, ShapeError>
+    pub fn try_std_axes(&self, axes: &[usize], ddof: impl Into<Ddof>) -> Result<Tensor<T, DynRank>, ShapeError>
     where
         T: Float + FromPrimitive,
     {
@@ -275,14 +276,18 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     }
     /// See [`Tensor::try_std_axes`].
     #[track_caller]
-    pub fn std_axes(&self, axes: &[usize], ddof: usize) -> Tensor<T, DynRank>
+    pub fn std_axes(&self, axes: &[usize], ddof: impl Into<Ddof>) -> Tensor<T, DynRank>
     where
         T: Float + FromPrimitive,
     {
         or_panic(self.try_std_axes(axes, ddof))
     }
     /// Standard deviation over the axes `axes`, kept with extent 1.
-    pub fn try_std_axes_keepdims(&self, axes: &[usize], ddof: usize) -> Result<Tensor<T, E::Dynamic>, ShapeError>
+    pub fn try_std_axes_keepdims(
+        &self,
+        axes: &[usize],
+        ddof: impl Into<Ddof>,
+    ) -> Result<Tensor<T, E::Dynamic>, ShapeError>
     where
         T: Float + FromPrimitive,
     {
@@ -290,7 +295,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     }
     /// See [`Tensor::try_std_axes_keepdims`].
     #[track_caller]
-    pub fn std_axes_keepdims(&self, axes: &[usize], ddof: usize) -> Tensor<T, E::Dynamic>
+    pub fn std_axes_keepdims(&self, axes: &[usize], ddof: impl Into<Ddof>) -> Tensor<T, E::Dynamic>
     where
         T: Float + FromPrimitive,
     {
