@@ -84,6 +84,7 @@
 //! | `np.split(a, [2, 5], axis=0)` | `a.split_indices::<0>(&[2, 5])`, `a.split_indices_dyn(axis, &[2, 5])` (views) |
 //! | `np.array_split(a, 3, axis=0)` | `a.array_split::<0>(3)`, `a.array_split_dyn(axis, 3)` (views) |
 //! | `np.take(a, [2, 0], axis=1)` | `a.take::<1>(&[2, 0])`, `a.take_dyn(axis, &[2, 0])` |
+//! | `np.take(a, [-1, 0], axis=-1)` | `a.take_dyn(-1, &[-1, 0])` (signed indices wrap once, as numpy; [`TakeIndex`](crate::TakeIndex)) |
 //! | `a[mask]` (boolean mask) | `a.masked_select(&mask)` (a 1-D tensor, row-major order) |
 //! | `np.sort(a, axis=1, kind='stable')` | `a.sort_axis::<1>()`, `a.sort_axis_dyn(axis)` (stable, NaN last) |
 //! | `np.argsort(a, axis=0, kind='stable')` | `a.argsort_axis::<0>()`, `a.argsort_axis_dyn(axis)` |
@@ -152,12 +153,16 @@
 //! ## Run-time axes and dynamic rank
 //!
 //! Every operation that takes an axis has a run-time form, suffixed `_dyn`, beside the
-//! const-generic one; its `try_` form returns `Err(ShapeError::AxisOutOfRange)` for an axis
-//! out of range. With a static rank the result keeps its rank with dynamic extents.
+//! const-generic one. The axis is an [`Axis`](crate::Axis): a `usize`, or a signed integer
+//! where negative counts from the end as in numpy; its `try_` form returns
+//! `Err(ShapeError::AxisOutOfRange)` (or `NegativeAxisOutOfRange`) outside `-rank..rank`.
+//! With a static rank the result keeps its rank with dynamic extents.
 //!
 //! | numpy | mdtensor |
 //! |---|---|
 //! | `a.sum(axis=k)` (`k` known at run time) | `a.sum_axis_dyn(k)`, `a.try_sum_axis_dyn(k)`; also `prod`, `mean`, `var`, `std`, `min`, `max`, `all`, `any` |
+//! | `a.sum(axis=-1)`, `np.cumsum(a, axis=-2)` | `a.sum_axis_dyn(-1)`, `a.cumsum_dyn(-2)`: every `_dyn` axis argument takes negative numbers ([`Axis`](crate::Axis)) |
+//! | `np.expand_dims(a, -1)`, `np.stack(parts, axis=-1)` | `a.unsqueeze_dyn(-1)`, `stack_dyn(-1, &parts)` (a negative axis counts in the result: `-1` appends) |
 //! | `a.argmax(axis=k)`, `a.argmin(axis=k)` | `a.argmax_axis_dyn(k)`, `a.argmin_axis_dyn(k)` |
 //! | `a.sum(axis=(0, 2))` | `a.sum_axes(&[0, 2])` (one pass; result `DynRank`); also `prod`, `mean`, `var`, `std`, `min`, `max`, `all`, `any` `_axes` |
 //! | `a.mean(axis=(0, 2), keepdims=True)` | `a.mean_axes_keepdims(&[0, 2])` (the input's rank, dynamic extents) |

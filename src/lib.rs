@@ -58,8 +58,8 @@ pub mod view;
 pub use crate_error::Error;
 pub use error::ShapeError;
 pub use extents::{
-    broadcast_shapes, AxisAt, BroadcastDim, BroadcastTo, Const, Dim, Dyn, DynOfRank, DynRank, Extents, InsertAxis, One,
-    Rank, RemoveAxis, Reverse, StaticDim, StaticExtents, ToDim,
+    broadcast_shapes, Axis, AxisAt, BroadcastDim, BroadcastTo, Const, Dim, Dyn, DynOfRank, DynRank, Extents,
+    InsertAxis, One, Rank, RemoveAxis, Reverse, StaticDim, StaticExtents, TakeIndex, ToDim,
 };
 pub use fmt::DebugStorage;
 pub use kernels::par::Par;

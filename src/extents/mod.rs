@@ -13,6 +13,7 @@
 //! and every storage policy uses them.
 
 mod axis;
+mod axis_arg;
 mod broadcast;
 mod concat;
 mod dim;
@@ -25,6 +26,7 @@ pub(crate) mod table;
 mod tuple;
 
 pub use axis::{AxisAt, InsertAxis, InsertAxisDyn, RemoveAxis, RemoveAxisDyn, Reverse};
+pub use axis_arg::{Axis, TakeIndex};
 pub use broadcast::{
     broadcast_shapes, BroadcastDim, BroadcastTo, BroadcastWith, CanBroadcast, CanBroadcastDim, DimBroadcast,
 };
