@@ -1,12 +1,15 @@
-//! `Display` like numpy (nested brackets, elements right-aligned to a common width, an
-//! ellipsis for large tensors) and a `Debug` that also shows extents, stride policy and
-//! storage (and the stored entries of sparse and band storages).
+//! `Display` like numpy (nested brackets, elements right-aligned to a common width, floats
+//! in numpy's notation (the `float` submodule), an ellipsis for large tensors) and a
+//! `Debug` that also shows extents, stride policy and storage (and the stored entries of
+//! sparse and band storages).
 
 use crate::extents::Extents;
 use crate::layout::Layout;
 use crate::storage::{DenseStorage, Storage};
 use crate::tensor::Tensor;
 use core::fmt;
+
+mod float;
 
 /// Above this many elements, each long axis shows only its first and last `EDGE` entries
 /// (numpy's `threshold` and `edgeitems`).
@@ -30,17 +33,15 @@ struct Printer<'a> {
 }
 
 impl Printer<'_> {
-    /// Formats every shown element, in order, so widths are known before printing.
-    fn collect(&mut self, cell: &dyn Fn(&[usize]) -> String, idx: &mut Vec<usize>) {
+    /// Calls `visit` with the index of every shown element, in order.
+    fn visit(&self, visit: &mut dyn FnMut(&[usize]), idx: &mut Vec<usize>) {
         if idx.len() == self.dims.len() {
-            let s = cell(idx);
-            self.width = self.width.max(s.chars().count());
-            self.cells.push(s);
+            visit(idx);
             return;
         }
         for i in shown(self.dims[idx.len()], self.summarize).into_iter().flatten() {
             idx.push(i);
-            self.collect(cell, idx);
+            self.visit(visit, idx);
             idx.pop();
         }
     }
@@ -78,10 +79,23 @@ impl Printer<'_> {
 }
 
 impl<T: fmt::Display, E: Extents, S: Layout<E>, St: DenseStorage<T>> fmt::Display for Tensor<T, E, S, St> {
+    /// Prints like numpy's `str`, with `, ` between elements as in its `repr`: integers as
+    /// they are, `f32`/`f64` with numpy's default float options (`1.` for an integral
+    /// value, the shortest digits up to 8 after the point, points aligned, scientific
+    /// notation when the magnitudes span more than 1e3 or reach 1e8 or drop below 1e-4).
+    /// A precision flag (`{:.3}`) prints every element with exactly that many digits
+    /// after the point (numpy's `floatmode='fixed'`). Tensors above 1000 elements show
+    /// the first and last 3 entries of each axis around `...`.
+    ///
     /// ```
-    /// use mdtensor::tensor;
+    /// use mdtensor::{tensor, DynRank, Tensor};
     /// assert_eq!(tensor![[1, 2], [3, 40]].to_string(), "[[ 1,  2],\n [ 3, 40]]");
+    /// assert_eq!(tensor![[1.0, 2.0, 3.0]].to_string(), "[[1., 2., 3.]]");
+    /// assert_eq!(tensor![1.5, -2.0].to_string(), "[ 1.5, -2. ]");
+    /// assert_eq!(tensor![1e-5, 1.0].to_string(), "[1.e-05, 1.e+00]");
     /// assert_eq!(format!("{:.1}", tensor![0.5, 2.0]), "[0.5, 2.0]");
+    /// // A rank-0 tensor prints its element as numpy prints a scalar.
+    /// assert_eq!(Tensor::<f64, DynRank>::from_vec(vec![], vec![21.0]).to_string(), "21.0");
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let dims = self.shape();
@@ -91,14 +105,32 @@ impl<T: fmt::Display, E: Extents, S: Layout<E>, St: DenseStorage<T>> fmt::Displa
         }
         let mut p = Printer { dims: &dims, summarize: self.numel() > THRESHOLD, cells: Vec::new(), width: 0 };
         let precision = f.precision();
-        let cell = |i: &[usize]| {
-            let e = self.try_get_dyn(i).expect("index from own extents");
-            match precision {
-                Some(p) => format!("{e:.p$}"),
-                None => e.to_string(),
+        let elem = |i: &[usize]| self.try_get_dyn(i).expect("index from own extents");
+        if let (None, Some(cutoff)) = (precision, float::float_cutoff::<T>()) {
+            if dims.is_empty() {
+                return f.write_str(&float::numpy_scalar(elem(&[])));
             }
-        };
-        p.collect(&cell, &mut Vec::with_capacity(dims.len()));
+            // Widths and the notation depend on every shown element, so they are gathered
+            // first and formatted together.
+            let mut shown = Vec::new();
+            p.visit(&mut |i| shown.push(elem(i)), &mut Vec::with_capacity(dims.len()));
+            p.cells = float::numpy_cells(&shown, cutoff);
+            p.width = p.cells.iter().map(|c| c.chars().count()).max().unwrap_or(0);
+        } else {
+            let mut cells = Vec::new();
+            p.visit(
+                &mut |i| {
+                    let e = elem(i);
+                    cells.push(match precision {
+                        Some(p) => format!("{e:.p$}"),
+                        None => e.to_string(),
+                    })
+                },
+                &mut Vec::with_capacity(dims.len()),
+            );
+            p.width = cells.iter().map(|c| c.chars().count()).max().unwrap_or(0);
+            p.cells = cells;
+        }
         p.write(f, 0, &mut 0)
     }
 }

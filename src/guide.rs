@@ -62,6 +62,7 @@
 //! |---|---|
 //! | `a.sum()`, `a.mean()`, `a.prod()` | `a.sum()`, `a.mean()`, `a.prod()` (pairwise: the same result on any thread count) |
 //! | `a.var(ddof=1)`, `a.std(ddof=1)` | `a.var(1)`, `a.std(1)` |
+//! | `a.var(ddof=0.5)`; `ddof >= n` | `a.var(0.5)` (ddof is any integer or float, [`Ddof`](crate::ops::Ddof)); divides by `max(n - ddof, 0)`: `inf`, or NaN for equal elements, as numpy |
 //! | `a.max()`, `a.argmax()` | `a.max()` → `Option`, `a.argmax()` → `Option<usize>` (flat index) |
 //! | `a.sum(axis=0)` | `a.sum_axis::<0>()` (the axis is a constant: the result's extents are a type) |
 //! | `a.max(axis=1)` | `a.max_axis::<1>()` / `a.try_max_axis::<1>()` |
@@ -83,6 +84,7 @@
 //! | `np.split(a, [2, 5], axis=0)` | `a.split_indices::<0>(&[2, 5])`, `a.split_indices_dyn(axis, &[2, 5])` (views) |
 //! | `np.array_split(a, 3, axis=0)` | `a.array_split::<0>(3)`, `a.array_split_dyn(axis, 3)` (views) |
 //! | `np.take(a, [2, 0], axis=1)` | `a.take::<1>(&[2, 0])`, `a.take_dyn(axis, &[2, 0])` |
+//! | `np.take(a, [-1, 0], axis=-1)` | `a.take_dyn(-1, &[-1, 0])` (signed indices wrap once, as numpy; [`TakeIndex`](crate::TakeIndex)) |
 //! | `a[mask]` (boolean mask) | `a.masked_select(&mask)` (a 1-D tensor, row-major order) |
 //! | `np.sort(a, axis=1, kind='stable')` | `a.sort_axis::<1>()`, `a.sort_axis_dyn(axis)` (stable, NaN last) |
 //! | `np.argsort(a, axis=0, kind='stable')` | `a.argsort_axis::<0>()`, `a.argsort_axis_dyn(axis)` |
@@ -133,6 +135,8 @@
 //! | `a.astype(np.int32)` | `a.cast::<i32>().eval()` (`as` conversion, lazy) |
 //! | `a.tolist()`, `a.ravel()` | `a.to_vec()` (logical order), `a.into_vec()` (no copy when possible) |
 //! | `np.allclose(a, b)` | `approx::relative_eq!(a, b, …)` (feature `approx`; different shapes are never equal) |
+//! | `print(a)`, `repr(a)` | `println!("{a}")`: numpy's text with `, ` separators (`[[1., 2.]]`; floats in numpy's default notation, `...` above 1000 elements; no line wrapping) |
+//! | `np.set_printoptions(precision=3, floatmode='fixed')` | `format!("{a:.3}")` (exactly 3 digits after the point, positional) |
 //! | `a == b` (whole arrays) | `a == b` → `bool` (same shape and elements); elementwise: `a.eq_elem(b)` (lazy, `bool` elements) |
 //!
 //! ## Files, interop and sparse matrices
@@ -149,12 +153,16 @@
 //! ## Run-time axes and dynamic rank
 //!
 //! Every operation that takes an axis has a run-time form, suffixed `_dyn`, beside the
-//! const-generic one; its `try_` form returns `Err(ShapeError::AxisOutOfRange)` for an axis
-//! out of range. With a static rank the result keeps its rank with dynamic extents.
+//! const-generic one. The axis is an [`Axis`](crate::Axis): a `usize`, or a signed integer
+//! where negative counts from the end as in numpy; its `try_` form returns
+//! `Err(ShapeError::AxisOutOfRange)` (or `NegativeAxisOutOfRange`) outside `-rank..rank`.
+//! With a static rank the result keeps its rank with dynamic extents.
 //!
 //! | numpy | mdtensor |
 //! |---|---|
 //! | `a.sum(axis=k)` (`k` known at run time) | `a.sum_axis_dyn(k)`, `a.try_sum_axis_dyn(k)`; also `prod`, `mean`, `var`, `std`, `min`, `max`, `all`, `any` |
+//! | `a.sum(axis=-1)`, `np.cumsum(a, axis=-2)` | `a.sum_axis_dyn(-1)`, `a.cumsum_dyn(-2)`: every `_dyn` axis argument takes negative numbers ([`Axis`](crate::Axis)) |
+//! | `np.expand_dims(a, -1)`, `np.stack(parts, axis=-1)` | `a.unsqueeze_dyn(-1)`, `stack_dyn(-1, &parts)` (a negative axis counts in the result: `-1` appends) |
 //! | `a.argmax(axis=k)`, `a.argmin(axis=k)` | `a.argmax_axis_dyn(k)`, `a.argmin_axis_dyn(k)` |
 //! | `a.sum(axis=(0, 2))` | `a.sum_axes(&[0, 2])` (one pass; result `DynRank`); also `prod`, `mean`, `var`, `std`, `min`, `max`, `all`, `any` `_axes` |
 //! | `a.mean(axis=(0, 2), keepdims=True)` | `a.mean_axes_keepdims(&[0, 2])` (the input's rank, dynamic extents) |

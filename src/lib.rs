@@ -60,8 +60,8 @@ pub mod view;
 pub use error::{Error, ShapeError};
 pub use exec::Par;
 pub use extents::{
-    broadcast_shapes, AxisAt, BroadcastDim, BroadcastTo, Const, Dim, Dyn, DynOfRank, DynRank, Extents, InsertAxis, One,
-    Rank, RemoveAxis, Reverse, StaticDim, StaticExtents, ToDim,
+    broadcast_shapes, Axis, AxisAt, BroadcastDim, BroadcastTo, Const, Dim, Dyn, DynOfRank, DynRank, Extents,
+    InsertAxis, One, Rank, RemoveAxis, Reverse, StaticDim, StaticExtents, TakeIndex, ToDim,
 };
 pub use fmt::DebugStorage;
 pub use layout::{ColMajor, Layout, RowMajor, StridePolicy, Strided};

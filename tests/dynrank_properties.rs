@@ -350,6 +350,63 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(cfg())]
+
+    /// A negative axis `k - rank` is axis `k` (numpy's `axis=-1`) in every run-time-axis
+    /// form: reductions equal the plain fold, the other forms their non-negative twin;
+    /// `take` with negative indices equals a plain gather that wraps them once; axes and
+    /// indices past either end are `Err`.
+    #[test]
+    fn negative_axes_and_indices_match_the_reference(c in strided_case(4, 3), raw in proptest::collection::vec(-4i64..4, 0..5)) {
+        let t = c.tensor();
+        let v = c.view(&t);
+        let (shape, data) = (c.view_shape(), c.view_elements());
+        let r = shape.len();
+        for axis in 0..r {
+            let neg = axis as isize - r as isize;
+            let mask: Vec<bool> = (0..r).map(|k| k == axis).collect();
+            prop_assert_eq!(v.sum_axis_dyn(neg).to_vec(), ref_reduce(&data, &shape, &mask, 0, |a, x| a + x));
+            prop_assert_eq!(v.try_max_axis_dyn(neg).ok().map(|m| m.to_vec()), v.try_max_axis_dyn(axis).ok().map(|m| m.to_vec()));
+            prop_assert_eq!(v.cumsum_dyn(neg).to_vec(), v.cumsum_dyn(axis).to_vec());
+            prop_assert_eq!(v.sort_axis_dyn(neg).to_vec(), v.sort_axis_dyn(axis).to_vec());
+            prop_assert_eq!(v.flip_dyn(neg).to_vec(), v.flip_dyn(axis).to_vec());
+            prop_assert_eq!(v.unsqueeze_dyn(neg - 1).shape(), v.unsqueeze_dyn(axis).shape());
+            prop_assert_eq!(v.try_squeeze_dyn(neg).is_ok(), shape[axis] == 1);
+            prop_assert_eq!(v.lanes_dyn(neg).count(), v.lanes_dyn(axis).count());
+            prop_assert_eq!(v.axis_iter_dyn(neg).map(|s| s.to_vec()).collect::<Vec<_>>(), v.axis_iter_dyn(axis).map(|s| s.to_vec()).collect::<Vec<_>>());
+            prop_assert_eq!(v.sum_axis_dyn(neg).keepdims_dyn(neg).shape(), v.sum_axis_dyn(axis).keepdims_dyn(axis).shape());
+            let f = v.mapv(|x| x as f64);
+            prop_assert_eq!(f.norm_axis_dyn(neg, mdtensor::ops::Norm::L1).to_vec(), f.norm_axis_dyn(axis, mdtensor::ops::Norm::L1).to_vec());
+            // take: a plain gather, negative indices wrapped once.
+            let n = shape[axis] as i64;
+            let got = v.try_take_dyn(neg, &raw);
+            if raw.iter().all(|&j| (-n..n).contains(&j)) {
+                let got = got.unwrap();
+                let mut out_shape = shape.clone();
+                out_shape[axis] = raw.len();
+                prop_assert_eq!(got.shape(), out_shape.clone());
+                let want: Vec<i64> = all_indices(&out_shape)
+                    .into_iter()
+                    .map(|mut idx| {
+                        idx[axis] = raw[idx[axis]].rem_euclid(n.max(1)) as usize;
+                        data[pos(&idx, &shape)]
+                    })
+                    .collect();
+                prop_assert_eq!(got.to_vec(), want);
+            } else {
+                prop_assert!(got.is_err());
+            }
+        }
+        let past = -(r as isize) - 1;
+        prop_assert_eq!(
+            v.try_sum_axis_dyn(past).unwrap_err(),
+            mdtensor::ShapeError::NegativeAxisOutOfRange { op: "sum_axis_dyn", axis: past, rank: r }
+        );
+        prop_assert!(v.try_unsqueeze_dyn(past - 1).is_err() && v.try_unsqueeze_dyn(past).is_ok());
+    }
+}
+
 /// The four extents cases on one tensor: static, mixed, dynamic and DynRank give the same
 /// run-time-axis and multi-axis reductions, and the result types follow the rule.
 #[test]

@@ -156,7 +156,8 @@ fn ref_arg<T: Copy + PartialOrd>(xs: &[T], max: bool) -> Option<usize> {
     best
 }
 
-/// Two-pass mean and variance (`ddof` delta degrees of freedom); NaN where numpy gives NaN.
+/// Two-pass mean and variance (`ddof` delta degrees of freedom), numpy's divisor
+/// `max(n - ddof, 0)`: NaN for no elements, `inf` (or NaN for equal ones) when `ddof >= n`.
 /// The mean is taken relative to the first element, so constant data have variance 0
 /// exactly.
 fn ref_mean(xs: &[f64]) -> f64 {
@@ -164,11 +165,8 @@ fn ref_mean(xs: &[f64]) -> f64 {
     x0 + xs.iter().map(|&x| x - x0).sum::<f64>() / xs.len() as f64
 }
 fn ref_var(xs: &[f64], ddof: usize) -> f64 {
-    if xs.len() <= ddof {
-        return f64::NAN;
-    }
     let m = ref_mean(xs);
-    xs.iter().map(|&x| (x - m) * (x - m)).sum::<f64>() / (xs.len() - ddof) as f64
+    xs.iter().map(|&x| (x - m) * (x - m)).sum::<f64>() / (xs.len() as f64 - ddof as f64).max(0.0)
 }
 
 /// The tensor's logical contents.

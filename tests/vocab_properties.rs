@@ -234,7 +234,7 @@ proptest! {
         if r.shape.is_empty() {
             axis_err(v.try_cumsum_dyn(0), 0)?;
             axis_err(v.try_sort_axis_dyn(0), 0)?;
-            axis_err(v.try_take_dyn(0, &[]), 0)?;
+            axis_err(v.try_take_dyn(0, &[0usize; 0]), 0)?;
             return Ok(());
         }
         let n = r.shape[axis];

@@ -62,6 +62,16 @@ pub enum ShapeError {
         /// Rank of the tensor.
         rank: usize,
     },
+    /// A negative axis number (counted from the end, as numpy's `axis=-1`) reaches past
+    /// the first axis.
+    NegativeAxisOutOfRange {
+        /// Operation.
+        op: &'static str,
+        /// Axis requested.
+        axis: isize,
+        /// Rank of the tensor.
+        rank: usize,
+    },
     /// Two shapes are incompatible for an operation.
     Incompatible {
         /// Operation.
@@ -123,6 +133,9 @@ impl fmt::Display for ShapeError {
                 write!(f, "{op}: index {index} is out of bounds for axis {axis} with extent {extent}")
             }
             ShapeError::AxisOutOfRange { op, axis, rank } => {
+                write!(f, "{op}: axis {axis} is out of range for a tensor of rank {rank}")
+            }
+            ShapeError::NegativeAxisOutOfRange { op, axis, rank } => {
                 write!(f, "{op}: axis {axis} is out of range for a tensor of rank {rank}")
             }
             ShapeError::Incompatible { op, lhs, rhs, reason } => {

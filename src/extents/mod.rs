@@ -13,6 +13,7 @@
 //! and every storage policy uses them.
 
 mod axis;
+mod axis_arg;
 mod broadcast;
 mod concat;
 mod dim;
@@ -26,6 +27,7 @@ mod tuple;
 
 pub(crate) use axis::check_axis;
 pub use axis::{AxisAt, InsertAxis, InsertAxisDyn, RemoveAxis, RemoveAxisDyn, Reverse};
+pub use axis_arg::{Axis, TakeIndex};
 pub use broadcast::{
     broadcast_shapes, BroadcastDim, BroadcastTo, BroadcastWith, CanBroadcast, CanBroadcastDim, DimBroadcast,
 };

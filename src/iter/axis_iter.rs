@@ -8,7 +8,7 @@
 
 use crate::error::ShapeError;
 use crate::extents::check_axis;
-use crate::extents::{AxisAt, Dim, Dyn, DynRank, Extents, RemoveAxis};
+use crate::extents::{Axis, AxisAt, Dim, Dyn, DynRank, Extents, RemoveAxis};
 use crate::layout::{Layout, Strided};
 use crate::storage::{DenseStorage, View};
 use crate::tensor::{or_panic, Tensor, TensorView};
@@ -126,8 +126,9 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     {
         or_panic(self.try_axis_iter::<0>())
     }
-    /// [`Tensor::axis_iter`] with the axis chosen at run time; `Err` when `axis >= rank`.
-    pub fn try_axis_iter_dyn(&self, axis: usize) -> Result<SubViews<'_, T, E, S, DynRank>, ShapeError> {
+    /// [`Tensor::axis_iter`] with the axis chosen at run time; `Err` outside `-rank..rank` (a negative axis counts from the end).
+    pub fn try_axis_iter_dyn(&self, axis: impl Into<Axis>) -> Result<SubViews<'_, T, E, S, DynRank>, ShapeError> {
+        let axis = axis.into().resolve("axis_iter_dyn", self.rank())?;
         self.axis_views("axis_iter_dyn", axis)
     }
     /// [`Tensor::axis_iter`] with the axis chosen at run time; the items have dynamic rank.
@@ -138,7 +139,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// assert_eq!(a.axis_iter_dyn(1).nth(1).unwrap().to_vec(), [2, 4]);
     /// ```
     #[track_caller]
-    pub fn axis_iter_dyn(&self, axis: usize) -> SubViews<'_, T, E, S, DynRank> {
+    pub fn axis_iter_dyn(&self, axis: impl Into<Axis>) -> SubViews<'_, T, E, S, DynRank> {
         or_panic(self.try_axis_iter_dyn(axis))
     }
 
@@ -172,13 +173,14 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     {
         or_panic(self.try_lanes::<I>())
     }
-    /// [`Tensor::lanes`] with the axis chosen at run time; `Err` when `axis >= rank`.
-    pub fn try_lanes_dyn(&self, axis: usize) -> Result<SubViews<'_, T, E, S, (Dyn,)>, ShapeError> {
+    /// [`Tensor::lanes`] with the axis chosen at run time; `Err` outside `-rank..rank` (a negative axis counts from the end).
+    pub fn try_lanes_dyn(&self, axis: impl Into<Axis>) -> Result<SubViews<'_, T, E, S, (Dyn,)>, ShapeError> {
+        let axis = axis.into().resolve("lanes_dyn", self.rank())?;
         self.lane_views("lanes_dyn", axis)
     }
     /// [`Tensor::lanes`] with the axis chosen at run time.
     #[track_caller]
-    pub fn lanes_dyn(&self, axis: usize) -> SubViews<'_, T, E, S, (Dyn,)> {
+    pub fn lanes_dyn(&self, axis: impl Into<Axis>) -> SubViews<'_, T, E, S, (Dyn,)> {
         or_panic(self.try_lanes_dyn(axis))
     }
 
@@ -260,18 +262,19 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     {
         or_panic(self.try_axis_chunks::<I>(size))
     }
-    /// [`Tensor::axis_chunks`] with the axis chosen at run time; `Err` when `axis >= rank`
+    /// [`Tensor::axis_chunks`] with the axis chosen at run time; `Err` outside `-rank..rank` (a negative axis counts from the end)
     /// or `size` is 0.
     pub fn try_axis_chunks_dyn(
         &self,
-        axis: usize,
+        axis: impl Into<Axis>,
         size: usize,
     ) -> Result<SubViews<'_, T, E, S, E::Dynamic>, ShapeError> {
+        let axis = axis.into().resolve("axis_chunks_dyn", self.rank())?;
         self.chunk_views("axis_chunks_dyn", axis, size)
     }
     /// [`Tensor::axis_chunks`] with the axis chosen at run time.
     #[track_caller]
-    pub fn axis_chunks_dyn(&self, axis: usize, size: usize) -> SubViews<'_, T, E, S, E::Dynamic> {
+    pub fn axis_chunks_dyn(&self, axis: impl Into<Axis>, size: usize) -> SubViews<'_, T, E, S, E::Dynamic> {
         or_panic(self.try_axis_chunks_dyn(axis, size))
     }
 }

@@ -4,7 +4,7 @@
 
 use super::along::{around, check_axis};
 use crate::error::ShapeError;
-use crate::extents::{AxisAt, Dyn, Extents};
+use crate::extents::{Axis, AxisAt, Dyn, Extents};
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
 use crate::tensor::{or_panic, Tensor};
@@ -85,16 +85,17 @@ impl<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St
     {
         or_panic(self.try_cumsum::<I>())
     }
-    /// [`Tensor::cumsum`] along a run-time axis; `Err` when `axis >= rank`.
-    pub fn try_cumsum_dyn(&self, axis: usize) -> Result<Tensor<T, E>, ShapeError>
+    /// [`Tensor::cumsum`] along a run-time axis; `Err` outside `-rank..rank` (a negative axis counts from the end).
+    pub fn try_cumsum_dyn(&self, axis: impl Into<Axis>) -> Result<Tensor<T, E>, ShapeError>
     where
         T: Add<Output = T>,
     {
+        let axis = axis.into().resolve("cumsum_dyn", self.rank())?;
         scan(self, "cumsum_dyn", axis, |a, b| a.clone() + b.clone())
     }
     /// [`Tensor::cumsum`] along a run-time axis.
     #[track_caller]
-    pub fn cumsum_dyn(&self, axis: usize) -> Tensor<T, E>
+    pub fn cumsum_dyn(&self, axis: impl Into<Axis>) -> Tensor<T, E>
     where
         T: Add<Output = T>,
     {
@@ -122,16 +123,17 @@ impl<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St
     {
         or_panic(self.try_cumprod::<I>())
     }
-    /// [`Tensor::cumprod`] along a run-time axis; `Err` when `axis >= rank`.
-    pub fn try_cumprod_dyn(&self, axis: usize) -> Result<Tensor<T, E>, ShapeError>
+    /// [`Tensor::cumprod`] along a run-time axis; `Err` outside `-rank..rank` (a negative axis counts from the end).
+    pub fn try_cumprod_dyn(&self, axis: impl Into<Axis>) -> Result<Tensor<T, E>, ShapeError>
     where
         T: Mul<Output = T>,
     {
+        let axis = axis.into().resolve("cumprod_dyn", self.rank())?;
         scan(self, "cumprod_dyn", axis, |a, b| a.clone() * b.clone())
     }
     /// [`Tensor::cumprod`] along a run-time axis.
     #[track_caller]
-    pub fn cumprod_dyn(&self, axis: usize) -> Tensor<T, E>
+    pub fn cumprod_dyn(&self, axis: impl Into<Axis>) -> Tensor<T, E>
     where
         T: Mul<Output = T>,
     {

@@ -13,7 +13,7 @@
 
 use super::along::{check_axis, dyn_view};
 use crate::error::{checked_numel, ShapeError};
-use crate::extents::{extents_from, joined_dims, ConcatAlong, Dyn, DynRank, Extents, InsertAxis};
+use crate::extents::{extents_from, joined_dims, Axis, ConcatAlong, Dyn, DynRank, Extents, InsertAxis};
 use crate::layout::{Layout, Strided};
 use crate::storage::{DenseStorage, View};
 use crate::tensor::{or_panic, Tensor, TensorView};
@@ -105,15 +105,22 @@ fn dyn_views<'a, T, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
 
 /// See [`concatenate_dyn`].
 pub fn try_concatenate_dyn<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
-    axis: usize,
+    axis: impl Into<Axis>,
     parts: &[&Tensor<T, E, S, St>],
 ) -> Result<Tensor<T, E::Dynamic>, ShapeError> {
+    // With no parts there is no rank to count a negative axis from: `concat_dims` reports
+    // the missing parts.
+    let axis = match parts.first() {
+        Some(p) => axis.into().resolve("concatenate", p.rank())?,
+        None => 0,
+    };
     let views = dyn_views(parts);
     let dims = concat_dims(axis, &views)?;
     assemble("concatenate", &views, axis, &dims)
 }
 
-/// Joins tensors of one type along a run-time `axis` (numpy's `concatenate(parts, axis)`).
+/// Joins tensors of one type along a run-time `axis` (numpy's `concatenate(parts, axis)`;
+/// a negative axis counts from the end).
 /// `Err` for no parts, an axis out of range, or extents that differ off the axis.
 ///
 /// ```
@@ -126,7 +133,7 @@ pub fn try_concatenate_dyn<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<
 /// ```
 #[track_caller]
 pub fn concatenate_dyn<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
-    axis: usize,
+    axis: impl Into<Axis>,
     parts: &[&Tensor<T, E, S, St>],
 ) -> Tensor<T, E::Dynamic> {
     or_panic(try_concatenate_dyn(axis, parts))
@@ -170,15 +177,21 @@ where
 
 /// See [`stack_dyn`].
 pub fn try_stack_dyn<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
-    axis: usize,
+    axis: impl Into<Axis>,
     parts: &[&Tensor<T, E, S, St>],
 ) -> Result<Tensor<T, DynRank>, ShapeError> {
+    // The new axis counts in the result, one rank up (numpy's `stack(…, axis=-1)` appends).
+    let axis = match parts.first() {
+        Some(p) => axis.into().resolve("stack", p.rank() + 1)?,
+        None => 0,
+    };
     let views = dyn_views(parts);
     let dims = stack_dims(axis, &views)?;
     assemble("stack", &views, axis, &dims)
 }
 
-/// [`stack`] along a run-time `axis` (`0..=rank`); the result has dynamic rank.
+/// [`stack`] along a run-time `axis` (`0..=rank`, or negative counted in the result:
+/// `-1` appends, as numpy); the result has dynamic rank.
 ///
 /// ```
 /// use mdtensor::{stack_dyn, tensor};
@@ -188,7 +201,7 @@ pub fn try_stack_dyn<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
 /// ```
 #[track_caller]
 pub fn stack_dyn<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
-    axis: usize,
+    axis: impl Into<Axis>,
     parts: &[&Tensor<T, E, S, St>],
 ) -> Tensor<T, DynRank> {
     or_panic(try_stack_dyn(axis, parts))
@@ -318,17 +331,22 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     {
         or_panic(self.try_split::<I>(sections))
     }
-    /// [`Tensor::split`] along a run-time axis; `Err` also when `axis >= rank`.
+    /// [`Tensor::split`] along a run-time axis; `Err` also outside `-rank..rank` (a negative axis counts from the end).
     pub fn try_split_dyn(
         &self,
-        axis: usize,
+        axis: impl Into<Axis>,
         sections: usize,
     ) -> Result<Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>>, ShapeError> {
+        let axis = axis.into().resolve("split_dyn", self.rank())?;
         self.pieces("split_dyn", axis, sections, true)
     }
     /// [`Tensor::split`] along a run-time axis.
     #[track_caller]
-    pub fn split_dyn(&self, axis: usize, sections: usize) -> Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>> {
+    pub fn split_dyn(
+        &self,
+        axis: impl Into<Axis>,
+        sections: usize,
+    ) -> Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>> {
         or_panic(self.try_split_dyn(axis, sections))
     }
     fn pieces_between(
@@ -371,19 +389,20 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     {
         or_panic(self.try_split_indices::<I>(indices))
     }
-    /// [`Tensor::split_indices`] along a run-time axis; `Err` when `axis >= rank`.
+    /// [`Tensor::split_indices`] along a run-time axis; `Err` outside `-rank..rank` (a negative axis counts from the end).
     pub fn try_split_indices_dyn(
         &self,
-        axis: usize,
+        axis: impl Into<Axis>,
         indices: &[usize],
     ) -> Result<Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>>, ShapeError> {
+        let axis = axis.into().resolve("split_indices_dyn", self.rank())?;
         self.pieces_between("split_indices_dyn", axis, indices)
     }
     /// [`Tensor::split_indices`] along a run-time axis.
     #[track_caller]
     pub fn split_indices_dyn(
         &self,
-        axis: usize,
+        axis: impl Into<Axis>,
         indices: &[usize],
     ) -> Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>> {
         or_panic(self.try_split_indices_dyn(axis, indices))
@@ -414,17 +433,22 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     {
         or_panic(self.try_array_split::<I>(sections))
     }
-    /// [`Tensor::array_split`] along a run-time axis; `Err` also when `axis >= rank`.
+    /// [`Tensor::array_split`] along a run-time axis; `Err` also outside `-rank..rank` (a negative axis counts from the end).
     pub fn try_array_split_dyn(
         &self,
-        axis: usize,
+        axis: impl Into<Axis>,
         sections: usize,
     ) -> Result<Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>>, ShapeError> {
+        let axis = axis.into().resolve("array_split_dyn", self.rank())?;
         self.pieces("array_split_dyn", axis, sections, false)
     }
     /// [`Tensor::array_split`] along a run-time axis.
     #[track_caller]
-    pub fn array_split_dyn(&self, axis: usize, sections: usize) -> Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>> {
+    pub fn array_split_dyn(
+        &self,
+        axis: impl Into<Axis>,
+        sections: usize,
+    ) -> Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>> {
         or_panic(self.try_array_split_dyn(axis, sections))
     }
 }

@@ -5,7 +5,7 @@ use super::along::check_axis;
 use super::expr::Unary;
 use super::reduce::Reductions;
 use crate::error::ShapeError;
-use crate::extents::{extents_from, DynRank, Extents, RemoveAxis};
+use crate::extents::{extents_from, Axis, DynRank, Extents, RemoveAxis};
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
 use crate::tensor::{or_panic, Tensor};
@@ -82,15 +82,16 @@ impl<T: Float + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tens
     {
         or_panic(self.try_norm_axis::<I>(kind))
     }
-    /// [`Tensor::norm_axis`] along a run-time axis (a dynamic-rank result); `Err` when
-    /// `axis >= rank`.
-    pub fn try_norm_axis_dyn(&self, axis: usize, kind: Norm) -> Result<Tensor<T, DynRank>, ShapeError> {
+    /// [`Tensor::norm_axis`] along a run-time axis (a dynamic-rank result); `Err` outside
+    /// `-rank..rank` (a negative axis counts from the end).
+    pub fn try_norm_axis_dyn(&self, axis: impl Into<Axis>, kind: Norm) -> Result<Tensor<T, DynRank>, ShapeError> {
+        let axis = axis.into().resolve("norm_axis_dyn", self.rank())?;
         let (v, dims) = self.lane_norms("norm_axis_dyn", axis, kind)?;
         Tensor::try_from_vec(DynRank::new(dims), v).map_err(|(e, _)| e)
     }
     /// [`Tensor::norm_axis`] along a run-time axis.
     #[track_caller]
-    pub fn norm_axis_dyn(&self, axis: usize, kind: Norm) -> Tensor<T, DynRank> {
+    pub fn norm_axis_dyn(&self, axis: impl Into<Axis>, kind: Norm) -> Tensor<T, DynRank> {
         or_panic(self.try_norm_axis_dyn(axis, kind))
     }
 }

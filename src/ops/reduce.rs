@@ -11,6 +11,7 @@
 //! * Several axes, or an axis known only at run time: see the `_axes` and `_axis_dyn`
 //!   methods of [`Tensor`] (`t.sum_axes(&[0, 2])`, `t.sum_axis_dyn(axis)`).
 
+use super::ddof::Ddof;
 use super::expr::{Expr, PathsFor};
 use crate::alloc::AlignedBuf;
 use crate::error::ShapeError;
@@ -98,8 +99,20 @@ impl<T: Float + FromPrimitive + Send + Sync> Reducer<T> for Mean {
 /// numerically stable, and parallel like every other reduction.
 #[derive(Clone, Copy, Debug)]
 pub struct Var {
-    /// Delta degrees of freedom: the divisor is `n - ddof`.
-    pub ddof: usize,
+    /// Delta degrees of freedom: the divisor is `max(n - ddof, 0)` (see [`Ddof`]).
+    pub ddof: Ddof,
+}
+impl Var {
+    /// The variance with `ddof` delta degrees of freedom.
+    ///
+    /// ```
+    /// use mdtensor::ops::{Ddof, Var};
+    /// assert_eq!(Var::new(1).ddof, Ddof(1.0));
+    /// assert_eq!(Var::new(0.5).ddof, Ddof(0.5));
+    /// ```
+    pub fn new(ddof: impl Into<Ddof>) -> Self {
+        Var { ddof: ddof.into() }
+    }
 }
 impl<T: Float + FromPrimitive + Send + Sync> Reducer<T> for Var {
     /// (count, mean, sum of squared deviations)
@@ -130,10 +143,13 @@ impl<T: Float + FromPrimitive + Send + Sync> Reducer<T> for Var {
     }
     #[inline(always)]
     fn finish(&self, acc: Self::Acc, n: usize) -> T {
-        if n <= self.ddof {
-            return T::nan();
-        }
-        acc.2 / T::from_usize(n - self.ddof).expect("count as float")
+        let count = T::from_usize(n).expect("count as float");
+        let ddof = T::from_f64(self.ddof.0).unwrap_or_else(T::nan);
+        // numpy's max(n - ddof, 0): with ddof >= n the sum of squares divides by zero
+        // (inf, or NaN when it is zero too, as for no elements); a NaN ddof stays NaN.
+        let divisor = count - ddof;
+        let divisor = if divisor < T::zero() { T::zero() } else { divisor };
+        acc.2 / divisor
     }
 }
 
@@ -268,18 +284,19 @@ pub trait Reductions: Expr {
     {
         or_panic(self.try_reduce(Mean, Par::Auto))
     }
-    /// Variance with `ddof` delta degrees of freedom (numpy's `var(ddof=…)`); NaN when
-    /// there are no more than `ddof` elements.
+    /// Variance with `ddof` delta degrees of freedom (numpy's `var(ddof=…)`, an integer or
+    /// a float: [`Ddof`]); the divisor is `max(n - ddof, 0)`, so `ddof >= n` gives `inf`
+    /// (NaN when every element is equal, and when there are none unless `ddof < 0`).
     #[track_caller]
-    fn var(self, ddof: usize) -> Self::Elem
+    fn var(self, ddof: impl Into<Ddof>) -> Self::Elem
     where
         Self::Elem: Float + FromPrimitive,
     {
-        or_panic(self.try_reduce(Var { ddof }, Par::Auto))
+        or_panic(self.try_reduce(Var::new(ddof), Par::Auto))
     }
     /// Standard deviation with `ddof` delta degrees of freedom.
     #[track_caller]
-    fn std(self, ddof: usize) -> Self::Elem
+    fn std(self, ddof: impl Into<Ddof>) -> Self::Elem
     where
         Self::Elem: Float + FromPrimitive,
     {
@@ -565,16 +582,19 @@ pub trait AxisReductions: Expr {
     }
     /// Variance along axis `I` with `ddof` delta degrees of freedom; `Err` as
     /// [`AxisReductions::try_sum_axis`].
-    fn try_var_axis<const I: usize>(self, ddof: usize) -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
+    fn try_var_axis<const I: usize>(
+        self,
+        ddof: impl Into<Ddof>,
+    ) -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
     where
         Self::Elem: Float + FromPrimitive,
         Self::Extents: RemoveAxis<I>,
     {
-        self.try_reduce_axis::<_, I>(Var { ddof }, Par::Auto)
+        self.try_reduce_axis::<_, I>(Var::new(ddof), Par::Auto)
     }
     /// Variance along axis `I` with `ddof` delta degrees of freedom.
     #[track_caller]
-    fn var_axis<const I: usize>(self, ddof: usize) -> Reduced<Self::Elem, Self::Extents, I>
+    fn var_axis<const I: usize>(self, ddof: impl Into<Ddof>) -> Reduced<Self::Elem, Self::Extents, I>
     where
         Self::Elem: Float + FromPrimitive,
         Self::Extents: RemoveAxis<I>,
@@ -583,7 +603,10 @@ pub trait AxisReductions: Expr {
     }
     /// Standard deviation along axis `I` with `ddof` delta degrees of freedom; `Err` as
     /// [`AxisReductions::try_sum_axis`].
-    fn try_std_axis<const I: usize>(self, ddof: usize) -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
+    fn try_std_axis<const I: usize>(
+        self,
+        ddof: impl Into<Ddof>,
+    ) -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
     where
         Self::Elem: Float + FromPrimitive,
         Self::Extents: RemoveAxis<I>,
@@ -592,7 +615,7 @@ pub trait AxisReductions: Expr {
     }
     /// Standard deviation along axis `I` with `ddof` delta degrees of freedom.
     #[track_caller]
-    fn std_axis<const I: usize>(self, ddof: usize) -> Reduced<Self::Elem, Self::Extents, I>
+    fn std_axis<const I: usize>(self, ddof: impl Into<Ddof>) -> Reduced<Self::Elem, Self::Extents, I>
     where
         Self::Elem: Float + FromPrimitive,
         Self::Extents: RemoveAxis<I>,

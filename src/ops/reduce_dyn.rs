@@ -6,19 +6,21 @@
 //!   (which axis goes is not known to the compiler), [`DynRank`] for [`DynRank`]
 //!   ([`RemoveAxisDyn`]). Several axes: [`DynRank`]; with `_keepdims`, the input's rank with
 //!   every axis dynamic (`E::Dynamic`), the reduced axes of extent 1.
-//! * **Axes.** Numbers from 0; an axis `>= rank` is `Err(AxisOutOfRange)` from the `try_`
-//!   form. Negative axes are not taken (write `rank - 1`); a repeated axis is `Err`, as in
+//! * **Axes.** Numbers from 0, or negative from the end as in numpy (`-1` is the last
+//!   axis, [`Axis`]); an axis outside `-rank..rank` is `Err(AxisOutOfRange)` (or
+//!   `NegativeAxisOutOfRange`) from the `try_` form; a repeated axis is `Err`, as in
 //!   numpy. An empty list reduces nothing (each element alone, as numpy's `axis=()`).
 //! * The arithmetic is the one of the static forms ([`crate::ops::Reductions`],
 //!   [`crate::ops::AxisReductions`]): the same reducers and kernels, so `sum_axis_dyn(1)`
 //!   and `sum_axis::<1>()` give identical bits.
 
+use super::ddof::Ddof;
 use super::reduce::{extreme_positions, extreme_values, Extreme, Logical, Mean, Prod, Var};
 use crate::alloc::AlignedBuf;
 use crate::error::ShapeError;
 use crate::exec::par::Par;
 use crate::exec::paths::AnyPaths;
-use crate::extents::{DynRank, Extents, RemoveAxisDyn};
+use crate::extents::{Axis, DynRank, Extents, RemoveAxisDyn};
 use crate::kernels::reduce::{reduce_all, reduce_axes, reduce_axis, AnyAxis, Reducer};
 use crate::layout::Layout;
 use crate::storage::{DenseStorage, Heap};
@@ -43,16 +45,17 @@ pub(super) fn reduced_mask(op: &'static str, axes: &[usize], rank: usize) -> Res
 
 impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// Applies a [`Reducer`] along the run-time axis `axis` (the engine of every
-    /// `*_axis_dyn` method); `Err` when `axis >= rank`.
+    /// `*_axis_dyn` method; negative counts from the end); `Err` outside `-rank..rank`.
     pub fn try_reduce_axis_dyn<R: Reducer<T>>(
         &self,
         r: R,
-        axis: usize,
+        axis: impl Into<Axis>,
         par: Par,
     ) -> Result<Tensor<R::Out, <E as RemoveAxisDyn>::Output>, ShapeError>
     where
         E: RemoveAxisDyn,
     {
+        let axis = axis.into().resolve("reduce_axis_dyn", self.rank())?;
         let out_ext = self.extents.remove_axis_dyn("reduce_axis_dyn", axis)?;
         let dims = self.dims();
         // SAFETY: reduce_axis writes each of the numel outputs (row-major over the other
@@ -146,8 +149,8 @@ macro_rules! reduction_family {
         $what:literal, where ($($w:tt)*), $out:ty, ($($arg:ident: $argty:ty),*) => $r:expr;
         $try_dyn:ident $dyn_:ident $try_axes:ident $axes:ident $try_keep:ident $keep:ident
     ) => {
-        #[doc = concat!($what, " along the run-time axis `axis`; `Err` when `axis >= rank`.")]
-        pub fn $try_dyn(&self, axis: usize $(, $arg: $argty)*) -> Result<Tensor<$out, <E as RemoveAxisDyn>::Output>, ShapeError>
+        #[doc = concat!($what, " along the run-time axis `axis` (negative counts from the end); `Err` outside `-rank..rank`.")]
+        pub fn $try_dyn(&self, axis: impl Into<Axis> $(, $arg: $argty)*) -> Result<Tensor<$out, <E as RemoveAxisDyn>::Output>, ShapeError>
         where
             $($w)*
             E: RemoveAxisDyn,
@@ -156,7 +159,7 @@ macro_rules! reduction_family {
         }
         #[doc = concat!($what, " along the run-time axis `axis`. See [`Tensor::", stringify!($try_dyn), "`].")]
         #[track_caller]
-        pub fn $dyn_(&self, axis: usize $(, $arg: $argty)*) -> Tensor<$out, <E as RemoveAxisDyn>::Output>
+        pub fn $dyn_(&self, axis: impl Into<Axis> $(, $arg: $argty)*) -> Tensor<$out, <E as RemoveAxisDyn>::Output>
         where
             $($w)*
             E: RemoveAxisDyn,
@@ -200,6 +203,7 @@ macro_rules! reduction_family {
 pub(super) fn rename(e: ShapeError, op: &'static str) -> ShapeError {
     match e {
         ShapeError::AxisOutOfRange { axis, rank, .. } => ShapeError::AxisOutOfRange { op, axis, rank },
+        ShapeError::NegativeAxisOutOfRange { axis, rank, .. } => ShapeError::NegativeAxisOutOfRange { op, axis, rank },
         ShapeError::InvalidArgument { reason, .. } => ShapeError::InvalidArgument { op, reason },
         other => other,
     }
@@ -228,7 +232,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
         try_prod_axis_dyn prod_axis_dyn try_prod_axes prod_axes try_prod_axes_keepdims prod_axes_keepdims);
     reduction_family!("Mean (NaN over no elements)", where (T: Float + FromPrimitive,), T, () => Mean;
         try_mean_axis_dyn mean_axis_dyn try_mean_axes mean_axes try_mean_axes_keepdims mean_axes_keepdims);
-    reduction_family!("Variance with `ddof` delta degrees of freedom", where (T: Float + FromPrimitive,), T, (ddof: usize) => Var { ddof };
+    reduction_family!("Variance with `ddof` delta degrees of freedom", where (T: Float + FromPrimitive,), T, (ddof: impl Into<Ddof>) => Var::new(ddof);
         try_var_axis_dyn var_axis_dyn try_var_axes var_axes try_var_axes_keepdims var_axes_keepdims);
 }
 
@@ -243,12 +247,12 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
 /// assert!(Tensor::<f64, DynRank>::zeros(DynRank::new(vec![0, 2])).try_max_axis_dyn(0).is_err());
 /// ```
 impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
-    /// Standard deviation along the run-time axis `axis` with `ddof` delta degrees of
-    /// freedom; `Err` when `axis >= rank`.
+    /// Standard deviation along the run-time axis `axis` (negative counts from the end)
+    /// with `ddof` delta degrees of freedom; `Err` outside `-rank..rank`.
     pub fn try_std_axis_dyn(
         &self,
-        axis: usize,
-        ddof: usize,
+        axis: impl Into<Axis>,
+        ddof: impl Into<Ddof>,
     ) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output>, ShapeError>
     where
         T: Float + FromPrimitive,
@@ -258,7 +262,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     }
     /// See [`Tensor::try_std_axis_dyn`].
     #[track_caller]
-    pub fn std_axis_dyn(&self, axis: usize, ddof: usize) -> Tensor<T, <E as RemoveAxisDyn>::Output>
+    pub fn std_axis_dyn(&self, axis: impl Into<Axis>, ddof: impl Into<Ddof>) -> Tensor<T, <E as RemoveAxisDyn>::Output>
     where
         T: Float + FromPrimitive,
         E: RemoveAxisDyn,
@@ -267,7 +271,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     }
     /// Standard deviation over the axes `axes` in one pass; `Err` for an axis out of range
     /// or repeated.
-    pub fn try_std_axes(&self, axes: &[usize], ddof: usize) -> Result<Tensor<T, DynRank>, ShapeError>
+    pub fn try_std_axes(&self, axes: &[usize], ddof: impl Into<Ddof>) -> Result<Tensor<T, DynRank>, ShapeError>
     where
         T: Float + FromPrimitive,
     {
@@ -275,14 +279,18 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     }
     /// See [`Tensor::try_std_axes`].
     #[track_caller]
-    pub fn std_axes(&self, axes: &[usize], ddof: usize) -> Tensor<T, DynRank>
+    pub fn std_axes(&self, axes: &[usize], ddof: impl Into<Ddof>) -> Tensor<T, DynRank>
     where
         T: Float + FromPrimitive,
     {
         or_panic(self.try_std_axes(axes, ddof))
     }
     /// Standard deviation over the axes `axes`, kept with extent 1.
-    pub fn try_std_axes_keepdims(&self, axes: &[usize], ddof: usize) -> Result<Tensor<T, E::Dynamic>, ShapeError>
+    pub fn try_std_axes_keepdims(
+        &self,
+        axes: &[usize],
+        ddof: impl Into<Ddof>,
+    ) -> Result<Tensor<T, E::Dynamic>, ShapeError>
     where
         T: Float + FromPrimitive,
     {
@@ -290,7 +298,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     }
     /// See [`Tensor::try_std_axes_keepdims`].
     #[track_caller]
-    pub fn std_axes_keepdims(&self, axes: &[usize], ddof: usize) -> Tensor<T, E::Dynamic>
+    pub fn std_axes_keepdims(&self, axes: &[usize], ddof: impl Into<Ddof>) -> Tensor<T, E::Dynamic>
     where
         T: Float + FromPrimitive,
     {
@@ -303,17 +311,18 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
 macro_rules! extreme_family {
     ($what:literal, $max:literal;
      $try_dyn:ident $dyn_:ident $try_axes:ident $axes:ident $try_keep:ident $keep:ident $try_arg:ident $arg:ident) => {
-        #[doc = concat!($what, " along the run-time axis `axis` (NaN propagates); `Err` when `axis >= rank` or the axis is empty.")]
-        pub fn $try_dyn(&self, axis: usize) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output>, ShapeError>
+        #[doc = concat!($what, " along the run-time axis `axis` (NaN propagates; negative counts from the end); `Err` outside `-rank..rank` or when the axis is empty.")]
+        pub fn $try_dyn(&self, axis: impl Into<Axis>) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output>, ShapeError>
         where
             E: RemoveAxisDyn,
         {
             let op = stringify!($dyn_);
+            let axis = axis.into().resolve(op, self.rank())?;
             extreme_values(self.try_reduce_axis_dyn(Extreme::<$max>, axis, Par::Auto).map_err(|e| rename(e, op))?, op, self.empty_along(&[axis]))
         }
         #[doc = concat!("See [`Tensor::", stringify!($try_dyn), "`].")]
         #[track_caller]
-        pub fn $dyn_(&self, axis: usize) -> Tensor<T, <E as RemoveAxisDyn>::Output>
+        pub fn $dyn_(&self, axis: impl Into<Axis>) -> Tensor<T, <E as RemoveAxisDyn>::Output>
         where
             E: RemoveAxisDyn,
         {
@@ -339,17 +348,18 @@ macro_rules! extreme_family {
         pub fn $keep(&self, axes: &[usize]) -> Tensor<T, E::Dynamic> {
             or_panic(self.$try_keep(axes))
         }
-        #[doc = concat!("Index along the run-time axis `axis` of the first ", $what, " element (of the first NaN); `Err` when `axis >= rank` or the axis is empty.")]
-        pub fn $try_arg(&self, axis: usize) -> Result<Tensor<usize, <E as RemoveAxisDyn>::Output>, ShapeError>
+        #[doc = concat!("Index along the run-time axis `axis` (negative counts from the end) of the first ", $what, " element (of the first NaN); `Err` outside `-rank..rank` or when the axis is empty.")]
+        pub fn $try_arg(&self, axis: impl Into<Axis>) -> Result<Tensor<usize, <E as RemoveAxisDyn>::Output>, ShapeError>
         where
             E: RemoveAxisDyn,
         {
             let op = stringify!($arg);
+            let axis = axis.into().resolve(op, self.rank())?;
             extreme_positions(self.try_reduce_axis_dyn(Extreme::<$max>, axis, Par::Auto).map_err(|e| rename(e, op))?, op, self.empty_along(&[axis]))
         }
         #[doc = concat!("See [`Tensor::", stringify!($try_arg), "`].")]
         #[track_caller]
-        pub fn $arg(&self, axis: usize) -> Tensor<usize, <E as RemoveAxisDyn>::Output>
+        pub fn $arg(&self, axis: impl Into<Axis>) -> Tensor<usize, <E as RemoveAxisDyn>::Output>
         where
             E: RemoveAxisDyn,
         {

@@ -6,7 +6,7 @@
 use crate::error::ShapeError;
 use crate::exec::par::Par;
 use crate::exec::paths::with_known_paths;
-use crate::extents::{AxisAt, Extents};
+use crate::extents::{Axis, AxisAt, Extents};
 use crate::kernels::softmax::softmax_fibers;
 use crate::layout::Layout;
 use crate::ops::expr::{Expr, SizePaths};
@@ -59,8 +59,9 @@ impl<T: Float + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tens
         or_panic(self.try_softmax::<I>())
     }
 
-    /// `exp(x) / Σ exp(x)` along the run-time axis `axis`; `Err` when `axis >= rank`.
-    pub fn try_softmax_dyn(&self, axis: usize) -> Result<Tensor<T, E>, ShapeError> {
+    /// `exp(x) / Σ exp(x)` along the run-time axis `axis`; `Err` outside `-rank..rank` (a negative axis counts from the end).
+    pub fn try_softmax_dyn(&self, axis: impl Into<Axis>) -> Result<Tensor<T, E>, ShapeError> {
+        let axis = axis.into().resolve("softmax_dyn", self.rank())?;
         self.softmax_along("softmax_dyn", axis, false)
     }
 
@@ -73,7 +74,7 @@ impl<T: Float + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tens
     /// assert!(x.try_softmax_dyn(2).is_err());
     /// ```
     #[track_caller]
-    pub fn softmax_dyn(&self, axis: usize) -> Tensor<T, E> {
+    pub fn softmax_dyn(&self, axis: impl Into<Axis>) -> Tensor<T, E> {
         or_panic(self.try_softmax_dyn(axis))
     }
 
@@ -102,14 +103,15 @@ impl<T: Float + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tens
         or_panic(self.try_log_softmax::<I>())
     }
 
-    /// `x - log Σ exp(x)` along the run-time axis `axis`; `Err` when `axis >= rank`.
-    pub fn try_log_softmax_dyn(&self, axis: usize) -> Result<Tensor<T, E>, ShapeError> {
+    /// `x - log Σ exp(x)` along the run-time axis `axis`; `Err` outside `-rank..rank` (a negative axis counts from the end).
+    pub fn try_log_softmax_dyn(&self, axis: impl Into<Axis>) -> Result<Tensor<T, E>, ShapeError> {
+        let axis = axis.into().resolve("log_softmax_dyn", self.rank())?;
         self.softmax_along("log_softmax_dyn", axis, true)
     }
 
     /// `x - log Σ exp(x)` along the run-time axis `axis`, computed stably.
     #[track_caller]
-    pub fn log_softmax_dyn(&self, axis: usize) -> Tensor<T, E> {
+    pub fn log_softmax_dyn(&self, axis: impl Into<Axis>) -> Tensor<T, E> {
         or_panic(self.try_log_softmax_dyn(axis))
     }
 }

@@ -3,7 +3,7 @@
 
 use super::along::{around, check_axis};
 use crate::error::ShapeError;
-use crate::extents::{AxisAt, Extents};
+use crate::extents::{Axis, AxisAt, Extents};
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
 use crate::tensor::{or_panic, Tensor};
@@ -93,13 +93,14 @@ impl<T: Clone + PartialOrd, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     {
         or_panic(self.try_sort_axis::<I>())
     }
-    /// [`Tensor::sort_axis`] along a run-time axis; `Err` when `axis >= rank`.
-    pub fn try_sort_axis_dyn(&self, axis: usize) -> Result<Tensor<T, E>, ShapeError> {
+    /// [`Tensor::sort_axis`] along a run-time axis; `Err` outside `-rank..rank` (a negative axis counts from the end).
+    pub fn try_sort_axis_dyn(&self, axis: impl Into<Axis>) -> Result<Tensor<T, E>, ShapeError> {
+        let axis = axis.into().resolve("sort_axis_dyn", self.rank())?;
         sorted(self, "sort_axis_dyn", axis)
     }
     /// [`Tensor::sort_axis`] along a run-time axis.
     #[track_caller]
-    pub fn sort_axis_dyn(&self, axis: usize) -> Tensor<T, E> {
+    pub fn sort_axis_dyn(&self, axis: impl Into<Axis>) -> Tensor<T, E> {
         or_panic(self.try_sort_axis_dyn(axis))
     }
     /// See [`Tensor::argsort_axis`].
@@ -124,13 +125,14 @@ impl<T: Clone + PartialOrd, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     {
         or_panic(self.try_argsort_axis::<I>())
     }
-    /// [`Tensor::argsort_axis`] along a run-time axis; `Err` when `axis >= rank`.
-    pub fn try_argsort_axis_dyn(&self, axis: usize) -> Result<Tensor<usize, E>, ShapeError> {
+    /// [`Tensor::argsort_axis`] along a run-time axis; `Err` outside `-rank..rank` (a negative axis counts from the end).
+    pub fn try_argsort_axis_dyn(&self, axis: impl Into<Axis>) -> Result<Tensor<usize, E>, ShapeError> {
+        let axis = axis.into().resolve("argsort_axis_dyn", self.rank())?;
         argsorted(self, "argsort_axis_dyn", axis)
     }
     /// [`Tensor::argsort_axis`] along a run-time axis.
     #[track_caller]
-    pub fn argsort_axis_dyn(&self, axis: usize) -> Tensor<usize, E> {
+    pub fn argsort_axis_dyn(&self, axis: impl Into<Axis>) -> Tensor<usize, E> {
         or_panic(self.try_argsort_axis_dyn(axis))
     }
 }

@@ -17,7 +17,7 @@ use super::reduce::{AxisReductions, Reductions};
 use super::reduce_dyn::{reduced_mask, rename};
 use crate::error::ShapeError;
 use crate::exec::par::Par;
-use crate::extents::{Dim, DynRank, Extents, RemoveAxis, RemoveAxisDyn};
+use crate::extents::{Axis, Dim, DynRank, Extents, RemoveAxis, RemoveAxisDyn};
 use crate::layout::{ColMajor, Layout, RowMajor};
 use crate::sparse::{Arrays, CompressedBase, Coo, Rank2, SparseIndex, SparseOrder};
 use crate::storage::{Band, DenseStorage, Heap, Inline, InlineExtents, Shared, Storage, View, ViewMut};
@@ -152,8 +152,8 @@ impl<T, E: Extents, S: Layout<E>, St: SumStorage<T, E, S>> Tensor<T, E, S, St> {
         St::sum_axis::<AX>(self)
     }
 
-    /// Sums along the run-time axis `axis` (numpy's `a.sum(axis=axis)`); `Err` when
-    /// `axis >= rank`. The static twin is [`Tensor::sum_axis`].
+    /// Sums along the run-time axis `axis` (numpy's `a.sum(axis=axis)`; negative counts
+    /// from the end, [`Axis`]); `Err` outside `-rank..rank`. The static twin is [`Tensor::sum_axis`].
     ///
     /// ```
     /// use mdtensor::{tensor, DynRank};
@@ -161,18 +161,19 @@ impl<T, E: Extents, S: Layout<E>, St: SumStorage<T, E, S>> Tensor<T, E, S, St> {
     /// assert_eq!(a.try_sum_axis_dyn(0).unwrap().to_vec(), [1, 3, 2]);
     /// assert_eq!(a.to_csr().try_sum_axis_dyn(1).unwrap().to_vec(), [3, 3]);
     /// assert!(a.try_sum_axis_dyn(2).is_err());
+    /// assert_eq!(a.sum_axis_dyn(-1).to_vec(), [3, 3]); // numpy's axis=-1
     /// ```
-    pub fn try_sum_axis_dyn(&self, axis: usize) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output>, ShapeError>
+    pub fn try_sum_axis_dyn(&self, axis: impl Into<Axis>) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output>, ShapeError>
     where
         E: RemoveAxisDyn,
         T: Copy + Zero,
         St: ReadStorage<T, E, S>,
     {
-        St::try_sum_axis_dyn(self, axis)
+        St::try_sum_axis_dyn(self, axis.into().resolve("sum_axis_dyn", self.rank())?)
     }
     /// See [`Tensor::try_sum_axis_dyn`]; panics with its message.
     #[track_caller]
-    pub fn sum_axis_dyn(&self, axis: usize) -> Tensor<T, <E as RemoveAxisDyn>::Output>
+    pub fn sum_axis_dyn(&self, axis: impl Into<Axis>) -> Tensor<T, <E as RemoveAxisDyn>::Output>
     where
         E: RemoveAxisDyn,
         T: Copy + Zero,

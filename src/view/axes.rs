@@ -6,8 +6,7 @@
 //! `flip_dyn` is here, beside the older name `flip_axis`.
 
 use crate::error::ShapeError;
-use crate::extents::check_axis;
-use crate::extents::{AxisAt, Const, Dim, Dyn, Extents, InsertAxis, One, RemoveAxis};
+use crate::extents::{Axis, AxisAt, Const, Dim, Dyn, Extents, InsertAxis, One, RemoveAxis};
 use crate::layout::arith::{advance, negated_stride};
 use crate::layout::{Layout, Strided};
 use crate::storage::{BorrowedStorage, DenseStorage, DenseStorageMut, View, ViewMut};
@@ -137,8 +136,8 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
     }
 
     /// Reverses axis `axis` (a negative stride), numpy's `flip(a, axis)`.
-    pub fn try_into_flipped(self, axis: usize) -> Result<Tensor<T, E, Strided, St>, ShapeError> {
-        check_axis("flip", axis, self.rank())?;
+    pub fn try_into_flipped(self, axis: impl Into<Axis>) -> Result<Tensor<T, E, Strided, St>, ShapeError> {
+        let axis = axis.into().resolve("flip", self.rank())?;
         let n = self.extents.extent(axis);
         let mut strides = self.strides();
         let s = strides.as_ref()[axis];
@@ -234,11 +233,11 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         or_panic(self.try_index_axis::<I>(index))
     }
     /// See [`Tensor::try_into_flipped`].
-    pub fn try_flip_dyn(&self, axis: usize) -> Result<Tensor<T, E, Strided, View<'_, T>>, ShapeError> {
+    pub fn try_flip_dyn(&self, axis: impl Into<Axis>) -> Result<Tensor<T, E, Strided, View<'_, T>>, ShapeError> {
         self.view().try_into_flipped(axis)
     }
-    /// A view with the run-time axis `axis` reversed (numpy's `flip(a, axis)`); panics
-    /// when `axis >= rank`.
+    /// A view with the run-time axis `axis` reversed (numpy's `flip(a, axis)`; a negative
+    /// axis counts from the end); panics outside `-rank..rank`.
     ///
     /// ```
     /// use mdtensor::tensor;
@@ -247,18 +246,18 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// assert!(a.try_flip_dyn(2).is_err());
     /// ```
     #[track_caller]
-    pub fn flip_dyn(&self, axis: usize) -> Tensor<T, E, Strided, View<'_, T>> {
+    pub fn flip_dyn(&self, axis: impl Into<Axis>) -> Tensor<T, E, Strided, View<'_, T>> {
         or_panic(self.try_flip_dyn(axis))
     }
     /// The same as [`Tensor::try_flip_dyn`] (its name before the `_dyn` convention for
     /// run-time axes).
-    pub fn try_flip_axis(&self, axis: usize) -> Result<Tensor<T, E, Strided, View<'_, T>>, ShapeError> {
+    pub fn try_flip_axis(&self, axis: impl Into<Axis>) -> Result<Tensor<T, E, Strided, View<'_, T>>, ShapeError> {
         self.try_flip_dyn(axis)
     }
     /// The same as [`Tensor::flip_dyn`] (its name before the `_dyn` convention for
     /// run-time axes).
     #[track_caller]
-    pub fn flip_axis(&self, axis: usize) -> Tensor<T, E, Strided, View<'_, T>> {
+    pub fn flip_axis(&self, axis: impl Into<Axis>) -> Tensor<T, E, Strided, View<'_, T>> {
         self.flip_dyn(axis)
     }
     /// A view with axis `I` reversed; an axis beyond a static rank does not compile.
@@ -292,7 +291,7 @@ impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     }
     /// A mutable view with the run-time axis `axis` reversed.
     #[track_caller]
-    pub fn flip_dyn_mut(&mut self, axis: usize) -> Tensor<T, E, Strided, ViewMut<'_, T>>
+    pub fn flip_dyn_mut(&mut self, axis: impl Into<Axis>) -> Tensor<T, E, Strided, ViewMut<'_, T>>
     where
         St: DenseStorageMut<T>,
     {

@@ -5,50 +5,56 @@
 //! form.
 
 use crate::error::ShapeError;
-use crate::extents::{Extents, InsertAxisDyn, RemoveAxisDyn};
+use crate::extents::{Axis, Extents, InsertAxisDyn, RemoveAxisDyn};
 use crate::layout::{Layout, Strided};
 use crate::storage::{BorrowedStorage, DenseStorage, DenseStorageMut, View, ViewMut};
 use crate::tensor::{or_panic, Tensor};
 
 impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
     /// The sub-tensor at `index` along the run-time axis `axis`, which disappears; `Err`
-    /// when `axis >= rank` or `index` is out of bounds.
+    /// outside `-rank..rank` (a negative axis counts from the end) or when `index` is out
+    /// of bounds.
     pub fn try_into_index_axis_dyn(
         self,
-        axis: usize,
+        axis: impl Into<Axis>,
         index: usize,
     ) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output, Strided, St>, ShapeError>
     where
         E: RemoveAxisDyn,
     {
+        let axis = axis.into().resolve("index_axis_dyn", self.rank())?;
         let ext = self.extents.remove_axis_dyn("index_axis_dyn", axis)?;
         self.fix_index("index_axis_dyn", ext, axis, index)
     }
 
-    /// Removes the run-time axis `axis`, which must have extent 1; `Err` otherwise or when
-    /// `axis >= rank`.
+    /// Removes the run-time axis `axis`, which must have extent 1; `Err` otherwise or outside
+    /// `-rank..rank` (a negative axis counts from the end).
     pub fn try_into_squeezed_dyn(
         self,
-        axis: usize,
+        axis: impl Into<Axis>,
     ) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output, S::AxesChanged, St>, ShapeError>
     where
         E: RemoveAxisDyn,
         S::AxesChanged: Layout<<E as RemoveAxisDyn>::Output>,
     {
+        let axis = axis.into().resolve("squeeze_dyn", self.rank())?;
         let ext = self.extents.remove_axis_dyn("squeeze_dyn", axis)?;
         self.drop_unit_axis("squeeze_dyn", ext, axis)
     }
 
     /// Inserts an axis of extent 1 before the run-time axis `axis` (`axis == rank`
-    /// appends); `Err` when `axis > rank`.
+    /// appends; a negative axis counts in the result, so `-1` appends, as numpy's
+    /// `expand_dims`); `Err` outside `-rank-1..=rank`.
     pub fn try_into_unsqueezed_dyn(
         self,
-        axis: usize,
+        axis: impl Into<Axis>,
     ) -> Result<Tensor<T, <E as InsertAxisDyn>::Output, S::AxesChanged, St>, ShapeError>
     where
         E: InsertAxisDyn,
         S::AxesChanged: Layout<<E as InsertAxisDyn>::Output>,
     {
+        // numpy's expand_dims counts a negative axis in the result: -1 appends.
+        let axis = axis.into().resolve("unsqueeze_dyn", self.rank() + 1)?;
         let ext = self.extents.insert_axis_dyn("unsqueeze_dyn", axis, 1)?;
         self.add_unit_axis(ext, axis)
     }
@@ -58,7 +64,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// See [`Tensor::try_into_index_axis_dyn`].
     pub fn try_index_axis_dyn(
         &self,
-        axis: usize,
+        axis: impl Into<Axis>,
         index: usize,
     ) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output, Strided, View<'_, T>>, ShapeError>
     where
@@ -81,7 +87,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     #[track_caller]
     pub fn index_axis_dyn(
         &self,
-        axis: usize,
+        axis: impl Into<Axis>,
         index: usize,
     ) -> Tensor<T, <E as RemoveAxisDyn>::Output, Strided, View<'_, T>>
     where
@@ -93,7 +99,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     #[allow(clippy::type_complexity)] // the view type of the policy after the change
     pub fn try_squeeze_dyn(
         &self,
-        axis: usize,
+        axis: impl Into<Axis>,
     ) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output, S::AxesChanged, View<'_, T>>, ShapeError>
     where
         E: RemoveAxisDyn,
@@ -110,7 +116,10 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// assert!(a.try_squeeze_dyn(0).is_err()); // extent 3
     /// ```
     #[track_caller]
-    pub fn squeeze_dyn(&self, axis: usize) -> Tensor<T, <E as RemoveAxisDyn>::Output, S::AxesChanged, View<'_, T>>
+    pub fn squeeze_dyn(
+        &self,
+        axis: impl Into<Axis>,
+    ) -> Tensor<T, <E as RemoveAxisDyn>::Output, S::AxesChanged, View<'_, T>>
     where
         E: RemoveAxisDyn,
         S::AxesChanged: Layout<<E as RemoveAxisDyn>::Output>,
@@ -121,7 +130,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     #[allow(clippy::type_complexity)] // the view type of the policy after the change
     pub fn try_unsqueeze_dyn(
         &self,
-        axis: usize,
+        axis: impl Into<Axis>,
     ) -> Result<Tensor<T, <E as InsertAxisDyn>::Output, S::AxesChanged, View<'_, T>>, ShapeError>
     where
         E: InsertAxisDyn,
@@ -139,7 +148,10 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// assert!(a.try_unsqueeze_dyn(3).is_err());
     /// ```
     #[track_caller]
-    pub fn unsqueeze_dyn(&self, axis: usize) -> Tensor<T, <E as InsertAxisDyn>::Output, S::AxesChanged, View<'_, T>>
+    pub fn unsqueeze_dyn(
+        &self,
+        axis: impl Into<Axis>,
+    ) -> Tensor<T, <E as InsertAxisDyn>::Output, S::AxesChanged, View<'_, T>>
     where
         E: InsertAxisDyn,
         S::AxesChanged: Layout<<E as InsertAxisDyn>::Output>,
@@ -153,7 +165,7 @@ impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     #[track_caller]
     pub fn index_axis_dyn_mut(
         &mut self,
-        axis: usize,
+        axis: impl Into<Axis>,
         index: usize,
     ) -> Tensor<T, <E as RemoveAxisDyn>::Output, Strided, ViewMut<'_, T>>
     where

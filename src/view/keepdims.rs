@@ -4,7 +4,7 @@
 
 use super::axes::with_unit;
 use crate::error::ShapeError;
-use crate::extents::{Extents, InsertAxis, InsertAxisDyn, One};
+use crate::extents::{Axis, Extents, InsertAxis, InsertAxisDyn, One};
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
 use crate::tensor::Tensor;
@@ -65,17 +65,22 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     }
 
     /// Re-inserts a reduced run-time axis `axis` as an axis of extent 1, without copying:
-    /// the twin of the `*_axis_dyn` reductions. `Err` (with the tensor back) when
-    /// `axis > rank`.
+    /// the twin of the `*_axis_dyn` reductions. `Err` (with the tensor back) outside
+    /// `-rank-1..=rank` (a negative axis counts in the result, as numpy's `expand_dims`).
     #[allow(clippy::type_complexity)] // the tensor handed back with the error
     pub fn try_keepdims_dyn(
         self,
-        axis: usize,
+        axis: impl Into<Axis>,
     ) -> Result<Tensor<T, <E as InsertAxisDyn>::Output, S::AxesChanged, St>, (ShapeError, Self)>
     where
         E: InsertAxisDyn,
         S::AxesChanged: Layout<<E as InsertAxisDyn>::Output>,
     {
+        // The axis counts in the result, one rank up: -1 appends, as numpy's expand_dims.
+        let axis = match axis.into().resolve("keepdims_dyn", self.rank() + 1) {
+            Ok(a) => a,
+            Err(e) => return Err((e, self)),
+        };
         match self.extents.insert_axis_dyn("keepdims_dyn", axis, 1) {
             Ok(ext) => self.with_unit_axis(ext, axis),
             Err(e) => Err((e, self)),
@@ -93,7 +98,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// assert_eq!(k.shape(), [2, 1]);
     /// ```
     #[track_caller]
-    pub fn keepdims_dyn(self, axis: usize) -> Tensor<T, <E as InsertAxisDyn>::Output, S::AxesChanged, St>
+    pub fn keepdims_dyn(self, axis: impl Into<Axis>) -> Tensor<T, <E as InsertAxisDyn>::Output, S::AxesChanged, St>
     where
         E: InsertAxisDyn,
         S::AxesChanged: Layout<<E as InsertAxisDyn>::Output>,

@@ -5,7 +5,7 @@ use crate::exec::par::Par;
 use crate::extents::{Extents, RemoveAxis};
 use crate::kernels::reduce::Reducer;
 use crate::layout::Layout;
-use crate::ops::AxisReductions;
+use crate::ops::{AxisReductions, Ddof};
 use crate::storage::DenseStorage;
 use crate::tensor::Tensor;
 use crate::ShapeError;
@@ -96,7 +96,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     }
     /// Variance along axis `I` with `ddof` delta degrees of freedom; see [`AxisReductions::try_var_axis`].
     #[inline]
-    pub fn try_var_axis<const I: usize>(&self, ddof: usize) -> Result<Reduced<T, E, I>, ShapeError>
+    pub fn try_var_axis<const I: usize>(&self, ddof: impl Into<Ddof>) -> Result<Reduced<T, E, I>, ShapeError>
     where
         T: Float + FromPrimitive,
         E: RemoveAxis<I>,
@@ -106,7 +106,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     /// Variance along axis `I` with `ddof` delta degrees of freedom; see [`AxisReductions::var_axis`].
     #[inline]
     #[track_caller]
-    pub fn var_axis<const I: usize>(&self, ddof: usize) -> Reduced<T, E, I>
+    pub fn var_axis<const I: usize>(&self, ddof: impl Into<Ddof>) -> Reduced<T, E, I>
     where
         T: Float + FromPrimitive,
         E: RemoveAxis<I>,
@@ -115,7 +115,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     }
     /// Standard deviation along axis `I` with `ddof` delta degrees of freedom; see [`AxisReductions::try_std_axis`].
     #[inline]
-    pub fn try_std_axis<const I: usize>(&self, ddof: usize) -> Result<Reduced<T, E, I>, ShapeError>
+    pub fn try_std_axis<const I: usize>(&self, ddof: impl Into<Ddof>) -> Result<Reduced<T, E, I>, ShapeError>
     where
         T: Float + FromPrimitive,
         E: RemoveAxis<I>,
@@ -125,7 +125,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     /// Standard deviation along axis `I` with `ddof` delta degrees of freedom; see [`AxisReductions::std_axis`].
     #[inline]
     #[track_caller]
-    pub fn std_axis<const I: usize>(&self, ddof: usize) -> Reduced<T, E, I>
+    pub fn std_axis<const I: usize>(&self, ddof: impl Into<Ddof>) -> Reduced<T, E, I>
     where
         T: Float + FromPrimitive,
         E: RemoveAxis<I>,

@@ -4,7 +4,7 @@ use crate::exec::par::Par;
 use crate::extents::Extents;
 use crate::kernels::reduce::Reducer;
 use crate::layout::Layout;
-use crate::ops::Reductions;
+use crate::ops::{Ddof, Reductions};
 use crate::storage::DenseStorage;
 use crate::tensor::Tensor;
 use crate::ShapeError;
@@ -67,7 +67,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     /// [`Reductions::var`].
     #[inline]
     #[track_caller]
-    pub fn var(&self, ddof: usize) -> T
+    pub fn var(&self, ddof: impl Into<Ddof>) -> T
     where
         T: Float + FromPrimitive,
     {
@@ -76,7 +76,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     /// Standard deviation with `ddof` delta degrees of freedom; see [`Reductions::std`].
     #[inline]
     #[track_caller]
-    pub fn std(&self, ddof: usize) -> T
+    pub fn std(&self, ddof: impl Into<Ddof>) -> T
     where
         T: Float + FromPrimitive,
     {
