@@ -35,27 +35,45 @@
 //! ```
 #![deny(missing_docs)]
 
-pub mod alloc;
-#[cfg(feature = "approx")]
-pub mod approx;
+// Declared in layer order, lowest first (see docs/DESIGN.md); the `Tensor` page lists each
+// module's methods in this order, so construction and views come before operations.
 pub mod error;
+
+pub mod alloc;
 pub mod exec;
+
 pub mod extents;
-mod fmt;
-pub mod guide;
-pub mod interop;
-pub mod io;
-pub mod iter;
-mod kernels;
+
 pub mod layout;
-mod macros;
+
+pub mod storage;
+
+mod kernels;
+
+pub mod tensor;
+
+pub mod view;
+
+pub mod iter;
+
 pub mod ops;
+
+mod fmt;
+
+pub mod io;
+
+pub mod interop;
+
 #[cfg(feature = "serde")]
 pub mod serde;
-pub mod storage;
-pub mod tensor;
+
+#[cfg(feature = "approx")]
+pub mod approx;
+
+pub mod guide;
+
+mod macros;
 pub mod traits;
-pub mod view;
 
 pub use error::{Error, ShapeError};
 pub use exec::Par;

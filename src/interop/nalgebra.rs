@@ -177,6 +177,7 @@ fn na_layout<R: NalgebraDim, C: NalgebraDim, S: NalgebraStrides<R, C>>(
 
 // The policy bound sits on each method, not on the impl, so that a `RowMajor` tensor
 // finds the method and the compiler reports `NalgebraStrides`' message.
+/// # Conversion: nalgebra
 impl<T, R: NalgebraDim, C: NalgebraDim, S: Layout<(R, C)>, St: DenseStorage<T>> Tensor<T, (R, C), S, St> {
     /// A nalgebra view of the same elements (no copy), or `Err` for a layout nalgebra 0.35
     /// does not handle soundly: a row stride other than 1, interleaved, flipped or
@@ -251,6 +252,7 @@ impl<T, R: NalgebraDim, C: NalgebraDim, S: Layout<(R, C)>, St: DenseStorage<T>> 
     }
 }
 
+/// # Conversion: nalgebra
 impl<'a, T, R: NalgebraDim, C: NalgebraDim, S: Layout<(R, C)>> Tensor<T, (R, C), S, View<'a, T>> {
     /// The nalgebra view of a tensor view, with the borrow's own lifetime `'a` (so
     /// `a.t().try_into_nalgebra_view()` outlives the temporary `a.t()`); errors as
@@ -283,6 +285,7 @@ impl<'a, T, R: NalgebraDim, C: NalgebraDim, S: Layout<(R, C)>> Tensor<T, (R, C),
     }
 }
 
+/// # Conversion: nalgebra
 impl<T: Scalar, R: NalgebraDim, C: NalgebraDim, S: Layout<(R, C)>, St: DenseStorage<T>> Tensor<T, (R, C), S, St>
 where
     DefaultAllocator: Allocator<R::Na, C::Na>,
@@ -302,6 +305,7 @@ where
     }
 }
 
+/// # Conversion: nalgebra
 impl<T: Scalar, R: NalgebraDim, C: NalgebraDim, S: Layout<(R, C)>, St: DenseStorage<T>> Tensor<T, (R, C), S, St>
 where
     DefaultAllocator: Allocator<R::Na, C::Na>,
@@ -343,6 +347,7 @@ where
     }
 }
 
+/// # Conversion: nalgebra
 impl<T, E: Extents, S: Layout<E>, St: OwnedStorage<T>> Tensor<T, E, S, St> {
     /// An owned tensor (any policy, any owned storage) copied from any nalgebra matrix or
     /// view; `Err` when its dimensions do not fit the rank-2 extents `E`.
@@ -389,6 +394,7 @@ fn matrix_layout<T, R: nalgebra::Dim, C: nalgebra::Dim, NS: RawStorage<T, R, C>>
     ([r, c], [rs as isize, cs as isize])
 }
 
+/// # Conversion: nalgebra
 impl<'a, T, E: Extents, S: Layout<E>> Tensor<T, E, S, View<'a, T>> {
     /// A tensor view of a nalgebra matrix or view, without copying: `Err` when the
     /// dimensions do not fit `E` or the strides are not the policy's (an owned matrix is
@@ -430,6 +436,7 @@ impl<'a, T, E: Extents, S: Layout<E>> Tensor<T, E, S, View<'a, T>> {
     }
 }
 
+/// # Conversion: nalgebra
 impl<'a, T, E: Extents, S: Layout<E>> Tensor<T, E, S, ViewMut<'a, T>> {
     /// A mutable tensor view of a nalgebra matrix or mutable view, without copying; errors
     /// as [`Tensor::try_from_nalgebra_view`], and when two indices could reach the same
@@ -510,6 +517,7 @@ impl<T: Scalar, const R: usize, const C: usize> From<StackTensor<T, (Const<R>, C
     }
 }
 
+/// # Conversion: nalgebra
 impl<T, E: InlineExtents, S: Layout<E>, St: OwnedStorage<T>> Tensor<T, E, S, St> {
     /// Fills a tensor with static extents from `next()` in the policy's memory order.
     fn from_fn_memory_order(mut next: impl FnMut() -> T) -> Self {

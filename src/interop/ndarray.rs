@@ -134,6 +134,7 @@ unsafe fn nd_view_mut<'a, T, D: Dimension>(first: *mut T, dims: &[usize], stride
     v
 }
 
+/// # Conversion: ndarray
 impl<T, E: NdarrayDim, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// An ndarray view of the same elements, for any stride policy (negative and zero
     /// strides included); never copies. (From a tensor view, [`Tensor::into_ndarray_view`]
@@ -174,6 +175,7 @@ impl<T, E: NdarrayDim, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     }
 }
 
+/// # Conversion: ndarray
 impl<'a, T, E: NdarrayDim, S: Layout<E>> Tensor<T, E, S, View<'a, T>> {
     /// The ndarray view of a tensor view, with the borrow's own lifetime `'a` (so
     /// `a.t().into_ndarray_view()` outlives the temporary `a.t()`); never copies.
@@ -191,6 +193,7 @@ impl<'a, T, E: NdarrayDim, S: Layout<E>> Tensor<T, E, S, View<'a, T>> {
     }
 }
 
+/// # Conversion: ndarray
 impl<'a, T, E: NdarrayDim, S: Layout<E>> Tensor<T, E, S, ViewMut<'a, T>> {
     /// The mutable ndarray view of a mutable tensor view, with the borrow's lifetime `'a`;
     /// never copies.
@@ -209,6 +212,7 @@ impl<'a, T, E: NdarrayDim, S: Layout<E>> Tensor<T, E, S, ViewMut<'a, T>> {
     }
 }
 
+/// # Conversion: ndarray
 impl<'a, T, E: Extents, S: Layout<E>> Tensor<T, E, S, View<'a, T>> {
     /// A tensor view of an ndarray view, without copying: `Err` when the shape does not
     /// fit `E` (rank or a static extent), or when the strides are not the policy's (any
@@ -240,6 +244,7 @@ impl<'a, T, E: Extents, S: Layout<E>> Tensor<T, E, S, View<'a, T>> {
     }
 }
 
+/// # Conversion: ndarray
 impl<'a, T, E: Extents, S: Layout<E>> Tensor<T, E, S, ViewMut<'a, T>> {
     /// A mutable tensor view of a mutable ndarray view, without copying; errors as
     /// [`Tensor::try_from_ndarray_view`].
@@ -274,6 +279,7 @@ fn is_dense_order<E: Extents, P: Layout<E, Mapping = ()>>(ext: &E, strides: &[is
     crate::layout::strides_match(ext.dims().as_ref(), strides, want.as_ref())
 }
 
+/// # Conversion: ndarray
 impl<T, E: Extents, S: Layout<E>> Tensor<T, E, S, Heap<T>> {
     /// An owned tensor from an owned ndarray array, or why its shape does not fit `E`.
     ///
@@ -332,6 +338,7 @@ impl<T, E: Extents, S: Layout<E>> Tensor<T, E, S, Heap<T>> {
     }
 }
 
+/// # Conversion: ndarray
 impl<T: Clone, E: NdarrayDim, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// An owned ndarray array with the same elements. No copy when the storage is a `Vec`
     /// the tensor was given (by `from_vec` or `from_ndarray`) holding exactly its elements
@@ -373,6 +380,7 @@ impl<T: Clone, E: NdarrayDim, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
     }
 }
 
+/// # Conversion: ndarray
 impl<'a, T, E: NdarrayDim, S: Layout<E>, St: DenseStorage<T>> From<&'a Tensor<T, E, S, St>>
     for ArrayView<'a, T, E::Dim>
 {

@@ -64,6 +64,7 @@ fn value_walker<T, E: Extents, S: Layout<E>, St>(t: &Tensor<T, E, S, St>) -> Wal
     }
 }
 
+/// # Iteration
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// Iterates over `&T` in logical order.
     ///
@@ -102,6 +103,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     }
 }
 
+/// # Iteration
 impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     /// Iterates over `&mut T` in logical order.
     ///

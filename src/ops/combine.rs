@@ -9,6 +9,7 @@ use crate::storage::DenseStorage;
 use crate::tensor::{or_panic, Tensor};
 use crate::view::Ax;
 
+/// # Elementwise: outer products and contractions
 impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// `out[i…, j…] = f(self[i…], rhs[j…])`: the outer combination, whose axes are this
     /// tensor's followed by `rhs`'s (numpy's `ufunc.outer`).
@@ -85,6 +86,7 @@ where
     const RIGHT: &'static [usize] = &[J1, J2];
 }
 
+/// # Elementwise: outer products and contractions
 impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// Sums products over paired axes (numpy's `tensordot(a, b, axes=(…, …))`): the result
     /// has this tensor's free axes followed by `rhs`'s. The paired axes are static, so

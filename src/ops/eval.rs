@@ -11,6 +11,7 @@ use crate::storage::DenseStorageMut;
 use crate::tensor::{or_panic, Tensor};
 use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Rem, RemAssign, Sub, SubAssign};
 
+/// # Elementwise: assignment and evaluation
 impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     /// Writes `x` (broadcast to this tensor's extents) through `store`, in one pass.
     fn write_expr<X: Expr<Elem = T>>(
@@ -144,6 +145,7 @@ compound_assign!(
     (RemAssign, rem_assign, try_rem_assign, rem_store, Rem, %)
 );
 
+/// # Elementwise: assignment and evaluation
 impl<T, E: Extents, S: Layout<E>, St: crate::storage::DenseStorage<T>> Tensor<T, E, S, St> {
     /// An owned row-major copy (numpy's `ascontiguousarray`), whatever the policy: the
     /// copy to make before a reshape of a transposed or sliced view.

@@ -182,6 +182,7 @@ fn product_storage<T: GemmElem, E: Extents, E2: Extents, St: OwnedStorage<T>>(
     }
 }
 
+/// # Linear algebra: products
 impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// The sizes of `self @ rhs` and the two kernel operands.
     fn matmul_plan<E2: Extents, S2: Layout<E2>, St2: DenseStorage<T>>(
@@ -523,6 +524,7 @@ impl<
     }
 }
 
+/// # Linear algebra: products
 impl<T, D: crate::extents::Dim, S: Layout<(D,)>, St: DenseStorage<T> + ResultStorage<T, (D,)>> Tensor<T, (D,), S, St>
 where
     T: Copy + core::ops::Mul<Output = T> + core::ops::Sub<Output = T>,

@@ -248,6 +248,7 @@ impl<T: Copy + Send + Sync> BinaryOp<bool, (T, T)> for PickOp {
     }
 }
 
+/// # Elementwise: math
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// A new tensor of `f(&x)` for every element, in logical order (eager, any element
     /// type).
@@ -307,6 +308,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     }
 }
 
+/// # Elementwise: math
 impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     /// Applies `f` to every element in place, in logical order.
     pub fn map_inplace<F: FnMut(&mut T)>(&mut self, f: F)

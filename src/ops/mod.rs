@@ -3,28 +3,48 @@
 //! Shape rules live in [`crate::extents`]; the loops live in the crate's `kernels` module; this module
 //! connects them to the API.
 
-pub(crate) mod along;
-mod arith;
-mod band;
-mod combine;
-mod cumulative;
-mod ddof;
-mod eval;
+// In the order the `Tensor` page lists their methods: elementwise work, reductions,
+// products, then joining, taking and sorting.
 pub mod expr;
-mod join;
-mod linalg;
+
+mod eval;
+
+mod arith;
 mod math;
+
 mod inherent;
+
+mod combine;
+
+mod ddof;
+mod reduce;
+
+mod reduce_dyn;
+
+mod sum_storage;
+
 mod norm;
+
+mod cumulative;
+
+mod softmax;
+
+mod linalg;
+
+mod band;
+
+mod sparse;
+
+mod join;
+
+mod take;
+
+mod sort;
+
 #[cfg(feature = "rand")]
 mod random;
-mod reduce;
-mod reduce_dyn;
-mod softmax;
-mod sort;
-mod sparse;
-mod sum_storage;
-mod take;
+
+pub(crate) mod along;
 
 pub use crate::kernels::band::BandElem;
 pub use crate::kernels::gemm::GemmElem;

@@ -43,6 +43,7 @@ pub(super) fn reduced_mask(op: &'static str, axes: &[usize], rank: usize) -> Res
     Ok(mask)
 }
 
+/// # Reductions along run-time axes
 impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// Applies a [`Reducer`] along the run-time axis `axis` (the engine of every
     /// `*_axis_dyn` method; negative counts from the end); `Err` outside `-rank..rank`.
@@ -368,6 +369,7 @@ macro_rules! extreme_family {
     };
 }
 
+/// # Reductions along run-time axes
 impl<T: Copy + PartialOrd + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     extreme_family!("Largest", true;
         try_max_axis_dyn max_axis_dyn try_max_axes max_axes try_max_axes_keepdims max_axes_keepdims

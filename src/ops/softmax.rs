@@ -14,6 +14,7 @@ use crate::storage::{DenseStorage, DenseStorageMut};
 use crate::tensor::{or_panic, Tensor};
 use num_traits::Float;
 
+/// # Softmax along an axis
 impl<T: Float + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// `softmax` (or `log_softmax` when `log`) along `axis`, the engine of every form.
     fn softmax_along(&self, op: &'static str, axis: usize, log: bool) -> Result<Tensor<T, E>, ShapeError> {

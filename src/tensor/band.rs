@@ -50,6 +50,7 @@ impl<T: Clone + Zero, M: Dim, N: Dim> ReadStorage<T, (M, N), ColMajor> for Band<
     }
 }
 
+/// # Band matrices: construction and access
 impl<T, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     /// A band matrix from its LAPACK band buffer (`(kl + ku + 1) * cols` elements,
     /// column-major, see the [storage's docs](crate::storage::band)); buffer cells outside the matrix are

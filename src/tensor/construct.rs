@@ -110,6 +110,7 @@ fn wrong_fixed_len(op: &'static str, dims: &[usize], expected: usize, found: usi
     ShapeError::LengthMismatch { op, dims: dims.to_vec(), expected, found }
 }
 
+/// # Construction
 impl<T, E: Extents, S: Layout<E>, St: OwnedStorage<T>> Tensor<T, E, S, St> {
     /// Fills a new tensor from `f(position in memory order)`: the one place that allocates.
     fn build(op: &'static str, ext: E, f: impl FnMut(usize) -> T) -> Result<Self, ShapeError> {
@@ -310,6 +311,7 @@ impl<T, E: Extents, S: Layout<E>, St: OwnedStorage<T>> Tensor<T, E, S, St> {
     }
 }
 
+/// # Construction
 impl<T, D: Dim, S: Layout<(D,)>, St: OwnedStorage<T>> Tensor<T, (D,), S, St> {
     /// `start, start + step, …` while below `end` (above, for a negative step), as numpy's
     /// `arange`. `Err` for a zero or NaN step, or when a static length disagrees.
@@ -414,6 +416,7 @@ fn arange_len<T: Float + FromPrimitive>(start: T, end: T, step: T) -> Result<usi
     })
 }
 
+/// # Construction
 impl<T, E: Extents, S: Layout<E>, St: NonDenseStorage> Tensor<T, E, S, St> {
     /// Assembles a tensor around a non-dense storage — a [`Band`](crate::Band) or a
     /// storage of your own — after checking that the element count of the extents fits in
@@ -501,6 +504,7 @@ impl<T: Scalar, const A: usize, const B: usize, const C: usize, const D: usize> 
     }
 }
 
+/// # Construction
 impl<T: Scalar, E: Extents + Default> Tensor<T, E, RowMajor, Heap<T>> {
     /// A tensor with static extents from nested arrays; see [`crate::tensor!`].
     pub fn from_nested<N: NestedArray<Elem = T, Extents = E>>(nested: N) -> Self {

@@ -6,6 +6,7 @@ use crate::extents::Extents;
 use crate::layout::{Layout, StridePolicy};
 use crate::storage::{DenseStorage, DenseStorageMut, Heap, OwnedStorage, Shared, View, ViewMut};
 
+/// # Conversion: owned copies, vectors, storage and stride policies
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// A read-only view of the whole tensor (no copy).
     #[inline]
@@ -77,6 +78,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     }
 }
 
+/// # Conversion: owned copies, vectors, storage and stride policies
 impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     /// A mutable view of the whole tensor (no copy; a shared storage becomes unique first).
     #[inline]
@@ -105,6 +107,7 @@ impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     }
 }
 
+/// # Conversion: owned copies, vectors, storage and stride policies
 impl<T: Clone, E: Extents, S: Layout<E>, St: OwnedStorage<T>> Tensor<T, E, S, St>
 where
     S::Owned: Layout<E>,
@@ -173,6 +176,7 @@ where
     }
 }
 
+/// # Conversion: owned copies, vectors, storage and stride policies
 impl<T: Clone, E: Extents, S: StridePolicy + Layout<E>> Tensor<T, E, S, Heap<T>> {
     /// The heap buffer in memory order: without copying when it is a `Vec` the tensor was
     /// given, copied from a crate-allocated buffer otherwise.

@@ -15,6 +15,7 @@ use crate::extents::Extents;
 use crate::layout::Layout;
 use crate::storage::{DenseStorage, Heap, Inline, Shared, View, ViewMut};
 
+/// # Comparing whole tensors
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// Whether `other` has the same shape and `eq` holds for every pair of elements at the
     /// same index; tensors of different shapes never match. The one comparison loop behind

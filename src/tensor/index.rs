@@ -56,6 +56,7 @@ impl TensorIndex<DynRank> for Vec<usize> {
     }
 }
 
+/// # Element access by index
 impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     /// Position of `idx` relative to element `[0, …, 0]`, or the error naming the axis.
     #[inline(always)]
@@ -76,6 +77,7 @@ impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     }
 }
 
+/// # Element access by index
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// The element at `idx`, or the error naming the axis that is out of bounds.
     #[inline]
@@ -107,6 +109,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     }
 }
 
+/// # Element access by index
 impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     /// Mutable access to the element at `idx`, or the error naming the axis.
     #[inline]

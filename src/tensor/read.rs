@@ -44,6 +44,7 @@ pub trait ReadStorage<T: Clone + Zero, E: Extents, S: Layout<E>>: Storage<T> + S
     fn for_each_stored(tensor: &Tensor<T, E, S, Self>, f: &mut dyn FnMut(&[usize], &T));
 }
 
+/// # Reading any storage (dense, sparse, band, your own)
 impl<T: Clone + Zero, E: Extents, S: Layout<E>, St: ReadStorage<T, E, S>> Tensor<T, E, S, St> {
     /// The value at `idx` for any storage: zero where a sparse or band storage keeps
     /// nothing, or the error naming the axis that is out of bounds.

@@ -44,6 +44,7 @@ pub(super) fn with_unit<A: AsMut<[isize]>>(src: &[isize], axis: usize, mut out: 
     out
 }
 
+/// # Views: adding, removing and flipping axes
 impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
     /// Removes axis `I`, which must have extent 1 (a static extent other than 1 does not
     /// compile).
@@ -149,6 +150,7 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
     }
 }
 
+/// # Views: adding, removing and flipping axes
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// See [`Tensor::try_into_squeezed`].
     pub fn try_squeeze<const I: usize>(
@@ -276,6 +278,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     }
 }
 
+/// # Views: adding, removing and flipping axes
 impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     /// A mutable view at `index` along axis `I`.
     #[track_caller]

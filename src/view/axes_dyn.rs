@@ -10,6 +10,7 @@ use crate::layout::{Layout, Strided};
 use crate::storage::{BorrowedStorage, DenseStorage, DenseStorageMut, View, ViewMut};
 use crate::tensor::{or_panic, Tensor};
 
+/// # Views: axes chosen at run time
 impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
     /// The sub-tensor at `index` along the run-time axis `axis`, which disappears; `Err`
     /// outside `-rank..rank` (a negative axis counts from the end) or when `index` is out
@@ -60,6 +61,7 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
     }
 }
 
+/// # Views: axes chosen at run time
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// See [`Tensor::try_into_index_axis_dyn`].
     pub fn try_index_axis_dyn(
@@ -160,6 +162,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     }
 }
 
+/// # Views: axes chosen at run time
 impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     /// A mutable view at `index` along the run-time axis `axis`.
     #[track_caller]

@@ -6,6 +6,7 @@ use crate::layout::{Layout, Strided};
 use crate::storage::{DenseStorage, View};
 use crate::tensor::{or_panic, ShapeArg, Tensor};
 
+/// # Views: broadcasting
 impl<'a, T, E: Extents, S: Layout<E>> Tensor<T, E, S, View<'a, T>> {
     /// Consuming form of [`Tensor::broadcast_to`] (read-only views only: zero strides
     /// make several indices share an element, which a mutable view must never do).
@@ -33,6 +34,7 @@ impl<'a, T, E: Extents, S: Layout<E>> Tensor<T, E, S, View<'a, T>> {
     }
 }
 
+/// # Views: broadcasting
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// See [`Tensor::broadcast_to`].
     pub fn try_broadcast_to<E2: Extents>(

@@ -9,6 +9,7 @@ use crate::layout::Layout;
 use crate::storage::DenseStorage;
 use crate::tensor::Tensor;
 
+/// # Views: reduced axes kept as length 1
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// The same elements with a new axis of extent 1 at `axis`, for any storage (owned or
     /// borrowed): positions do not change, so nothing is copied.

@@ -42,6 +42,7 @@ use crate::layout::Layout;
 use crate::storage::BorrowedStorage;
 use crate::tensor::{fits_region, Tensor};
 
+/// # Views: borrowing
 impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
     /// The same borrowed elements under new extents, strides and policy; element
     /// `[0, …, 0]` of the result is at `first` relative to this tensor's.

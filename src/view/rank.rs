@@ -9,6 +9,7 @@ use crate::layout::Layout;
 use crate::storage::DenseStorage;
 use crate::tensor::Tensor;
 
+/// # Views: changing the extents type
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// The same tensor with run-time rank (numpy's view of any array). No copy, for any
     /// storage: owned tensors stay owned, views stay views.

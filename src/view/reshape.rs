@@ -67,6 +67,7 @@ fn checked_target<E: Extents, E2: Extents>(
     Ok(target)
 }
 
+/// # Views: reshaping
 impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
     /// Consuming form of [`Tensor::reshape`].
     pub fn try_into_reshaped<E2: Extents>(
@@ -87,6 +88,7 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
     }
 }
 
+/// # Views: reshaping
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// See [`Tensor::reshape`].
     pub fn try_reshape<E2: Extents>(
@@ -116,6 +118,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     }
 }
 
+/// # Views: reshaping
 impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     /// A mutable view with new extents; see [`Tensor::reshape`].
     pub fn try_reshape_mut<E2: Extents>(
@@ -130,6 +133,7 @@ impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     }
 }
 
+/// # Views: reshaping
 impl<T, E: Extents> Tensor<T, E, RowMajor, Heap<T>> {
     /// Reshapes an owned row-major tensor without copying; on error the tensor comes back
     /// with the error.

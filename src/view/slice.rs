@@ -301,6 +301,7 @@ fn apply_slice(
     Ok(first)
 }
 
+/// # Views: slicing
 impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
     /// Consuming form of [`Tensor::slice`].
     pub fn try_into_sliced<In, Out: Extents>(
@@ -331,6 +332,7 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
     }
 }
 
+/// # Views: slicing
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// See [`Tensor::slice`].
     pub fn try_slice<In, Out: Extents>(
@@ -364,6 +366,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     }
 }
 
+/// # Views: slicing
 impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     /// See [`Tensor::slice_mut`].
     pub fn try_slice_mut<In, Out: Extents>(

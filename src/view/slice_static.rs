@@ -291,6 +291,7 @@ impl<E: Extents, Spec: StaticSliceSpec<E>> StaticSlicePolicy<E, Spec> for Stride
     type Out = Strided;
 }
 
+/// # Views: static slicing
 impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
     /// Consuming form of [`Tensor::slice_static`].
     pub fn try_into_sliced_static<Spec: StaticSliceSpec<E>>(
@@ -314,6 +315,7 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
     }
 }
 
+/// # Views: static slicing
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// See [`Tensor::slice_static`].
     pub fn try_slice_static<Spec: StaticSliceSpec<E>>(
@@ -337,6 +339,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     }
 }
 
+/// # Views: static slicing
 impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     /// A mutable view of a static slice: writes go to this tensor.
     #[track_caller]

@@ -7,6 +7,7 @@ use crate::storage::{BorrowedStorage, DenseStorage, DenseStorageMut, View, ViewM
 use crate::tensor::or_panic;
 use crate::tensor::Tensor;
 
+/// # Views: transposing and permuting
 impl<T, E: Reverse, S: Layout<E>, St> Tensor<T, E, S, St>
 where
     S::Transposed: Layout<E::Output>,
@@ -24,6 +25,7 @@ where
     }
 }
 
+/// # Views: transposing and permuting
 impl<T, E: Reverse, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St>
 where
     S::Transposed: Layout<E::Output>,
@@ -41,6 +43,7 @@ where
     }
 }
 
+/// # Views: transposing and permuting
 impl<T, E: Reverse, S: Layout<E>, St> Tensor<T, E, S, St>
 where
     S::Transposed: Layout<E::Output>,
@@ -148,6 +151,7 @@ fn check_permutation(axes: &[usize], rank: usize) -> Result<(), ShapeError> {
     Ok(())
 }
 
+/// # Views: transposing and permuting
 impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
     /// Permutes the axes by a run-time list: result axis `k` is source axis `axes[k]`.
     /// The extents become dynamic (which static dim lands where is not known to the type);
@@ -179,6 +183,7 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
     }
 }
 
+/// # Views: transposing and permuting
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// See [`Tensor::try_into_permuted`].
     pub fn try_permute(&self, axes: &[usize]) -> Result<Tensor<T, E::Dynamic, Strided, View<'_, T>>, ShapeError> {
@@ -211,6 +216,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     }
 }
 
+/// # Views: transposing and permuting
 impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     /// A mutable view with axes permuted by a run-time list.
     pub fn try_permute_mut(

@@ -11,6 +11,7 @@ use crate::storage::{Band, BandError, DenseStorage};
 use crate::tensor::{ShapeArg, Tensor};
 use num_traits::Zero;
 
+/// # Band matrices: conversions
 impl<T: Clone + Zero, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     /// The band part of a dense matrix (any layout, any rank-2 extents whose lengths fit
     /// `(M, N)`, or a [`DynRank`](crate::DynRank) tensor of rank 2); `Err` when the rank or

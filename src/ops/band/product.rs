@@ -15,6 +15,7 @@ use crate::ShapeError;
 use num_traits::Zero;
 use std::borrow::Cow;
 
+/// # Band matrices: products
 impl<T, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     /// The shape for the kernels.
     pub(crate) fn band_shape(&self) -> BandShape {
@@ -23,6 +24,7 @@ impl<T, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     }
 }
 
+/// # Band matrices: products
 impl<T: BandElem, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     /// `y = A x` into an existing vector, with an explicit choice of threads; `Err` when
     /// dynamic lengths disagree or `y` is not contiguous.
@@ -176,6 +178,7 @@ impl<T: BandElem, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     }
 }
 
+/// # Band matrices: products
 impl<T: Clone + Zero, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     /// A band matrix of `f(&x)` for every stored element, with the same band; `Err`
     /// ([`BandError::NotZeroPreserving`]) when `f(0) != 0`, since the elements outside the

@@ -33,6 +33,7 @@ pub struct BandLu<T> {
     pivots: Vec<usize>,
 }
 
+/// # Band matrices: solving
 impl<T: Float, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     /// LU factorization with partial pivoting; `Err` when the matrix is not square or is
     /// singular (a pivot exactly zero, [`BandError::Singular`] naming its column).

@@ -10,6 +10,8 @@
 //! expressions. `sum` and `sum_axis` serve every storage and live in
 //! [`sum_storage`](super::sum_storage).
 
-mod axis;
 mod elementwise;
+
 mod whole;
+
+mod axis;

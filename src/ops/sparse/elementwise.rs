@@ -40,6 +40,7 @@ fn one_sided<T: SparseElem>(op: &impl Fn(T, T) -> T, side: Side, a: &[T], b: &[T
     }
 }
 
+/// # Sparse: elementwise
 impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arrays<T, I>>
     Tensor<T, E, S, CompressedBase<T, I, A>>
 {
@@ -202,6 +203,7 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
     }
 }
 
+/// # Sparse: elementwise
 impl<T: SparseElem, E: Extents, S: SparseOrder + Layout<E>, I: SparseIndex> Tensor<T, E, S, Coo<T, I>> {
     fn filter_values<U: SparseElem>(&self, f: impl Fn(T) -> U) -> Tensor<U, E, S, Coo<U, I>> {
         let (mut coords, mut values) = (Vec::new(), Vec::new());

@@ -37,6 +37,7 @@ fn mismatch(op: &'static str, lhs: Vec<usize>, rhs: Vec<usize>, reason: String) 
     ShapeError::Incompatible { op, lhs, rhs, reason }
 }
 
+/// # Sparse: products
 impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arrays<T, I>>
     Tensor<T, E, S, CompressedBase<T, I, A>>
 {

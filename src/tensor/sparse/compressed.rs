@@ -9,6 +9,7 @@ use crate::storage::sparse::{
 use crate::tensor::{ReadStorage, Tensor};
 use num_traits::Zero;
 
+/// # Sparse matrices (CSR/CSC): arrays, lanes and views
 impl<T, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arrays<T, I>>
     Tensor<T, E, S, CompressedBase<T, I, A>>
 {
@@ -77,6 +78,7 @@ impl<T, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arrays<T, I>>
     }
 }
 
+/// # Sparse matrices (CSR/CSC): arrays, lanes and views
 impl<T, E: Rank2, I: SparseIndex, A: Arrays<T, I>> Tensor<T, E, RowMajor, CompressedBase<T, I, A>> {
     /// Row `i` of a CSR matrix as a borrowed sparse vector (panics when out of range).
     #[track_caller]
@@ -85,6 +87,7 @@ impl<T, E: Rank2, I: SparseIndex, A: Arrays<T, I>> Tensor<T, E, RowMajor, Compre
     }
 }
 
+/// # Sparse matrices (CSR/CSC): arrays, lanes and views
 impl<T, E: Rank2, I: SparseIndex, A: Arrays<T, I>> Tensor<T, E, ColMajor, CompressedBase<T, I, A>> {
     /// Column `j` of a CSC matrix as a borrowed sparse vector (panics when out of range).
     #[track_caller]

@@ -22,6 +22,7 @@ type Parts<T, I> = (Vec<I>, Vec<I>, Vec<T>);
 
 // `Rank2` sits on each constructor rather than on the impl, so that asking for compressed
 // storage of another rank reports the `Rank2` message instead of "method not found".
+/// # Sparse matrices (CSR/CSC): construction
 impl<T, E: Extents, S: SparseOrder + Layout<E>, I: SparseIndex> Tensor<T, E, S, Compressed<T, I>> {
     fn checked(
         shape: impl ShapeArg<E>,

@@ -11,6 +11,7 @@ use crate::storage::sparse::{Compressed, Coo, Rank2, SparseElem, SparseError, Sp
 use crate::tensor::ReadStorage;
 use crate::tensor::Tensor;
 
+/// # Sparse conversions
 impl<T: SparseElem, E: Extents, S: Layout<E>, St: ReadStorage<T, E, S>> Tensor<T, E, S, St> {
     /// The non-zero entries in COO storage ordered by policy `S2`, with index type `I`;
     /// `Err` when an extent or the number of entries does not fit `I`.
@@ -59,6 +60,7 @@ fn nonzero_triplets<T: SparseElem, E: Extents, S: Layout<E>, St: ReadStorage<T, 
     (rows, cols, values)
 }
 
+/// # Sparse conversions
 impl<T: SparseElem, E: Rank2, S: Layout<E>, St: ReadStorage<T, E, S>> Tensor<T, E, S, St> {
     /// The non-zero entries in compressed storage of policy `S2` (`RowMajor`: CSR,
     /// `ColMajor`: CSC) with index type `I`, built by a counting sort; `Err` when an extent
@@ -89,6 +91,7 @@ impl<T: SparseElem, E: Rank2, S: Layout<E>, St: ReadStorage<T, E, S>> Tensor<T, 
     }
 }
 
+/// # Sparse conversions
 impl<T: SparseElem, S: Layout<DynRank>, St: ReadStorage<T, DynRank, S>> Tensor<T, DynRank, S, St> {
     /// The non-zero entries of a [`DynRank`] tensor of rank 2 in compressed storage of
     /// policy `S2` (`RowMajor`: CSR, `ColMajor`: CSC) with dynamic extents; `Err` when the

@@ -14,6 +14,7 @@ use crate::tensor::{ReadStorage, ShapeArg, Tensor, TensorIndex};
 use core::cmp::Ordering;
 use num_traits::Zero;
 
+/// # Sparse COO tensors: construction and arrays
 impl<T, E: Extents, S: SparseOrder + Layout<E>, I: SparseIndex> Tensor<T, E, S, Coo<T, I>> {
     fn checked(
         shape: impl ShapeArg<E>,
