@@ -2,13 +2,14 @@
 //!
 //! Why not `Vec`: glibc hands out large blocks at page + 16 bytes, so 64-byte vector loads
 //! split cache lines, and every fresh 4 KiB page costs a fault on first touch (about
-//! 1.65 µs on the benchmark machine). An [`AlignedBuf`] of at least [`ALIGNED_FROM_BYTES`] is 64-byte aligned; from
-//! [`HUGE_PAGE_BYTES`] up it is 2 MiB aligned and advised to use transparent huge pages,
-//! so one fault maps 2 MiB, and the last one freed (up to 64 MiB) is kept for the next
-//! buffer of the same size (`kernels::reuse`), so a loop that makes a large result per
-//! step pays no faults after its first. Smaller buffers keep the element's own alignment: a
-//! 64-byte-aligned request goes through `posix_memalign`, whose bookkeeping costs more
-//! than a whole dynamic 4×4 add, while a plain request is malloc's fast path.
+//! 1.65 µs on the benchmark machine). An [`AlignedBuf`] of at least
+//! [`ALIGNED_FROM_BYTES`] is 64-byte aligned; from [`HUGE_PAGE_BYTES`] up it is 2 MiB
+//! aligned and advised to use transparent huge pages, so one fault maps 2 MiB, and the last
+//! one freed (up to 64 MiB) is kept for the next buffer of the same size
+//! (`kernels::reuse`), so a loop that makes a large result per step pays no faults after
+//! its first. Smaller buffers keep the element's own alignment: a 64-byte-aligned request
+//! goes through `posix_memalign`, whose bookkeeping costs more than a whole dynamic 4×4
+//! add, while a plain request is malloc's fast path.
 //! Results are written straight into uninitialised memory: no zeroing pass.
 //!
 //! Every allocation here is fallible underneath: running out of memory is
