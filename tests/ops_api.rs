@@ -87,11 +87,11 @@ fn f32_sums_of_views_and_axes_are_thread_count_independent() {
     assert_eq!(one.1.to_vec(), two.1.to_vec());
     assert_eq!(one.2.to_vec(), two.2.to_vec());
     assert_eq!(one.3.to_bits(), two.3.to_bits());
-    let seq = view.try_reduce(Sum, Par::Seq).unwrap();
-    let par = view.try_reduce(Sum, Par::Rayon).unwrap();
+    let seq = view.try_reduce_with(Sum, Par::Seq).unwrap();
+    let par = view.try_reduce_with(Sum, Par::Rayon).unwrap();
     assert_eq!(seq.to_bits(), par.to_bits());
-    let seq = m.try_reduce_axis::<_, 1>(Sum, Par::Seq).unwrap();
-    let par = m.try_reduce_axis::<_, 1>(Sum, Par::Rayon).unwrap();
+    let seq = m.try_reduce_axis_with::<_, 1>(Sum, Par::Seq).unwrap();
+    let par = m.try_reduce_axis_with::<_, 1>(Sum, Par::Rayon).unwrap();
     assert_eq!(seq.to_vec(), par.to_vec());
 }
 
@@ -135,9 +135,9 @@ fn nan_positions_across_lanes_chunks_and_threads() {
     v[3] = -100.0;
     let t = Tensor::<f64, ext![_]>::from_vec([20_000], v);
     for par in [Par::Seq, Par::Rayon] {
-        let (_, pos) = t.try_reduce(Extreme::<true>, par).unwrap().unwrap();
+        let (_, pos) = t.try_reduce_with(Extreme::<true>, par).unwrap().unwrap();
         assert_eq!(pos, 12_345, "{par:?}");
-        let (_, pos) = t.try_reduce(Extreme::<false>, par).unwrap().unwrap();
+        let (_, pos) = t.try_reduce_with(Extreme::<false>, par).unwrap().unwrap();
         assert_eq!(pos, 12_345, "{par:?}");
     }
     assert_eq!(pool(1).install(|| t.argmax()), Some(12_345));
@@ -325,7 +325,7 @@ fn incompatible_dynamic_broadcast_is_an_error_naming_both_shapes() {
     let msg = (&s + &b).try_eval().unwrap_err().to_string();
     assert!(msg.contains("[2, 3]") && msg.contains("[4]"), "{msg}");
     // Reductions of such an expression: the same error.
-    assert!((&a + &b).try_reduce(Sum, Par::Auto).is_err());
+    assert!((&a + &b).try_reduce_with(Sum, Par::Auto).is_err());
 }
 
 #[test]
@@ -509,11 +509,11 @@ fn views_share_memory_and_expressions_never_copy_them() {
     assert!(bytes < input + (64 << 10), "{bytes} bytes allocated for a {input}-byte result");
     assert_eq!(r[[3, 7]], (3 * cols + 7) as f64 * 2.0 + (7 + 3) as f64 - 7.0);
     let flipped = a.flip_axis(1);
-    let (s, bytes, _) = allocated(|| (&flipped * &bt).try_reduce(Sum, Par::Seq).unwrap());
+    let (s, bytes, _) = allocated(|| (&flipped * &bt).try_reduce_with(Sum, Par::Seq).unwrap());
     assert!(bytes < 64 << 10, "{bytes} bytes allocated by a reduction of views");
     assert!(s > 0.0);
     let sliced = a.slice(s![..;2, ..]);
-    let (m, bytes, _) = allocated(|| sliced.try_reduce_axis::<_, 0>(Sum, Par::Seq).unwrap());
+    let (m, bytes, _) = allocated(|| sliced.try_reduce_axis_with::<_, 0>(Sum, Par::Seq).unwrap());
     assert!(bytes < cols * 8 + (64 << 10), "{bytes} bytes allocated by an axis reduction of a view");
     assert_eq!(m.shape(), vec![cols]);
     let ai = Tensor::<i64, ext![_, _]>::from_fn([60, 50], |[i, j]| (i + 2 * j) as i64);

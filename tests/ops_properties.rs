@@ -1529,8 +1529,8 @@ proptest! {
         let sum = |f: &[i64]| f.iter().sum::<i64>();
         check(&a.sum_axis::<0>(), &ra.reduce_axis(0, sum))?;
         check(&a.sum_axis::<1>(), &ra.reduce_axis(1, sum))?;
-        check(&a.try_reduce_axis::<_, 1>(mdtensor::ops::Sum, Par::Rayon).unwrap(), &ra.reduce_axis(1, sum))?;
-        check(&a.try_reduce_axis::<_, 0>(mdtensor::ops::Sum, Par::Rayon).unwrap(), &ra.reduce_axis(0, sum))?;
+        check(&a.try_reduce_axis_with::<_, 1>(mdtensor::ops::Sum, Par::Rayon).unwrap(), &ra.reduce_axis(1, sum))?;
+        check(&a.try_reduce_axis_with::<_, 0>(mdtensor::ops::Sum, Par::Rayon).unwrap(), &ra.reduce_axis(0, sum))?;
         check(&a.argmax_axis::<1>(), &ra.reduce_axis(1, |f| ref_arg(f, true).unwrap()))?;
         check(&a.argmin_axis::<1>(), &ra.reduce_axis(1, |f| ref_arg(f, false).unwrap()))?;
         check(&a.argmax_axis::<0>(), &ra.reduce_axis(0, |f| ref_arg(f, true).unwrap()))?;

@@ -33,8 +33,8 @@ macro_rules! check_forwards {
         assert_eq!(t.argmin(), Reductions::argmin(&t));
         assert_eq!(t.argmax(), Reductions::argmax(&t));
         assert_eq!(
-            t.try_reduce(mdtensor::ops::Sum, Par::Auto).unwrap(),
-            Reductions::try_reduce(&t, mdtensor::ops::Sum, Par::Auto).unwrap()
+            t.try_reduce_with(mdtensor::ops::Sum, Par::Auto).unwrap(),
+            Reductions::try_reduce_with(&t, mdtensor::ops::Sum, Par::Auto).unwrap()
         );
         // Reductions along a static axis, both axes, both forms.
         assert_eq!(t.sum_axis::<0>(), AxisReductions::sum_axis::<0>(&t));
@@ -57,8 +57,8 @@ macro_rules! check_forwards {
         assert_eq!(t.argmax_axis::<0>(), AxisReductions::argmax_axis::<0>(&t));
         assert_eq!(t.try_argmax_axis::<1>().unwrap(), AxisReductions::argmax_axis::<1>(&t));
         assert_eq!(
-            t.try_reduce_axis::<_, 1>(mdtensor::ops::Sum, Par::Seq).unwrap(),
-            AxisReductions::try_reduce_axis::<_, 1>(&t, mdtensor::ops::Sum, Par::Seq).unwrap()
+            t.try_reduce_axis_with::<_, 1>(mdtensor::ops::Sum, Par::Seq).unwrap(),
+            AxisReductions::try_reduce_axis_with::<_, 1>(&t, mdtensor::ops::Sum, Par::Seq).unwrap()
         );
         // Lazy elementwise math (ln and sqrt of negatives give NaN: compared by bits).
         assert_eq!(bits(t.exp().to_vec()), bits(ElementwiseExt::exp(&t).to_vec()));

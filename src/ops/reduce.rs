@@ -248,7 +248,7 @@ impl<const ALL: bool> Reducer<bool> for Logical<ALL> {
 /// ```
 pub trait Reductions: Expr {
     /// Applies a [`Reducer`] to every element (checking dynamic broadcasting).
-    fn try_reduce<R: Reducer<Self::Elem>>(self, r: R, par: Par) -> Result<R::Out, ShapeError> {
+    fn try_reduce_with<R: Reducer<Self::Elem>>(self, r: R, par: Par) -> Result<R::Out, ShapeError> {
         let dims = self.shape()?;
         Ok(reduce_all::<Self, R, PathsFor<Self, Self::Extents, RowMajor>>(&self, dims.as_ref(), r, par))
     }
@@ -258,7 +258,7 @@ pub trait Reductions: Expr {
     where
         Self::Elem: Zero,
     {
-        or_panic(self.try_reduce(Sum, Par::Auto))
+        or_panic(self.try_reduce_with(Sum, Par::Auto))
     }
     /// Sum with an explicit choice of threads (the result is the same either way).
     #[track_caller]
@@ -266,7 +266,7 @@ pub trait Reductions: Expr {
     where
         Self::Elem: Zero,
     {
-        or_panic(self.try_reduce(Sum, par))
+        or_panic(self.try_reduce_with(Sum, par))
     }
     /// Product of all elements (1 when empty).
     #[track_caller]
@@ -274,7 +274,7 @@ pub trait Reductions: Expr {
     where
         Self::Elem: One,
     {
-        or_panic(self.try_reduce(Prod, Par::Auto))
+        or_panic(self.try_reduce_with(Prod, Par::Auto))
     }
     /// Arithmetic mean (NaN when empty).
     #[track_caller]
@@ -282,7 +282,7 @@ pub trait Reductions: Expr {
     where
         Self::Elem: Float + FromPrimitive,
     {
-        or_panic(self.try_reduce(Mean, Par::Auto))
+        or_panic(self.try_reduce_with(Mean, Par::Auto))
     }
     /// Variance with `ddof` delta degrees of freedom (numpy's `var(ddof=…)`, an integer or
     /// a float: [`Ddof`]); the divisor is `max(n - ddof, 0)`, so `ddof >= n` gives `inf`
@@ -292,7 +292,7 @@ pub trait Reductions: Expr {
     where
         Self::Elem: Float + FromPrimitive,
     {
-        or_panic(self.try_reduce(Var::new(ddof), Par::Auto))
+        or_panic(self.try_reduce_with(Var::new(ddof), Par::Auto))
     }
     /// Standard deviation with `ddof` delta degrees of freedom.
     #[track_caller]
@@ -308,7 +308,7 @@ pub trait Reductions: Expr {
     where
         Self::Elem: PartialOrd,
     {
-        or_panic(self.try_reduce(Extreme::<false>, Par::Auto)).map(|(v, _)| v)
+        or_panic(self.try_reduce_with(Extreme::<false>, Par::Auto)).map(|(v, _)| v)
     }
     /// Largest element; NaN if any is NaN; `None` when empty.
     #[track_caller]
@@ -316,7 +316,7 @@ pub trait Reductions: Expr {
     where
         Self::Elem: PartialOrd,
     {
-        or_panic(self.try_reduce(Extreme::<true>, Par::Auto)).map(|(v, _)| v)
+        or_panic(self.try_reduce_with(Extreme::<true>, Par::Auto)).map(|(v, _)| v)
     }
     /// Row-major position of the first smallest element (of the first NaN, if any).
     #[track_caller]
@@ -324,7 +324,7 @@ pub trait Reductions: Expr {
     where
         Self::Elem: PartialOrd,
     {
-        or_panic(self.try_reduce(Extreme::<false>, Par::Auto)).map(|(_, p)| p)
+        or_panic(self.try_reduce_with(Extreme::<false>, Par::Auto)).map(|(_, p)| p)
     }
     /// Row-major position of the first largest element (of the first NaN, if any).
     #[track_caller]
@@ -332,7 +332,7 @@ pub trait Reductions: Expr {
     where
         Self::Elem: PartialOrd,
     {
-        or_panic(self.try_reduce(Extreme::<true>, Par::Auto)).map(|(_, p)| p)
+        or_panic(self.try_reduce_with(Extreme::<true>, Par::Auto)).map(|(_, p)| p)
     }
     /// Whether every element is true (true when empty).
     #[track_caller]
@@ -340,7 +340,7 @@ pub trait Reductions: Expr {
     where
         Self: Expr<Elem = bool>,
     {
-        or_panic(self.try_reduce(Logical::<true>, Par::Auto))
+        or_panic(self.try_reduce_with(Logical::<true>, Par::Auto))
     }
     /// Whether some element is true (false when empty).
     #[track_caller]
@@ -348,7 +348,7 @@ pub trait Reductions: Expr {
     where
         Self: Expr<Elem = bool>,
     {
-        or_panic(self.try_reduce(Logical::<false>, Par::Auto))
+        or_panic(self.try_reduce_with(Logical::<false>, Par::Auto))
     }
 }
 impl<X: Expr> Reductions for X {}
@@ -409,7 +409,7 @@ where
 /// ```
 pub trait AxisReductions: Expr {
     /// Applies a [`Reducer`] along axis `I`.
-    fn try_reduce_axis<R: Reducer<Self::Elem>, const I: usize>(
+    fn try_reduce_axis_with<R: Reducer<Self::Elem>, const I: usize>(
         self,
         r: R,
         par: Par,
@@ -426,7 +426,7 @@ pub trait AxisReductions: Expr {
         Self::Elem: Zero,
         Self::Extents: RemoveAxis<I>,
     {
-        self.try_reduce_axis::<_, I>(Sum, Par::Auto)
+        self.try_reduce_axis_with::<_, I>(Sum, Par::Auto)
     }
     /// Sum along axis `I`.
     #[track_caller]
@@ -443,7 +443,7 @@ pub trait AxisReductions: Expr {
         Self::Elem: One,
         Self::Extents: RemoveAxis<I>,
     {
-        self.try_reduce_axis::<_, I>(Prod, Par::Auto)
+        self.try_reduce_axis_with::<_, I>(Prod, Par::Auto)
     }
     /// Product along axis `I`.
     #[track_caller]
@@ -461,7 +461,7 @@ pub trait AxisReductions: Expr {
         Self::Elem: Float + FromPrimitive,
         Self::Extents: RemoveAxis<I>,
     {
-        self.try_reduce_axis::<_, I>(Mean, Par::Auto)
+        self.try_reduce_axis_with::<_, I>(Mean, Par::Auto)
     }
     /// Mean along axis `I` (NaN along an empty axis).
     #[track_caller]
@@ -479,7 +479,7 @@ pub trait AxisReductions: Expr {
         Self::Extents: RemoveAxis<I>,
     {
         let empty = self.shape()?.as_ref().get(I) == Some(&0);
-        extreme_values(self.try_reduce_axis::<_, I>(Extreme::<true>, Par::Auto)?, "max_axis", empty)
+        extreme_values(self.try_reduce_axis_with::<_, I>(Extreme::<true>, Par::Auto)?, "max_axis", empty)
     }
     /// Smallest element along axis `I` (NaN propagates); `Err` for an empty axis.
     fn try_min_axis<const I: usize>(self) -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
@@ -488,7 +488,7 @@ pub trait AxisReductions: Expr {
         Self::Extents: RemoveAxis<I>,
     {
         let empty = self.shape()?.as_ref().get(I) == Some(&0);
-        extreme_values(self.try_reduce_axis::<_, I>(Extreme::<false>, Par::Auto)?, "min_axis", empty)
+        extreme_values(self.try_reduce_axis_with::<_, I>(Extreme::<false>, Par::Auto)?, "min_axis", empty)
     }
     /// See [`AxisReductions::try_max_axis`].
     #[track_caller]
@@ -515,7 +515,7 @@ pub trait AxisReductions: Expr {
         Self::Extents: RemoveAxis<I>,
     {
         let empty = self.shape()?.as_ref().get(I) == Some(&0);
-        extreme_positions(self.try_reduce_axis::<_, I>(Extreme::<true>, Par::Auto)?, "argmax_axis", empty)
+        extreme_positions(self.try_reduce_axis_with::<_, I>(Extreme::<true>, Par::Auto)?, "argmax_axis", empty)
     }
     /// Index along axis `I` of the first smallest element (first NaN); `Err` for an empty axis.
     fn try_argmin_axis<const I: usize>(self) -> Result<Reduced<usize, Self::Extents, I>, ShapeError>
@@ -524,7 +524,7 @@ pub trait AxisReductions: Expr {
         Self::Extents: RemoveAxis<I>,
     {
         let empty = self.shape()?.as_ref().get(I) == Some(&0);
-        extreme_positions(self.try_reduce_axis::<_, I>(Extreme::<false>, Par::Auto)?, "argmin_axis", empty)
+        extreme_positions(self.try_reduce_axis_with::<_, I>(Extreme::<false>, Par::Auto)?, "argmin_axis", empty)
     }
     /// See [`AxisReductions::try_argmax_axis`].
     #[track_caller]
@@ -551,7 +551,7 @@ pub trait AxisReductions: Expr {
         Self: Expr<Elem = bool>,
         Self::Extents: RemoveAxis<I>,
     {
-        self.try_reduce_axis::<_, I>(Logical::<true>, Par::Auto)
+        self.try_reduce_axis_with::<_, I>(Logical::<true>, Par::Auto)
     }
     /// Whether every element along axis `I` is true.
     #[track_caller]
@@ -569,7 +569,7 @@ pub trait AxisReductions: Expr {
         Self: Expr<Elem = bool>,
         Self::Extents: RemoveAxis<I>,
     {
-        self.try_reduce_axis::<_, I>(Logical::<false>, Par::Auto)
+        self.try_reduce_axis_with::<_, I>(Logical::<false>, Par::Auto)
     }
     /// Whether some element along axis `I` is true.
     #[track_caller]
@@ -590,7 +590,7 @@ pub trait AxisReductions: Expr {
         Self::Elem: Float + FromPrimitive,
         Self::Extents: RemoveAxis<I>,
     {
-        self.try_reduce_axis::<_, I>(Var::new(ddof), Par::Auto)
+        self.try_reduce_axis_with::<_, I>(Var::new(ddof), Par::Auto)
     }
     /// Variance along axis `I` with `ddof` delta degrees of freedom.
     #[track_caller]

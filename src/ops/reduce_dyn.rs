@@ -47,7 +47,7 @@ pub(super) fn reduced_mask(op: &'static str, axes: &[usize], rank: usize) -> Res
 impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// Applies a [`Reducer`] along the run-time axis `axis` (the engine of every
     /// `*_axis_dyn` method; negative counts from the end); `Err` outside `-rank..rank`.
-    pub fn try_reduce_axis_dyn<R: Reducer<T>>(
+    pub fn try_reduce_axis_dyn_with<R: Reducer<T>>(
         &self,
         r: R,
         axis: impl Into<Axis>,
@@ -113,7 +113,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
 
     /// Applies a [`Reducer`] over several run-time axes at once (the engine of every
     /// `*_axes` method); the result has the kept axes, in order.
-    pub fn try_reduce_axes<R: Reducer<T>>(
+    pub fn try_reduce_axes_with<R: Reducer<T>>(
         &self,
         r: R,
         axes: &[usize],
@@ -126,9 +126,9 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
         Ok(unsafe { Tensor::from_parts_unchecked(Heap::from_aligned(buf), DynRank::new(kept), ()) })
     }
 
-    /// [`Tensor::try_reduce_axes`] with numpy's `keepdims=True`: the reduced axes stay, with
+    /// [`Tensor::try_reduce_axes_with`] with numpy's `keepdims=True`: the reduced axes stay, with
     /// extent 1, so the result broadcasts against the input.
-    pub fn try_reduce_axes_keepdims<R: Reducer<T>>(
+    pub fn try_reduce_axes_keepdims_with<R: Reducer<T>>(
         &self,
         r: R,
         axes: &[usize],
@@ -140,6 +140,46 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
         let ext = E::Dynamic::from_dims(dims.as_ref())?;
         // SAFETY: axes of extent 1 do not change the row-major order of the kept ones.
         Ok(unsafe { Tensor::from_parts_unchecked(Heap::from_aligned(buf), ext, ()) })
+    }
+
+    /// Applies any [`Reducer`] along a run-time axis with an explicit choice of threads.
+    ///
+    /// ```
+    /// use mdtensor::{ops::Sum, tensor, Par};
+    /// assert_eq!(tensor![[1, 2], [3, 4]].reduce_axis_dyn_with(Sum, -1, Par::Seq).to_vec(), [3, 7]);
+    /// ```
+    #[track_caller]
+    pub fn reduce_axis_dyn_with<R: Reducer<T>>(
+        &self,
+        r: R,
+        axis: impl Into<Axis>,
+        par: Par,
+    ) -> Tensor<R::Out, <E as RemoveAxisDyn>::Output>
+    where
+        E: RemoveAxisDyn,
+    {
+        or_panic(self.try_reduce_axis_dyn_with(r, axis, par))
+    }
+    /// Applies any [`Reducer`] over several run-time axes with an explicit choice of
+    /// threads.
+    ///
+    /// ```
+    /// use mdtensor::{ops::Sum, tensor, Par};
+    /// assert_eq!(tensor![[1, 2], [3, 4]].reduce_axes_with(Sum, &[0, 1], Par::Seq).to_vec(), [10]);
+    /// ```
+    #[track_caller]
+    pub fn reduce_axes_with<R: Reducer<T>>(&self, r: R, axes: &[usize], par: Par) -> Tensor<R::Out, DynRank> {
+        or_panic(self.try_reduce_axes_with(r, axes, par))
+    }
+    /// [`Tensor::reduce_axes_with`] keeping the reduced axes as length 1.
+    #[track_caller]
+    pub fn reduce_axes_keepdims_with<R: Reducer<T>>(
+        &self,
+        r: R,
+        axes: &[usize],
+        par: Par,
+    ) -> Tensor<R::Out, E::Dynamic> {
+        or_panic(self.try_reduce_axes_keepdims_with(r, axes, par))
     }
 }
 
@@ -156,7 +196,7 @@ macro_rules! reduction_family {
             $($w)*
             E: RemoveAxisDyn,
         {
-            self.try_reduce_axis_dyn($r, axis, Par::Auto).map_err(|e| rename(e, stringify!($dyn_)))
+            self.try_reduce_axis_dyn_with($r, axis, Par::Auto).map_err(|e| rename(e, stringify!($dyn_)))
         }
         #[doc = concat!($what, " along the run-time axis `axis`. See [`Tensor::", stringify!($try_dyn), "`].")]
         #[track_caller]
@@ -172,7 +212,7 @@ macro_rules! reduction_family {
         where
             $($w)*
         {
-            self.try_reduce_axes($r, axes, Par::Auto).map_err(|e| rename(e, stringify!($axes)))
+            self.try_reduce_axes_with($r, axes, Par::Auto).map_err(|e| rename(e, stringify!($axes)))
         }
         #[doc = concat!($what, " over the axes `axes` in one pass. See [`Tensor::", stringify!($try_axes), "`].")]
         #[track_caller]
@@ -187,7 +227,7 @@ macro_rules! reduction_family {
         where
             $($w)*
         {
-            self.try_reduce_axes_keepdims($r, axes, Par::Auto).map_err(|e| rename(e, stringify!($keep)))
+            self.try_reduce_axes_keepdims_with($r, axes, Par::Auto).map_err(|e| rename(e, stringify!($keep)))
         }
         #[doc = concat!($what, " over the axes `axes`, kept with extent 1. See [`Tensor::", stringify!($try_keep), "`].")]
         #[track_caller]
@@ -319,7 +359,7 @@ macro_rules! extreme_family {
         {
             let op = stringify!($dyn_);
             let axis = axis.into().resolve(op, self.rank())?;
-            extreme_values(self.try_reduce_axis_dyn(Extreme::<$max>, axis, Par::Auto).map_err(|e| rename(e, op))?, op, self.empty_along(&[axis]))
+            extreme_values(self.try_reduce_axis_dyn_with(Extreme::<$max>, axis, Par::Auto).map_err(|e| rename(e, op))?, op, self.empty_along(&[axis]))
         }
         #[doc = concat!("See [`Tensor::", stringify!($try_dyn), "`].")]
         #[track_caller]
@@ -332,7 +372,7 @@ macro_rules! extreme_family {
         #[doc = concat!($what, " over the axes `axes` in one pass; `Err` for an axis out of range or repeated, or nothing to reduce.")]
         pub fn $try_axes(&self, axes: &[usize]) -> Result<Tensor<T, DynRank>, ShapeError> {
             let op = stringify!($axes);
-            extreme_values(self.try_reduce_axes(Extreme::<$max>, axes, Par::Auto).map_err(|e| rename(e, op))?, op, self.empty_along(axes))
+            extreme_values(self.try_reduce_axes_with(Extreme::<$max>, axes, Par::Auto).map_err(|e| rename(e, op))?, op, self.empty_along(axes))
         }
         #[doc = concat!("See [`Tensor::", stringify!($try_axes), "`].")]
         #[track_caller]
@@ -342,7 +382,7 @@ macro_rules! extreme_family {
         #[doc = concat!($what, " over the axes `axes`, kept with extent 1.")]
         pub fn $try_keep(&self, axes: &[usize]) -> Result<Tensor<T, E::Dynamic>, ShapeError> {
             let op = stringify!($keep);
-            extreme_values(self.try_reduce_axes_keepdims(Extreme::<$max>, axes, Par::Auto).map_err(|e| rename(e, op))?, op, self.empty_along(axes))
+            extreme_values(self.try_reduce_axes_keepdims_with(Extreme::<$max>, axes, Par::Auto).map_err(|e| rename(e, op))?, op, self.empty_along(axes))
         }
         #[doc = concat!("See [`Tensor::", stringify!($try_keep), "`].")]
         #[track_caller]
@@ -356,7 +396,7 @@ macro_rules! extreme_family {
         {
             let op = stringify!($arg);
             let axis = axis.into().resolve(op, self.rank())?;
-            extreme_positions(self.try_reduce_axis_dyn(Extreme::<$max>, axis, Par::Auto).map_err(|e| rename(e, op))?, op, self.empty_along(&[axis]))
+            extreme_positions(self.try_reduce_axis_dyn_with(Extreme::<$max>, axis, Par::Auto).map_err(|e| rename(e, op))?, op, self.empty_along(&[axis]))
         }
         #[doc = concat!("See [`Tensor::", stringify!($try_arg), "`].")]
         #[track_caller]

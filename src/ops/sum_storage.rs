@@ -321,7 +321,7 @@ macro_rules! sum_storage {
 }
 
 /// The run-time-axis sums of a dense storage: the blocked kernels of the other dense
-/// reductions (`try_reduce_axis_dyn`, `try_reduce_axes`), so `sum_axis_dyn(1)` and
+/// reductions (`try_reduce_axis_dyn_with`, `try_reduce_axes_with`), so `sum_axis_dyn(1)` and
 /// `sum_axis::<1>()` give identical bits.
 macro_rules! dense_run_time_sums {
     () => {
@@ -332,16 +332,16 @@ macro_rules! dense_run_time_sums {
         where
             E: RemoveAxisDyn,
         {
-            tensor.try_reduce_axis_dyn(Sum, axis, Par::Auto).map_err(|e| rename(e, "sum_axis_dyn"))
+            tensor.try_reduce_axis_dyn_with(Sum, axis, Par::Auto).map_err(|e| rename(e, "sum_axis_dyn"))
         }
         fn try_sum_axes(tensor: &Tensor<T, E, S, Self>, axes: &[usize]) -> Result<Tensor<T, DynRank>, ShapeError> {
-            tensor.try_reduce_axes(Sum, axes, Par::Auto).map_err(|e| rename(e, "sum_axes"))
+            tensor.try_reduce_axes_with(Sum, axes, Par::Auto).map_err(|e| rename(e, "sum_axes"))
         }
         fn try_sum_axes_keepdims(
             tensor: &Tensor<T, E, S, Self>,
             axes: &[usize],
         ) -> Result<Tensor<T, E::Dynamic>, ShapeError> {
-            tensor.try_reduce_axes_keepdims(Sum, axes, Par::Auto).map_err(|e| rename(e, "sum_axes_keepdims"))
+            tensor.try_reduce_axes_keepdims_with(Sum, axes, Par::Auto).map_err(|e| rename(e, "sum_axes_keepdims"))
         }
     };
 }

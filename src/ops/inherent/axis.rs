@@ -7,6 +7,7 @@ use crate::kernels::reduce::Reducer;
 use crate::layout::Layout;
 use crate::ops::{AxisReductions, Ddof};
 use crate::storage::DenseStorage;
+use crate::tensor::or_panic;
 use crate::tensor::Tensor;
 use crate::ShapeError;
 use num_traits::{Float, FromPrimitive, One, Zero};
@@ -35,9 +36,9 @@ type Reduced<T, E, const I: usize> = Tensor<T, <E as RemoveAxis<I>>::Output>;
 /// assert_eq!(t.t().max_axis::<1>().to_vec(), [4.0, 5.0, 6.0]);
 /// ```
 impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
-    /// Applies any [`Reducer`] along axis `I`; see [`AxisReductions::try_reduce_axis`].
+    /// Applies any [`Reducer`] along axis `I`; see [`AxisReductions::try_reduce_axis_with`].
     #[inline]
-    pub fn try_reduce_axis<R: Reducer<T>, const I: usize>(
+    pub fn try_reduce_axis_with<R: Reducer<T>, const I: usize>(
         &self,
         r: R,
         par: Par,
@@ -45,7 +46,20 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     where
         E: RemoveAxis<I>,
     {
-        AxisReductions::try_reduce_axis::<R, I>(self, r, par)
+        AxisReductions::try_reduce_axis_with::<R, I>(self, r, par)
+    }
+    /// Applies any [`Reducer`] along axis `I` with an explicit choice of threads.
+    ///
+    /// ```
+    /// use mdtensor::{ops::Sum, tensor, Par};
+    /// assert_eq!(tensor![[1, 2], [3, 4]].reduce_axis_with::<_, 0>(Sum, Par::Seq).to_vec(), [4, 6]);
+    /// ```
+    #[track_caller]
+    pub fn reduce_axis_with<R: Reducer<T>, const I: usize>(&self, r: R, par: Par) -> Reduced<R::Out, E, I>
+    where
+        E: RemoveAxis<I>,
+    {
+        or_panic(self.try_reduce_axis_with::<R, I>(r, par))
     }
     /// Sum along axis `I` ([`Tensor::sum_axis`] as a `Result`); see [`AxisReductions::try_sum_axis`].
     #[inline]

@@ -6,6 +6,7 @@ use crate::kernels::reduce::Reducer;
 use crate::layout::Layout;
 use crate::ops::{Ddof, Reductions};
 use crate::storage::DenseStorage;
+use crate::tensor::or_panic;
 use crate::tensor::Tensor;
 use crate::ShapeError;
 use num_traits::{Float, FromPrimitive, One, Zero};
@@ -25,10 +26,21 @@ use num_traits::{Float, FromPrimitive, One, Zero};
 /// assert_eq!(t.t().argmax(), Some(2)); // row-major position in the transposed view
 /// ```
 impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
-    /// Applies any [`Reducer`] to every element; see [`Reductions::try_reduce`].
+    /// Applies any [`Reducer`] to every element; see [`Reductions::try_reduce_with`].
     #[inline]
-    pub fn try_reduce<R: Reducer<T>>(&self, r: R, par: Par) -> Result<R::Out, ShapeError> {
-        Reductions::try_reduce(self, r, par)
+    pub fn try_reduce_with<R: Reducer<T>>(&self, r: R, par: Par) -> Result<R::Out, ShapeError> {
+        Reductions::try_reduce_with(self, r, par)
+    }
+    /// Applies any [`Reducer`] to every element with an explicit choice of threads (the
+    /// same bits whatever the threads).
+    ///
+    /// ```
+    /// use mdtensor::{ops::Sum, tensor, Par};
+    /// assert_eq!(tensor![[1, 2], [3, 4]].reduce_with(Sum, Par::Seq), 10);
+    /// ```
+    #[track_caller]
+    pub fn reduce_with<R: Reducer<T>>(&self, r: R, par: Par) -> R::Out {
+        or_panic(self.try_reduce_with(r, par))
     }
     /// Sum with an explicit choice of threads (the result is the same either way); see
     /// [`Reductions::sum_with`].
