@@ -24,10 +24,12 @@
 //! use mdtensor::traits::*;
 //! use mdtensor::{ext, Tensor};
 //!
-//! // Any real element type, any extents, any stride policy, any dense storage.
+//! // Any real element type, any extents, any stride policy, any dense storage;
+//! // `view()` gives the borrowed tensor, where every method is available.
 //! fn rms<T: Real, X: DenseTensor<Elem = T>>(x: &X) -> T {
-//!     let n = T::from(x.numel()).unwrap();
-//!     (x.iter().fold(T::zero(), |s, &v| s + v * v) / n).sqrt()
+//!     let v = x.view();
+//!     let n = T::from(v.numel()).unwrap();
+//!     (v.iter().fold(T::zero(), |s, &e| s + e * e) / n).sqrt()
 //! }
 //! let a = Tensor::<f64, ext![2, 2]>::from_vec(ext![2, 2], vec![1.0, 1.0, 1.0, 1.0]);
 //! assert_eq!(rms(&a), 1.0);
