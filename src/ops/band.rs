@@ -106,7 +106,10 @@ impl<T: BandElem, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
         S3: Layout<(M2,)>,
         St3: DenseStorageMut<T>,
     {
-        self.try_matvec_into(x, y).unwrap_or_else(|e| panic!("{e}"))
+        match self.try_matvec_into(x, y) {
+            Ok(v) => v,
+            Err(e) => panic!("{e}"),
+        }
     }
     /// `A x` as a new vector; `Err` when a dynamic length of `x` disagrees with the
     /// column count.
@@ -134,7 +137,10 @@ impl<T: BandElem, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
         S2: Layout<X>,
         St2: DenseStorage<T>,
     {
-        self.try_matvec(x).unwrap_or_else(|e| panic!("{e}"))
+        match self.try_matvec(x) {
+            Ok(v) => v,
+            Err(e) => panic!("{e}"),
+        }
     }
 
     /// Multiplies every stored element by `alpha` in place.
@@ -182,6 +188,9 @@ impl<T: Clone + Zero, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     /// ```
     #[track_caller]
     pub fn map_stored<U: Clone + Zero>(&self, f: impl FnMut(&T) -> U) -> Tensor<U, (M, N), ColMajor, Band<U>> {
-        self.try_map_stored(f).unwrap_or_else(|e| panic!("{e}"))
+        match self.try_map_stored(f) {
+            Ok(v) => v,
+            Err(e) => panic!("{e}"),
+        }
     }
 }

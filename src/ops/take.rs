@@ -1,9 +1,11 @@
 //! Selection by index along an axis (numpy's `take(a, indices, axis)`) and by a boolean
 //! mask (numpy's `a[mask]`). Both copy, as in numpy.
 
-use super::along::{around, check_axis};
+use super::along::check_axis;
 use crate::error::{checked_numel, ShapeError};
 use crate::extents::{extents_from, Dyn, Extents, InsertAxis, RemoveAxis};
+use crate::iter::walk::Walker;
+use crate::kernels::buffer::try_vec_with_capacity;
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
 use crate::tensor::{or_panic, Tensor};
@@ -13,6 +15,10 @@ use crate::tensor::{or_panic, Tensor};
 pub type Taken<E, const I: usize> = <<E as RemoveAxis<I>>::Output as InsertAxis<I, Dyn>>::Output;
 
 /// The elements at `indices` along `axis`, in row-major order, and their extents.
+///
+/// Read where they are, through the strides: copying the input first would cost the whole
+/// input (a broadcast view may describe far more than memory) for a result that may be
+/// one element, as numpy's `take` of one index from a huge broadcast row is.
 fn gather<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
     t: &Tensor<T, E, S, St>,
     op: &'static str,
@@ -21,20 +27,34 @@ fn gather<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
 ) -> Result<(Vec<T>, Vec<usize>), ShapeError> {
     check_axis(op, axis, t.rank())?;
     let dims = t.shape();
-    let (outer, n, inner) = around(&dims, axis);
+    let n = dims[axis];
     if let Some(&bad) = indices.iter().find(|&&j| j >= n) {
         return Err(ShapeError::IndexOutOfBounds { op, index: bad as isize, axis, extent: n });
     }
     let mut out_dims = dims.clone();
     out_dims[axis] = indices.len();
     let len = checked_numel(op, &out_dims, core::mem::size_of::<T>())?;
-    // One row-major copy first, so that every block below is a contiguous slice.
-    let data = t.to_vec();
-    let mut out = Vec::with_capacity(len);
-    for o in 0..outer {
+    let mut out = try_vec_with_capacity(op, len)?;
+    if len == 0 {
+        return Ok((out, out_dims));
+    }
+    let strides = t.strides();
+    let strides = strides.as_ref();
+    let step = strides[axis];
+    let base = t.as_ptr();
+    let zeros = |k: usize| vec![0usize; k];
+    let mut outer = Walker::new(dims[..axis].to_vec(), strides[..axis].to_vec(), zeros(axis));
+    let inner_rank = dims.len() - axis - 1;
+    while let Some(po) = outer.next_pos() {
         for &j in indices {
-            let start = (o * n + j) * inner;
-            out.extend_from_slice(&data[start..start + inner]);
+            let pj = po + j as isize * step;
+            let mut inner = Walker::new(dims[axis + 1..].to_vec(), strides[axis + 1..].to_vec(), zeros(inner_rank));
+            while let Some(pi) = inner.next_pos() {
+                // SAFETY: `pj + pi` is the offset from element `[0, …, 0]` of the index
+                // (outer…, j, inner…), inside the extents (`j < n` was checked), so it lies
+                // in the region by the dense invariant.
+                out.push(unsafe { &*base.offset(pj + pi) }.clone());
+            }
         }
     }
     Ok((out, out_dims))
@@ -93,8 +113,11 @@ impl<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St
                 reason: "the mask must have the tensor's extents".into(),
             });
         }
-        let v: Vec<T> = self.iter().zip(mask.iter()).filter(|(_, &m)| m).map(|(x, _)| x.clone()).collect();
-        Ok(Tensor::from_vec([v.len()], v))
+        // Counted first, so the result is allocated once, fallibly, at its own size.
+        let count = mask.iter().filter(|&&m| m).count();
+        let mut v = try_vec_with_capacity("masked_select", count)?;
+        v.extend(self.iter().zip(mask.iter()).filter(|(_, &m)| m).map(|(x, _)| x.clone()));
+        Tensor::try_from_vec([count], v).map_err(|(e, _)| e)
     }
     /// The elements where `mask` is true, in row-major order (numpy's `a[mask]`).
     ///

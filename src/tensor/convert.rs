@@ -48,12 +48,31 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// assert!(a.t().try_reshape(ext![6]).is_err());
     /// assert_eq!(a.t().to_standard_layout().reshape(ext![6]).to_vec(), [1, 4, 2, 5, 3, 6]);
     /// ```
+    #[track_caller]
     pub fn to_standard_layout(&self) -> Tensor<T, E>
     where
         T: Copy + Send + Sync,
     {
         // The elementwise engine copies transposed layouts tile by tile, in parallel.
         crate::ops::Expr::eval(self)
+    }
+
+    /// [`Tensor::to_standard_layout`], with a refused allocation as
+    /// `Err(OutOfMemory)` instead of a panic.
+    ///
+    /// ```
+    /// use mdtensor::{DynRank, ShapeError, Tensor};
+    /// let a = mdtensor::tensor![[1, 2], [3, 4]];
+    /// assert_eq!(a.t().try_to_standard_layout().unwrap().to_vec(), [1, 3, 2, 4]);
+    /// // A broadcast view of 2^44 bytes uses no memory; its copy would.
+    /// let v = Tensor::<u8, DynRank>::from_vec([1], vec![1]).broadcast_to::<DynRank>([1 << 44]);
+    /// assert!(matches!(v.try_to_standard_layout(), Err(ShapeError::OutOfMemory { .. })));
+    /// ```
+    pub fn try_to_standard_layout(&self) -> Result<Tensor<T, E>, crate::ShapeError>
+    where
+        T: Copy + Send + Sync,
+    {
+        crate::ops::Expr::try_eval(self)
     }
 
     /// An owned copy in the policy's owned order (`Strided` copies become `RowMajor`).

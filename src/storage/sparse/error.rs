@@ -207,5 +207,8 @@ impl<P: fmt::Debug> std::error::Error for Rejected<P> {}
 /// Unwraps a sparse result into the panic a user reads.
 #[track_caller]
 pub(crate) fn or_panic<R, E: fmt::Display>(r: Result<R, E>) -> R {
-    r.unwrap_or_else(|e| panic!("{e}"))
+    match r {
+        Ok(v) => v,
+        Err(e) => panic!("{e}"),
+    }
 }
