@@ -44,11 +44,15 @@ fn gather<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
     let base = t.as_ptr();
     let zeros = |k: usize| vec![0usize; k];
     let mut outer = Walker::new(dims[..axis].to_vec(), strides[..axis].to_vec(), zeros(axis));
-    let inner_rank = dims.len() - axis - 1;
+    let mut inner = Walker::new(dims[axis + 1..].to_vec(), strides[axis + 1..].to_vec(), zeros(dims.len() - axis - 1));
+    let inner_len = inner.remaining;
     while let Some(po) = outer.next_pos() {
         for &j in indices {
             let pj = po + j as isize * step;
-            let mut inner = Walker::new(dims[axis + 1..].to_vec(), strides[axis + 1..].to_vec(), zeros(inner_rank));
+            // Back to the block's first element (one walker for every block).
+            inner.index.fill(0);
+            inner.pos = 0;
+            inner.remaining = inner_len;
             while let Some(pi) = inner.next_pos() {
                 // SAFETY: `pj + pi` is the offset from element `[0, …, 0]` of the index
                 // (outer…, j, inner…), inside the extents (`j < n` was checked), so it lies
