@@ -554,3 +554,314 @@ pub fn check_chain(data: &[u8]) {
         same(&v, &r, &what);
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// The numpy vocabulary on hostile shapes
+// ---------------------------------------------------------------------------------------
+
+/// Element counts up to which an operation whose work grows with its input is run (the
+/// fuzzer must not spend minutes summing a broadcast of 2^44 elements: numpy would too).
+const VOCAB_WORK: usize = 1 << 14;
+/// Element counts from which a result cannot be allocated: its `try_` form must refuse it
+/// at once, whatever the input costs to read.
+const VOCAB_REFUSED: usize = 1 << 40;
+
+/// Whether an operation reading `work` elements to produce `answer` elements is run: cheap
+/// inputs always, costly ones only when the answer is refused before any reading.
+fn worth(work: usize, answer: usize) -> bool {
+    work <= VOCAB_WORK || answer >= VOCAB_REFUSED
+}
+
+/// The element of a broadcast view at `idx`, read from the base `r` (numpy's rule: the
+/// base's axes align on the right, and an axis of extent 1 repeats).
+fn broadcast_at(r: &Reference, idx: &[usize]) -> i64 {
+    let skip = idx.len() - r.shape.len();
+    let base: Vec<usize> = idx[skip..].iter().zip(&r.shape).map(|(&i, &d)| if d == 1 { 0 } else { i }).collect();
+    r.at(&base)
+}
+
+/// A `try_` result: `Ok` is compared by `same_ok`, `Err` must be a named refusal. A panic
+/// anywhere (the library's or the comparison's) is the finding.
+fn expect<R>(what: &str, r: Result<R, mdtensor::ShapeError>, answer: usize, same_ok: impl FnOnce(R)) {
+    match r {
+        Ok(v) => {
+            assert!(answer < VOCAB_REFUSED, "{what}: an answer of {answer} elements was produced");
+            same_ok(v)
+        }
+        Err(mdtensor::ShapeError::OutOfMemory { .. }) | Err(mdtensor::ShapeError::Overflow { .. }) => {
+            assert!(answer > VOCAB_WORK, "{what}: {answer} elements refused as too large");
+        }
+        Err(e) => panic!("{what}: unexpected error {e}"),
+    }
+}
+
+/// Every vocabulary operation on a broadcast view whose extents may be huge (2^40 and up),
+/// zero or one, compared with the same operation on a contiguous copy when the view is
+/// small, and required to refuse (never abort or panic) when the answer cannot fit.
+pub fn check_vocab(data: &[u8]) {
+    use mdtensor::{try_concatenate_dyn, try_stack_dyn};
+    let mut b = Bytes::new(data);
+    let Some((t, r)) = small_tensor(&mut b) else { return };
+    // Broadcast: every base axis of extent 1 may grow, and up to two axes may be prepended.
+    let lead = b.below(3);
+    let mut shape: Vec<usize> = (0..lead).map(|_| b.extent()).collect();
+    shape.extend(r.shape.iter().map(|&d| if d == 1 { b.extent() } else { d }));
+    let Ok(v) = t.try_broadcast_to::<DynRank>(shape.clone()) else {
+        // Only a shape past isize::MAX elements is refused.
+        let bytes = shape.iter().filter(|&&d| d != 0).try_fold(8usize, |a, &d| a.checked_mul(d));
+        assert!(bytes.is_none_or(|n| n > isize::MAX as usize), "{shape:?} refused");
+        return;
+    };
+    let numel: usize = shape.iter().product();
+    let rank = shape.len();
+    let at = |idx: &[usize]| broadcast_at(&r, idx);
+    let small = numel <= VOCAB_WORK;
+    let copy = if small { Some(v.try_to_standard_layout().expect("a small copy")) } else { None };
+    let without =
+        |axis: usize| -> usize { shape.iter().enumerate().filter(|&(k, _)| k != axis).map(|(_, &d)| d).product() };
+    let axis = if rank == 0 { 0 } else { b.below(rank + 1).min(rank - 1) };
+    for _ in 0..4 {
+        if b.is_empty() {
+            break;
+        }
+        let op = b.u8() % 16;
+        let what = format!("op {op} on {shape:?} along {axis}");
+        match op {
+            0 => {
+                // take: work and answer both follow the index list.
+                if rank == 0 {
+                    continue;
+                }
+                let count = b.below(4);
+                let idx: Vec<usize> = (0..count).map(|_| b.extent().min(shape[axis].saturating_sub(1))).collect();
+                let answer = without(axis).saturating_mul(count);
+                if !worth(answer, answer) || shape[axis] == 0 && count > 0 {
+                    continue;
+                }
+                expect(&what, v.try_take_dyn(axis, &idx), answer, |got| {
+                    let mut want_shape = shape.clone();
+                    want_shape[axis] = count;
+                    assert_eq!(got.shape(), want_shape, "{what}");
+                    for (pos, x) in got.indexed_iter() {
+                        let mut i = pos.to_vec();
+                        i[axis] = idx[i[axis]];
+                        assert_eq!(*x, at(&i), "{what} at {pos:?}");
+                    }
+                });
+            }
+            1 | 2 => {
+                if rank == 0 || !worth(numel, numel) {
+                    continue;
+                }
+                let got = if op == 1 { v.try_sort_axis_dyn(axis) } else { v.try_cumsum_dyn(axis) };
+                expect(&what, got, numel, |got| {
+                    let c = copy.as_ref().expect("small");
+                    let want = if op == 1 { c.sort_axis_dyn(axis) } else { c.cumsum_dyn(axis) };
+                    assert_eq!(got.to_vec(), want.to_vec(), "{what}");
+                });
+            }
+            3 => {
+                if rank == 0 || !worth(numel, numel) {
+                    continue;
+                }
+                expect(&what, v.try_argsort_axis_dyn(axis), numel, |got| {
+                    let want = copy.as_ref().expect("small").argsort_axis_dyn(axis);
+                    assert_eq!(got.to_vec(), want.to_vec(), "{what}");
+                });
+            }
+            4 => {
+                if !worth(numel, numel) {
+                    continue;
+                }
+                expect(&what, v.try_cumprod_flat(), numel, |got| {
+                    assert_eq!(got.to_vec(), copy.as_ref().expect("small").cumprod_flat().to_vec(), "{what}");
+                });
+            }
+            5 | 6 => {
+                // Joins of the view with itself.
+                if rank == 0 {
+                    continue;
+                }
+                let answer = numel.saturating_mul(2);
+                if !worth(answer, answer) {
+                    continue;
+                }
+                if op == 5 {
+                    expect(&what, try_concatenate_dyn(axis, &[&v, &v]), answer, |got| {
+                        let c = copy.as_ref().expect("small");
+                        assert_eq!(got.to_vec(), mdtensor::concatenate_dyn(axis, &[c, c]).to_vec(), "{what}");
+                    });
+                } else {
+                    expect(&what, try_stack_dyn(axis, &[&v, &v]), answer, |got| {
+                        let c = copy.as_ref().expect("small");
+                        assert_eq!(got.to_vec(), mdtensor::stack_dyn(axis, &[c, c]).to_vec(), "{what}");
+                    });
+                }
+            }
+            7 => {
+                // Splits are views: any count is either refused or answered at once.
+                if rank == 0 {
+                    continue;
+                }
+                let sections = b.extent();
+                match v.try_array_split_dyn(axis, sections) {
+                    Ok(p) => {
+                        assert_eq!(p.len(), sections, "{what}");
+                        let total: usize = p.iter().map(|q| q.shape()[axis]).sum();
+                        assert_eq!(total, shape[axis], "{what}");
+                    }
+                    Err(mdtensor::ShapeError::InvalidArgument { .. }) => assert_eq!(sections, 0, "{what}"),
+                    Err(mdtensor::ShapeError::OutOfMemory { .. }) | Err(mdtensor::ShapeError::Overflow { .. }) => {
+                        assert!(sections >= VOCAB_REFUSED, "{what}: {sections} sections refused")
+                    }
+                    Err(e) => panic!("{what}: {e}"),
+                }
+                match v.try_split_dyn(axis, sections) {
+                    Ok(p) => assert_eq!(p.len(), sections, "{what}"),
+                    Err(mdtensor::ShapeError::InvalidArgument { .. }) => {
+                        assert!(sections == 0 || !shape[axis].is_multiple_of(sections), "{what}")
+                    }
+                    Err(mdtensor::ShapeError::OutOfMemory { .. }) | Err(mdtensor::ShapeError::Overflow { .. }) => {
+                        assert!(sections >= VOCAB_REFUSED, "{what}: {sections} sections refused")
+                    }
+                    Err(e) => panic!("{what}: {e}"),
+                }
+                let cuts: Vec<usize> = (0..b.below(4)).map(|_| b.extent()).collect();
+                let p = v.try_split_indices_dyn(axis, &cuts).expect("split_indices takes any cut");
+                assert_eq!(p.len(), cuts.len() + 1, "{what}");
+            }
+            8 | 9 => {
+                // Reductions along one axis (sum, max) and over a set of axes.
+                if rank == 0 {
+                    continue;
+                }
+                let answer = without(axis);
+                if !worth(numel, answer) {
+                    continue;
+                }
+                if op == 8 {
+                    expect(&what, v.try_sum_axis_dyn(axis), answer, |got| {
+                        let want = copy.as_ref().expect("small").sum_axis_dyn(axis);
+                        assert_eq!(got.to_vec(), want.to_vec(), "{what}");
+                    });
+                } else {
+                    let got = v.try_max_axes(&[axis]);
+                    if shape[axis] == 0 && answer < VOCAB_REFUSED {
+                        assert!(got.is_err(), "{what}: a maximum of nothing");
+                        continue;
+                    }
+                    expect(&what, got, answer, |got| {
+                        let want = copy.as_ref().expect("small").max_axes(&[axis]);
+                        assert_eq!(got.to_vec(), want.to_vec(), "{what}");
+                    });
+                }
+            }
+            10 => {
+                if !worth(numel, numel) {
+                    continue;
+                }
+                expect(&what, v.try_sum_axes(&[]), numel, |got| {
+                    assert_eq!(got.to_vec(), copy.as_ref().expect("small").to_vec(), "{what}");
+                });
+            }
+            11 => {
+                // A product with the view as its left operand, the inner axis broadcast.
+                if rank < 2 {
+                    continue;
+                }
+                let (m, k) = (shape[rank - 2], shape[rank - 1]);
+                let n = b.extent();
+                let rhs_base = Tensor::<i64, DynRank>::from_vec([1, 1], vec![3]);
+                let Ok(rhs) = rhs_base.try_broadcast_to::<DynRank>([k, n]) else { continue };
+                let batch: usize = shape[..rank - 2].iter().product();
+                let answer = batch.saturating_mul(m).saturating_mul(n);
+                if !worth(numel.saturating_mul(n), answer) {
+                    continue;
+                }
+                let got = v.try_matmul(&rhs);
+                if matches!(got, Err(mdtensor::ShapeError::Overflow { .. })) && answer >= VOCAB_REFUSED {
+                    continue;
+                }
+                expect(&what, got, answer, |got| {
+                    for (pos, x) in got.indexed_iter() {
+                        let (row, col) = (&pos[..rank - 1], pos[rank - 1]);
+                        let _ = col;
+                        let want: i64 = (0..k)
+                            .map(|j| {
+                                let mut i = row.to_vec();
+                                i.push(j);
+                                at(&i) * 3
+                            })
+                            .sum();
+                        assert_eq!(*x, want, "{what} at {pos:?}");
+                    }
+                });
+            }
+            12 => {
+                // tensordot over the last axis with a broadcast vector of ones.
+                if rank == 0 {
+                    continue;
+                }
+                let k = shape[rank - 1];
+                let ones_base = Tensor::<i64, DynRank>::from_vec([1], vec![1]);
+                let ones = ones_base.try_broadcast_to::<DynRank>([k]).expect("a broadcast of one");
+                let answer = without(rank - 1);
+                if !worth(numel, numel) {
+                    continue;
+                }
+                expect(&what, v.try_tensordot_dyn(&ones, &[rank - 1], &[0]), numel, |got| {
+                    let want = copy.as_ref().expect("small").sum_axis_dyn(rank - 1);
+                    assert_eq!(got.shape(), want.shape(), "{what}: {answer}");
+                    assert_eq!(got.to_vec(), want.to_vec(), "{what}");
+                });
+            }
+            13 => {
+                // clip in f64 with bounds that may be NaN: numpy's min(max(x, lo), hi).
+                let pick = |b: &mut Bytes| match b.u8() % 4 {
+                    0 => f64::NAN,
+                    k => k as f64 * 3.0 - 4.0,
+                };
+                let (lo, hi) = (pick(&mut b), pick(&mut b));
+                let fb = t.mapv(|x| x as f64);
+                let Ok(fv) = fb.try_broadcast_to::<DynRank>(shape.clone()) else { continue };
+                if !worth(numel, numel) {
+                    continue;
+                }
+                expect(&what, fv.try_clip(lo, hi), numel, |got| {
+                    for (pos, x) in got.indexed_iter() {
+                        let want = (at(&pos) as f64).max(lo).min(hi);
+                        let want = if lo.is_nan() || hi.is_nan() { f64::NAN } else { want };
+                        assert!(x.to_bits() == want.to_bits() || x.is_nan() && want.is_nan(), "{what}: {x} vs {want}");
+                    }
+                });
+            }
+            14 => {
+                if !worth(numel, numel) {
+                    continue;
+                }
+                expect(&what, v.try_to_vec(), numel, |got| {
+                    assert_eq!(got, copy.as_ref().expect("small").to_vec(), "{what}");
+                });
+            }
+            _ => {
+                // Integer scans wrap, as numpy's: a product of large values never panics.
+                if !worth(numel, numel) {
+                    continue;
+                }
+                let big = t.mapv(|x| x.wrapping_mul(i64::MAX / 3));
+                let Ok(bv) = big.try_broadcast_to::<DynRank>(shape.clone()) else { continue };
+                expect(&what, bv.try_cumprod_flat(), numel, |got| {
+                    let mut acc = 1i64;
+                    let want: Vec<i64> = bv
+                        .iter()
+                        .map(|x| {
+                            acc = acc.wrapping_mul(*x);
+                            acc
+                        })
+                        .collect();
+                    assert_eq!(got.to_vec(), want, "{what}");
+                });
+            }
+        }
+    }
+}

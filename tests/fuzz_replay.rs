@@ -58,6 +58,10 @@ fn slice_seeds() {
     replay("slice", checks::check_slice);
 }
 #[test]
+fn vocab_seeds() {
+    replay("vocab", checks::check_vocab);
+}
+#[test]
 fn chain_seeds() {
     replay("chain", checks::check_chain);
 }

@@ -52,9 +52,13 @@ impl<T> AlignedBuf<T> {
     /// # Safety
     /// `init` must initialise every one of the `len` elements before returning. If it
     /// panics, elements it wrote are leaked (not dropped), which is safe.
+    #[track_caller]
     pub unsafe fn from_raw_init(len: usize, init: impl FnOnce(*mut T)) -> Self {
         // SAFETY: forwarded contract.
-        unsafe { Self::try_from_raw_init(len, init) }.unwrap_or_else(|e| panic!("{e}"))
+        match unsafe { Self::try_from_raw_init(len, init) } {
+            Ok(v) => v,
+            Err(e) => panic!("{e}"),
+        }
     }
 
     /// [`AlignedBuf::from_raw_init`], with a refused allocation reported as
@@ -71,8 +75,12 @@ impl<T> AlignedBuf<T> {
 
     /// A buffer of `f(0), f(1), …, f(len - 1)`; panics with the number of bytes when the
     /// allocator refuses it.
+    #[track_caller]
     pub fn from_fn(len: usize, f: impl FnMut(usize) -> T) -> Self {
-        Self::try_from_fn(len, f).unwrap_or_else(|e| panic!("{e}"))
+        match Self::try_from_fn(len, f) {
+            Ok(v) => v,
+            Err(e) => panic!("{e}"),
+        }
     }
 
     /// [`AlignedBuf::from_fn`], with a refused allocation as an error.

@@ -155,6 +155,25 @@ impl fmt::Display for ShapeError {
 impl std::error::Error for ShapeError {}
 
 impl ShapeError {
+    /// The same error reported under the name of the method the user called (a method
+    /// that delegates to another names itself, not its helper).
+    pub(crate) fn renamed(mut self, name: &'static str) -> Self {
+        match &mut self {
+            ShapeError::LengthMismatch { op, .. }
+            | ShapeError::Overflow { op, .. }
+            | ShapeError::StaticMismatch { op, .. }
+            | ShapeError::RankMismatch { op, .. }
+            | ShapeError::IndexOutOfBounds { op, .. }
+            | ShapeError::AxisOutOfRange { op, .. }
+            | ShapeError::NegativeAxisOutOfRange { op, .. }
+            | ShapeError::Incompatible { op, .. }
+            | ShapeError::InvalidArgument { op, .. }
+            | ShapeError::NotContiguous { op, .. }
+            | ShapeError::OutOfMemory { op, .. } => *op = name,
+        }
+        self
+    }
+
     /// The same error attributed to `op` (an allocation failure names the operation the
     /// user called, not the allocator).
     pub(crate) fn with_op(self, op: &'static str) -> Self {

@@ -93,13 +93,36 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         }
     }
     /// The elements in logical order, copied into a `Vec`.
+    #[track_caller]
     pub fn to_vec(&self) -> Vec<T>
     where
         T: Clone,
     {
-        let mut v = Vec::with_capacity(self.numel());
-        self.iter().for_each(|x| v.push(x.clone()));
-        v
+        crate::tensor::or_panic(self.try_to_vec())
+    }
+    /// [`Tensor::to_vec`], with a refused allocation as `Err(OutOfMemory)` (a broadcast
+    /// view may describe far more elements than memory holds).
+    ///
+    /// ```
+    /// use mdtensor::{DynRank, ShapeError, Tensor};
+    /// let v = Tensor::<u8, DynRank>::from_vec([1], vec![7]).broadcast_to::<DynRank>([1 << 44]);
+    /// assert!(matches!(v.try_to_vec(), Err(ShapeError::OutOfMemory { .. })));
+    /// assert_eq!(v.try_slice_dyn(&[mdtensor::SliceElem::Index(5)]).unwrap().try_to_vec().unwrap(), [7]);
+    /// ```
+    pub fn try_to_vec(&self) -> Result<Vec<T>, crate::ShapeError>
+    where
+        T: Clone,
+    {
+        self.to_vec_op("to_vec")
+    }
+    /// [`Tensor::try_to_vec`] with the error naming `op`.
+    pub(crate) fn to_vec_op(&self, op: &'static str) -> Result<Vec<T>, crate::ShapeError>
+    where
+        T: Clone,
+    {
+        let mut v = crate::alloc::try_vec_with_capacity(op, self.numel())?;
+        v.extend(self.iter().cloned());
+        Ok(v)
     }
 }
 

@@ -22,6 +22,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     /// let _: &ext![2, 2, 3] = o.extents();
     /// assert_eq!(o[[1, 0, 2]], 90);
     /// ```
+    #[track_caller]
     pub fn outer_with<U, O, E2, S2, St2, F>(
         &self,
         rhs: &Tensor<U, E2, S2, St2>,
@@ -161,8 +162,8 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
         // they reshape to matrices, then one matrix product.
         let perm_a: Vec<usize> = free_a.iter().chain(left).copied().collect();
         let perm_b: Vec<usize> = right.iter().chain(&free_b).copied().collect();
-        let a2 = self.try_permute(&perm_a)?.to_standard_layout();
-        let b2 = rhs.try_permute(&perm_b)?.to_standard_layout();
+        let a2 = self.try_permute(&perm_a)?.try_to_standard_layout()?;
+        let b2 = rhs.try_permute(&perm_b)?.try_to_standard_layout()?;
         let m: usize = free_a.iter().map(|&k| ad[k]).product();
         let n: usize = free_b.iter().map(|&k| bd[k]).product();
         let k: usize = left.iter().map(|&i| ad[i]).product();
@@ -170,8 +171,8 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
         let bm = as_matrix(b2, k, n);
         let c = am.try_matmul(&bm)?;
         let out_dims: Vec<usize> = free_a.iter().map(|&i| ad[i]).chain(free_b.iter().map(|&j| bd[j])).collect();
-        let data = c.into_vec();
-        Tensor::try_from_vec(DynRank::new(out_dims), data).map_err(|(e, _)| e)
+        // The product's own buffer, renamed: no copy (and no allocation to refuse).
+        c.try_into_shape(DynRank::new(out_dims)).map_err(|(e, _)| e)
     }
 
     /// See [`Tensor::try_tensordot_dyn`].

@@ -156,11 +156,30 @@ impl<T, E: Extents, S: Layout<E>, St: crate::storage::DenseStorage<T>> Tensor<T,
     /// assert!(a.t().try_reshape(ext![6]).is_err());
     /// assert_eq!(a.t().to_standard_layout().reshape(ext![6]).to_vec(), [1, 4, 2, 5, 3, 6]);
     /// ```
+    #[track_caller]
     pub fn to_standard_layout(&self) -> Tensor<T, E>
     where
         T: Copy + Send + Sync,
     {
         // The elementwise engine copies transposed layouts tile by tile, in parallel.
         Expr::eval(self)
+    }
+
+    /// [`Tensor::to_standard_layout`], with a refused allocation as
+    /// `Err(OutOfMemory)` instead of a panic.
+    ///
+    /// ```
+    /// use mdtensor::{DynRank, ShapeError, Tensor};
+    /// let a = mdtensor::tensor![[1, 2], [3, 4]];
+    /// assert_eq!(a.t().try_to_standard_layout().unwrap().to_vec(), [1, 3, 2, 4]);
+    /// // A broadcast view of 2^44 bytes uses no memory; its copy would.
+    /// let v = Tensor::<u8, DynRank>::from_vec([1], vec![1]).broadcast_to::<DynRank>([1 << 44]);
+    /// assert!(matches!(v.try_to_standard_layout(), Err(ShapeError::OutOfMemory { .. })));
+    /// ```
+    pub fn try_to_standard_layout(&self) -> Result<Tensor<T, E>, ShapeError>
+    where
+        T: Copy + Send + Sync,
+    {
+        Expr::try_eval(self)
     }
 }

@@ -13,6 +13,7 @@
 
 use super::along::{check_axis, dyn_view};
 use crate::error::{checked_numel, ShapeError};
+use crate::alloc::try_vec_with_capacity;
 use crate::extents::{extents_from, joined_dims, Axis, ConcatAlong, Dyn, DynRank, Extents, InsertAxis};
 use crate::layout::{Layout, Strided};
 use crate::storage::{DenseStorage, View};
@@ -41,16 +42,24 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> DenseOperand<T> for Tenso
 
 /// The elements of `parts` interleaved block by block: for each index of the axes before
 /// `axis`, every part's sub-block from `axis` on, in order.
-fn interleave<T: Clone>(parts: &[TensorView<'_, T, DynRank, Strided>], axis: usize, numel: usize) -> Vec<T> {
+/// The result's buffer is allocated fallibly before anything is read: a join of huge
+/// broadcast views is an `OutOfMemory` error, not an abort.
+fn interleave<T: Clone>(
+    op: &'static str,
+    parts: &[TensorView<'_, T, DynRank, Strided>],
+    axis: usize,
+    numel: usize,
+) -> Result<Vec<T>, ShapeError> {
     let outer: usize = parts[0].dims()[..axis].iter().product();
-    let mut iters: Vec<_> = parts.iter().map(|p| (p.iter(), p.dims()[axis..].iter().product::<usize>())).collect();
-    let mut out = Vec::with_capacity(numel);
+    let mut out = try_vec_with_capacity(op, numel)?;
+    let mut iters = try_vec_with_capacity(op, parts.len())?;
+    iters.extend(parts.iter().map(|p| (p.iter(), p.dims()[axis..].iter().product::<usize>())));
     for _ in 0..outer {
         for (it, block) in &mut iters {
             out.extend(it.by_ref().take(*block).cloned());
         }
     }
-    out
+    Ok(out)
 }
 
 /// A row-major tensor of extents `dims` from the interleaved `parts`.
@@ -62,7 +71,7 @@ fn assemble<T: Clone, E: Extents>(
 ) -> Result<Tensor<T, E>, ShapeError> {
     let ext: E = extents_from(op, dims)?;
     let n = checked_numel(op, dims, core::mem::size_of::<T>())?;
-    Tensor::try_from_vec(ext, interleave(parts, axis, n)).map_err(|(e, _)| e)
+    Tensor::try_from_vec(ext, interleave(op, parts, axis, n)?).map_err(|(e, _)| e)
 }
 
 fn concat_dims(axis: usize, parts: &[TensorView<'_, impl Sized, DynRank, Strided>]) -> Result<Vec<usize>, ShapeError> {
@@ -98,9 +107,12 @@ fn stack_dims(axis: usize, parts: &[TensorView<'_, impl Sized, DynRank, Strided>
 }
 
 fn dyn_views<'a, T, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
+    op: &'static str,
     parts: &[&'a Tensor<T, E, S, St>],
-) -> Vec<TensorView<'a, T, DynRank, Strided>> {
-    parts.iter().map(|p| dyn_view(p)).collect()
+) -> Result<Vec<TensorView<'a, T, DynRank, Strided>>, ShapeError> {
+    let mut views = try_vec_with_capacity(op, parts.len())?;
+    views.extend(parts.iter().map(|p| dyn_view(p)));
+    Ok(views)
 }
 
 /// See [`concatenate_dyn`].
@@ -114,7 +126,7 @@ pub fn try_concatenate_dyn<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<
         Some(p) => axis.into().resolve("concatenate", p.rank())?,
         None => 0,
     };
-    let views = dyn_views(parts);
+    let views = dyn_views("concatenate", parts)?;
     let dims = concat_dims(axis, &views)?;
     assemble("concatenate", &views, axis, &dims)
 }
@@ -146,7 +158,7 @@ pub fn try_stack<const I: usize, T: Clone, E, S: Layout<E>, St: DenseStorage<T>>
 where
     E: InsertAxis<I, Dyn>,
 {
-    let views = dyn_views(parts);
+    let views = dyn_views("stack", parts)?;
     let dims = stack_dims(I, &views)?;
     // Checks the axis for dynamic rank; for tuples the type already did.
     parts[0].extents().insert_axis(Dyn(parts.len()))?;
@@ -185,7 +197,7 @@ pub fn try_stack_dyn<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
         Some(p) => axis.into().resolve("stack", p.rank() + 1)?,
         None => 0,
     };
-    let views = dyn_views(parts);
+    let views = dyn_views("stack", parts)?;
     let dims = stack_dims(axis, &views)?;
     assemble("stack", &views, axis, &dims)
 }
@@ -208,8 +220,14 @@ pub fn stack_dyn<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
 }
 
 /// Pieces of an axis of extent `n`: numpy's `split` (equal, `exact`) or `array_split`
-/// (the first `n % sections` pieces one longer).
-fn section_bounds(op: &'static str, n: usize, sections: usize, exact: bool) -> Result<Vec<(usize, usize)>, ShapeError> {
+/// (the first `n % sections` pieces one longer). An iterator, not a `Vec`: the count comes
+/// from the caller and may be far larger than memory.
+fn section_bounds(
+    op: &'static str,
+    n: usize,
+    sections: usize,
+    exact: bool,
+) -> Result<impl Iterator<Item = (usize, usize)>, ShapeError> {
     if sections == 0 {
         return Err(ShapeError::InvalidArgument { op, reason: "the number of sections is 0".into() });
     }
@@ -221,13 +239,11 @@ fn section_bounds(op: &'static str, n: usize, sections: usize, exact: bool) -> R
     }
     let (q, r) = (n / sections, n % sections);
     let mut start = 0;
-    Ok((0..sections)
-        .map(|k| {
-            let len = q + usize::from(k < r);
-            start += len;
-            (start - len, len)
-        })
-        .collect())
+    Ok((0..sections).map(move |k| {
+        let len = q + usize::from(k < r);
+        start += len;
+        (start - len, len)
+    }))
 }
 
 /// # Joining and splitting
@@ -245,7 +261,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         let views = [dyn_view(self), other.operand_view()];
         let dims = ext.dims();
         let n = checked_numel("concatenate", dims.as_ref(), core::mem::size_of::<T>())?;
-        Tensor::try_from_vec(ext, interleave(&views, I, n)).map_err(|(e, _)| e)
+        Tensor::try_from_vec(ext, interleave("concatenate", &views, I, n)?).map_err(|(e, _)| e)
     }
     /// `self` followed by `other` along axis `I` (numpy's `concatenate((a, b), axis=I)`),
     /// any stride policies and storages. Static extents are added in the type and must
@@ -282,18 +298,21 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     ) -> Result<Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>>, ShapeError> {
         check_axis(op, axis, self.rank())?;
         let bounds = section_bounds(op, self.extents().extent(axis), sections, exact)?;
-        self.pieces_at(axis, bounds)
+        self.pieces_at(op, axis, sections, bounds)
     }
-    /// Views of the ranges `(start, len)` along `axis`, each inside the axis.
+    /// Views of the `count` ranges `(start, len)` along `axis`, each inside the axis.
     fn pieces_at(
         &self,
+        op: &'static str,
         axis: usize,
-        bounds: Vec<(usize, usize)>,
+        count: usize,
+        bounds: impl Iterator<Item = (usize, usize)>,
     ) -> Result<Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>>, ShapeError> {
         let dims = self.dims();
         let step = self.strides().as_ref()[axis];
-        let mut item = dims.as_ref().to_vec();
-        let mut out = Vec::with_capacity(bounds.len());
+        let mut out = try_vec_with_capacity(op, count)?;
+        let mut item = try_vec_with_capacity(op, dims.as_ref().len())?;
+        item.extend_from_slice(dims.as_ref());
         for (start, len) in bounds {
             item[axis] = len;
             let ext = E::Dynamic::from_dims(&item)?;
@@ -357,10 +376,12 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     ) -> Result<Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>>, ShapeError> {
         check_axis(op, axis, self.rank())?;
         let n = self.extents().extent(axis);
-        let points: Vec<usize> = core::iter::once(0).chain(indices.iter().map(|&i| i.min(n))).chain([n]).collect();
-        // numpy slices `a[p:q]` between consecutive points: empty when `q <= p`.
-        let bounds = points.windows(2).map(|w| (w[0], w[1].saturating_sub(w[0]))).collect();
-        self.pieces_at(axis, bounds)
+        // numpy slices `a[p:q]` between consecutive points (0, the indices clipped to the
+        // axis, then its end): empty when `q <= p`.
+        let starts = core::iter::once(0).chain(indices.iter().map(|&i| i.min(n)));
+        let ends = indices.iter().map(|&i| i.min(n)).chain([n]);
+        let bounds = starts.zip(ends).map(|(p, q)| (p, q.saturating_sub(p)));
+        self.pieces_at(op, axis, indices.len() + 1, bounds)
     }
     /// See [`Tensor::split_indices`]; `Err` only for a [`DynRank`] tensor without axis `I`.
     pub fn try_split_indices<const I: usize>(

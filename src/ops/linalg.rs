@@ -127,6 +127,7 @@ impl<T: GemmElem> Plan<T> {
     /// `MATRICES` (both operands' types are rank 2, see [`BothMatrices`]): the plan is
     /// `Matrices`, and the batched loop is not compiled.
     #[inline(always)]
+    #[track_caller]
     fn fill<St: OwnedStorage<T>, const INLINE: bool, const MATRICES: bool>(
         &self,
         total: usize,
@@ -148,6 +149,31 @@ impl<T: GemmElem> Plan<T> {
         }
     }
 
+    /// [`Plan::fill`] for the `try_` forms: a refused allocation is `Err(OutOfMemory)`.
+    /// Kept apart from `fill` so that the plain forms' small inline results never travel
+    /// inside a `Result` (see `eval_in`).
+    #[inline(always)]
+    fn try_fill<St: OwnedStorage<T>, const INLINE: bool, const MATRICES: bool>(
+        &self,
+        total: usize,
+        par: Par,
+    ) -> Result<Option<St>, ShapeError> {
+        const OP: &str = "matmul";
+        // SAFETY: as in `fill`.
+        unsafe {
+            match self {
+                Plan::Matrices { m, k, n, a, b } if INLINE => {
+                    St::try_from_raw_init(OP, total, |c| gemm(*m, *k, *n, *a, *b, c, *n, par))
+                }
+                Plan::Matrices { m, k, n, a, b } => {
+                    St::try_from_raw_init(OP, total, |c| gemm_shared(*m, *k, *n, *a, *b, c, par))
+                }
+                Plan::Batched { .. } if MATRICES => unreachable!("two matrices, by the operands' types"),
+                Plan::Batched { d, a, b } => St::try_from_raw_init(OP, total, |c| batched_gemm(d, a, b, c, par)),
+            }
+        }
+    }
+
     #[cold]
     fn capacity_error(&self) -> ShapeError {
         let dims = match self {
@@ -162,6 +188,7 @@ impl<T: GemmElem> Plan<T> {
 /// The storage of a planned product of operands with extents `E` and `E2`, through
 /// [`Plan::fill`] with the kernel entry inlined when both are static.
 #[inline(always)]
+#[track_caller]
 fn product_storage<T: GemmElem, E: Extents, E2: Extents, St: OwnedStorage<T>>(
     plan: &Plan<T>,
     total: usize,
@@ -179,6 +206,26 @@ fn product_storage<T: GemmElem, E: Extents, E2: Extents, St: OwnedStorage<T>>(
         plan.fill::<St, true, false>(total, par)
     } else {
         plan.fill::<St, false, false>(total, par)
+    }
+}
+
+/// [`product_storage`] for the `try_` forms (see [`Plan::try_fill`]).
+#[inline(always)]
+fn try_product_storage<T: GemmElem, E: Extents, E2: Extents, St: OwnedStorage<T>>(
+    plan: &Plan<T>,
+    total: usize,
+    par: Par,
+) -> Result<Option<St>, ShapeError> {
+    if BothMatrices::<E, E2>::YES {
+        if E::ALL_STATIC && E2::ALL_STATIC {
+            plan.try_fill::<St, true, true>(total, par)
+        } else {
+            plan.try_fill::<St, false, true>(total, par)
+        }
+    } else if E::ALL_STATIC && E2::ALL_STATIC {
+        plan.try_fill::<St, true, false>(total, par)
+    } else {
+        plan.try_fill::<St, false, false>(total, par)
     }
 }
 
@@ -259,7 +306,7 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
         St: ResultStorage<T, <E as MatMulShape<E2>>::Output>,
     {
         let (plan, ext, total) = self.product_plan(rhs)?;
-        let filled = product_storage::<T, E, E2, <St as ResultStorage<T, _>>::Out>(&plan, total, par);
+        let filled = try_product_storage::<T, E, E2, <St as ResultStorage<T, _>>::Out>(&plan, total, par)?;
         let storage = filled.ok_or_else(|| plan.capacity_error())?;
         // SAFETY: a row-major block of numel elements.
         Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, ()) })

@@ -258,11 +258,21 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// let t = tensor![[1, 2], [3, 4]];
     /// assert_eq!(t.map(|x| x.to_string()).to_vec(), ["1", "2", "3", "4"]);
     /// ```
-    pub fn map<U, F: FnMut(&T) -> U>(&self, mut f: F) -> Tensor<U, E> {
+    #[track_caller]
+    pub fn map<U, F: FnMut(&T) -> U>(&self, f: F) -> Tensor<U, E> {
+        or_panic(self.try_map_op("map", f))
+    }
+    /// [`Tensor::map`] with a refused allocation as `Err(OutOfMemory)` naming `op`.
+    pub(crate) fn try_map_op<U, F: FnMut(&T) -> U>(
+        &self,
+        op: &'static str,
+        mut f: F,
+    ) -> Result<Tensor<U, E>, ShapeError> {
         let mut it = self.iter();
-        let buf = AlignedBuf::from_fn(self.numel(), |_| f(it.next().expect("numel elements")));
+        let buf = AlignedBuf::try_from_fn(self.numel(), |_| f(it.next().expect("numel elements")))
+            .map_err(|e| e.with_op(op))?;
         // SAFETY: numel elements in row-major order.
-        unsafe { Tensor::from_parts_unchecked(Heap::from_aligned(buf), self.extents().clone(), ()) }
+        Ok(unsafe { Tensor::from_parts_unchecked(Heap::from_aligned(buf), self.extents().clone(), ()) })
     }
     /// A new tensor of `f(x)` for every element (eager; fused and parallel through the
     /// expression engine).

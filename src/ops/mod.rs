@@ -53,6 +53,7 @@ pub use arith::{AddOp, DivOp, MulOp, NegOp, RemOp, SubOp};
 pub use band::BandLu;
 pub use combine::Contraction;
 pub use ddof::Ddof;
+pub use cumulative::Accumulate;
 pub use expr::UnaryOp;
 pub use expr::{Binary, BinaryOp, Expr, FnOp, IntoExpr, Owned, ScalarLeaf, Unary};
 pub use join::{concatenate_dyn, stack, stack_dyn, try_concatenate_dyn, try_stack, try_stack_dyn, DenseOperand};

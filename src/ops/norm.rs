@@ -2,7 +2,7 @@
 //! lane along an axis (`np.linalg.norm(a, ord, axis)`), and `clip`.
 
 use super::along::check_axis;
-use super::expr::Unary;
+use super::expr::{Expr, Unary};
 use super::reduce::Reductions;
 use crate::error::ShapeError;
 use crate::extents::{extents_from, Axis, DynRank, Extents, RemoveAxis};
@@ -52,7 +52,9 @@ impl<T: Float + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tens
         check_axis(op, axis, self.rank())?;
         let mut dims = self.shape();
         dims.remove(axis);
-        Ok((self.lanes_dyn(axis).map(|lane| lane.norm(kind)).collect(), dims))
+        let mut v = crate::alloc::try_vec_with_capacity(op, dims.iter().product())?;
+        v.extend(self.lanes_dyn(axis).map(|lane| lane.norm(kind)));
+        Ok((v, dims))
     }
     /// See [`Tensor::norm_axis`]; `Err` only for a [`DynRank`] tensor without axis `I`.
     pub fn try_norm_axis<const I: usize>(
@@ -99,20 +101,43 @@ impl<T: Float + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tens
 /// # Norms and clipping
 impl<T: PartialOrd + Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// Every element limited to `[lo, hi]`, as numpy's `clip(a, lo, hi)`, that is
-    /// `min(max(x, lo), hi)`: NaN stays NaN, and `lo > hi` gives `hi` everywhere.
+    /// `min(max(x, lo), hi)` with NaN propagating: a NaN element stays NaN, a NaN bound
+    /// makes every element NaN, and `lo > hi` gives `hi` everywhere.
     ///
     /// ```
     /// use mdtensor::tensor;
     /// assert_eq!(tensor![-2.0, 0.5, 3.0].clip(0.0, 1.0).to_vec(), [0.0, 0.5, 1.0]);
+    /// assert!(tensor![-2.0, 0.5].clip(f64::NAN, 1.0).iter().all(|x| x.is_nan()));
     /// ```
+    #[track_caller]
     pub fn clip(&self, lo: T, hi: T) -> Tensor<T, E> {
-        self.mapv(move |x| {
-            let x = if x < lo { lo } else { x };
-            if x > hi {
-                hi
-            } else {
-                x
-            }
-        })
+        self.mapv(move |x| clip_one(x, lo, hi))
+    }
+    /// [`Tensor::clip`], with a refused allocation as `Err(OutOfMemory)`.
+    pub fn try_clip(&self, lo: T, hi: T) -> Result<Tensor<T, E>, ShapeError> {
+        Unary::new(self, move |x| clip_one(x, lo, hi)).try_eval()
+    }
+}
+
+/// numpy's `minimum(maximum(x, lo), hi)`: the first NaN among `x`, `lo`, `hi` wins (a
+/// value is NaN when it does not compare with itself).
+#[inline]
+#[allow(clippy::eq_op)]
+fn clip_one<T: PartialOrd + Copy>(x: T, lo: T, hi: T) -> T {
+    let nan = |v: &T| v.partial_cmp(v).is_none();
+    if nan(&x) {
+        return x;
+    }
+    if nan(&lo) {
+        return lo;
+    }
+    if nan(&hi) {
+        return hi;
+    }
+    let x = if x < lo { lo } else { x };
+    if x > hi {
+        hi
+    } else {
+        x
     }
 }

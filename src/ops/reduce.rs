@@ -635,7 +635,7 @@ pub(crate) fn extreme_values<T: Copy, E: Extents>(
     if empty || t.iter().any(|x| x.is_none()) {
         return Err(ShapeError::InvalidArgument { op, reason: "the reduced axis is empty".into() });
     }
-    Ok(t.map(|x| x.expect("checked").0))
+    t.try_map_op(op, |x| x.expect("checked").0)
 }
 /// The positions of an extreme reduction; `Err` as [`extreme_values`].
 pub(crate) fn extreme_positions<T: Copy, E: Extents>(
@@ -646,5 +646,5 @@ pub(crate) fn extreme_positions<T: Copy, E: Extents>(
     if empty || t.iter().any(|x| x.is_none()) {
         return Err(ShapeError::InvalidArgument { op, reason: "the reduced axis is empty".into() });
     }
-    Ok(t.map(|x| x.expect("checked").1))
+    t.try_map_op(op, |x| x.expect("checked").1)
 }

@@ -62,10 +62,11 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
         // SAFETY: reduce_axis writes each of the numel outputs (row-major over the other
         // axes) exactly once.
         let buf = unsafe {
-            AlignedBuf::from_raw_init(out_ext.numel(), |p| {
+            AlignedBuf::try_from_raw_init(out_ext.numel(), |p| {
                 reduce_axis::<_, R, AnyPaths, AnyAxis>(&self, dims.as_ref(), axis, r, par, p)
             })
-        };
+        }
+        .map_err(|e| e.with_op("reduce_axis_dyn"))?;
         // SAFETY: a row-major buffer of exactly numel elements.
         Ok(unsafe { Tensor::from_parts_unchecked(Heap::from_aligned(buf), out_ext, ()) })
     }
@@ -90,7 +91,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
         let buf = match axes.len() {
             0 => {
                 let mut it = self.iter();
-                AlignedBuf::from_fn(self.numel(), |_| {
+                AlignedBuf::try_from_fn(self.numel(), |_| {
                     let x = *it.next().expect("numel elements");
                     r.finish(r.fold(r.init(), x, 0), 1)
                 })
@@ -98,16 +99,17 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
             1 => {
                 // SAFETY: reduce_axis writes every output of the kept axes once.
                 unsafe {
-                    AlignedBuf::from_raw_init(kept, |p| {
+                    AlignedBuf::try_from_raw_init(kept, |p| {
                         reduce_axis::<_, R, AnyPaths, AnyAxis>(&self, dims, axes[0], r, par, p)
                     })
                 }
             }
-            n if n == dims.len() => AlignedBuf::from_fn(1, |_| reduce_all::<_, R, AnyPaths>(&self, dims, r, par)),
+            n if n == dims.len() => AlignedBuf::try_from_fn(1, |_| reduce_all::<_, R, AnyPaths>(&self, dims, r, par)),
             // SAFETY: reduce_axes writes every output of the kept axes once (at least one
             // axis is kept and two are reduced here).
-            _ => unsafe { AlignedBuf::from_raw_init(kept, |p| reduce_axes(&self, dims, &mask, r, par, p)) },
-        };
+            _ => unsafe { AlignedBuf::try_from_raw_init(kept, |p| reduce_axes(&self, dims, &mask, r, par, p)) },
+        }
+        .map_err(|e| e.with_op("reduce_axes"))?;
         Ok((buf, mask))
     }
 

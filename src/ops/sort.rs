@@ -3,6 +3,7 @@
 
 use super::along::{around, check_axis};
 use crate::error::ShapeError;
+use crate::alloc::{try_vec_filled, try_vec_with_capacity};
 use crate::extents::{Axis, AxisAt, Extents};
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
@@ -18,30 +19,30 @@ fn nan_last<T: PartialOrd>(a: &T, b: &T) -> Ordering {
     })
 }
 
-/// The row-major elements and, for every lane along `axis`, the stable sorting permutation
-/// written in place of the lane (`perm[(o·n + j)·inner + i]` is the source index `j'`).
-fn sort_lanes<T: Clone + PartialOrd, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
-    t: &Tensor<T, E, S, St>,
+/// For each lane along `axis` of the row-major `data` of extents `dims`, the lane's
+/// stable sorting permutation, NaN last, is computed (`perm[j]`: the source index along
+/// the lane of the `j`-th smallest element) and `visit(data, at, perm)` is called, where
+/// `at(j)` is the position in `data` of lane index `j`.
+fn sort_lanes<T: PartialOrd>(
     op: &'static str,
+    data: &mut [T],
+    dims: &[usize],
     axis: usize,
-) -> Result<(Vec<T>, Vec<usize>), ShapeError> {
-    check_axis(op, axis, t.rank())?;
-    let data = t.to_vec();
-    let (outer, n, inner) = around(t.dims().as_ref(), axis);
-    let mut perm = vec![0; data.len()];
-    let mut lane: Vec<usize> = Vec::with_capacity(n);
+    mut visit: impl FnMut(&mut [T], &dyn Fn(usize) -> usize, &[usize]),
+) -> Result<(), ShapeError> {
+    let (outer, n, inner) = around(dims, axis);
+    let mut perm: Vec<usize> = try_vec_with_capacity(op, n)?;
     for o in 0..outer {
         for i in 0..inner {
             let at = |j: usize| (o * n + j) * inner + i;
-            lane.clear();
-            lane.extend(0..n);
-            lane.sort_by(|&x, &y| nan_last(&data[at(x)], &data[at(y)]));
-            for (j, &src) in lane.iter().enumerate() {
-                perm[at(j)] = src;
-            }
+            perm.clear();
+            perm.extend(0..n);
+            let d = &*data;
+            perm.sort_by(|&x, &y| nan_last(&d[at(x)], &d[at(y)]));
+            visit(data, &at, &perm);
         }
     }
-    Ok((data, perm))
+    Ok(())
 }
 
 fn sorted<T: Clone + PartialOrd, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
@@ -49,11 +50,20 @@ fn sorted<T: Clone + PartialOrd, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
     op: &'static str,
     axis: usize,
 ) -> Result<Tensor<T, E>, ShapeError> {
-    let (data, perm) = sort_lanes(t, op, axis)?;
-    let (_, n, inner) = around(t.dims().as_ref(), axis);
-    // Position p sits at lane index j = (p / inner) % n; its value comes from index perm[p].
-    let v = (0..data.len()).map(|p| data[p - ((p / inner) % n) * inner + perm[p] * inner].clone()).collect();
-    Tensor::try_from_vec(t.extents().clone(), v).map_err(|(e, _)| e)
+    check_axis(op, axis, t.rank())?;
+    // The result is as large as the input: one fallible copy, each lane then sorted in
+    // place through a buffer of one lane.
+    let mut data = t.to_vec_op(op)?;
+    let dims = t.dims();
+    let mut lane: Vec<T> = try_vec_with_capacity(op, dims.as_ref()[axis])?;
+    sort_lanes(op, &mut data, dims.as_ref(), axis, |data, at, perm| {
+        lane.clear();
+        lane.extend(perm.iter().map(|&src| data[at(src)].clone()));
+        for (j, x) in lane.drain(..).enumerate() {
+            data[at(j)] = x;
+        }
+    })?;
+    Tensor::try_from_vec(t.extents().clone(), data).map_err(|(e, _)| e)
 }
 
 fn argsorted<T: Clone + PartialOrd, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
@@ -61,8 +71,16 @@ fn argsorted<T: Clone + PartialOrd, E: Extents, S: Layout<E>, St: DenseStorage<T
     op: &'static str,
     axis: usize,
 ) -> Result<Tensor<usize, E>, ShapeError> {
-    let (_, perm) = sort_lanes(t, op, axis)?;
-    Tensor::try_from_vec(t.extents().clone(), perm).map_err(|(e, _)| e)
+    check_axis(op, axis, t.rank())?;
+    let mut data = t.to_vec_op(op)?;
+    let dims = t.dims();
+    let mut out = try_vec_filled(op, data.len(), 0usize)?;
+    sort_lanes(op, &mut data, dims.as_ref(), axis, |_, at, perm| {
+        for (j, &src) in perm.iter().enumerate() {
+            out[at(j)] = src;
+        }
+    })?;
+    Tensor::try_from_vec(t.extents().clone(), out).map_err(|(e, _)| e)
 }
 
 /// # Sorting along an axis

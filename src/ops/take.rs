@@ -1,9 +1,11 @@
 //! Selection by index along an axis (numpy's `take(a, indices, axis)`) and by a boolean
 //! mask (numpy's `a[mask]`). Both copy, as in numpy.
 
-use super::along::{around, check_axis};
+use super::along::check_axis;
 use crate::error::{checked_numel, ShapeError};
+use crate::alloc::try_vec_with_capacity;
 use crate::extents::{extents_from, Axis, Dyn, Extents, InsertAxis, RemoveAxis, TakeIndex};
+use crate::iter::walk::Walker;
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
 use crate::tensor::{or_panic, Tensor};
@@ -14,6 +16,10 @@ pub type Taken<E, const I: usize> = <<E as RemoveAxis<I>>::Output as InsertAxis<
 
 /// The elements at `indices` along `axis`, in row-major order, and their extents.
 /// Negative indices count from the end, once (numpy's `take`, `mode='raise'`).
+///
+/// Read where they are, through the strides: copying the input first would cost the whole
+/// input (a broadcast view may describe far more than memory) for a result that may be
+/// one element, as numpy's `take` of one index from a huge broadcast row is.
 fn gather<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
     t: &Tensor<T, E, S, St>,
     op: &'static str,
@@ -22,21 +28,40 @@ fn gather<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
 ) -> Result<(Vec<T>, Vec<usize>), ShapeError> {
     check_axis(op, axis, t.rank())?;
     let dims = t.shape();
-    let (outer, n, inner) = around(&dims, axis);
-    let indices = indices
-        .iter()
-        .map(|&j| j.wrap(n).ok_or(ShapeError::IndexOutOfBounds { op, index: j.as_isize(), axis, extent: n }))
-        .collect::<Result<Vec<usize>, _>>()?;
+    let n = dims[axis];
+    let mut wrapped = try_vec_with_capacity(op, indices.len())?;
+    for &j in indices {
+        wrapped.push(j.wrap(n).ok_or(ShapeError::IndexOutOfBounds { op, index: j.as_isize(), axis, extent: n })?);
+    }
+    let indices = &wrapped[..];
     let mut out_dims = dims.clone();
     out_dims[axis] = indices.len();
     let len = checked_numel(op, &out_dims, core::mem::size_of::<T>())?;
-    // One row-major copy first, so that every block below is a contiguous slice.
-    let data = t.to_vec();
-    let mut out = Vec::with_capacity(len);
-    for o in 0..outer {
-        for &j in &indices {
-            let start = (o * n + j) * inner;
-            out.extend_from_slice(&data[start..start + inner]);
+    let mut out = try_vec_with_capacity(op, len)?;
+    if len == 0 {
+        return Ok((out, out_dims));
+    }
+    let strides = t.strides();
+    let strides = strides.as_ref();
+    let step = strides[axis];
+    let base = t.as_ptr();
+    let zeros = |k: usize| vec![0usize; k];
+    let mut outer = Walker::new(dims[..axis].to_vec(), strides[..axis].to_vec(), zeros(axis));
+    let mut inner = Walker::new(dims[axis + 1..].to_vec(), strides[axis + 1..].to_vec(), zeros(dims.len() - axis - 1));
+    let inner_len = inner.remaining;
+    while let Some(po) = outer.next_pos() {
+        for &j in indices {
+            let pj = po + j as isize * step;
+            // Back to the block's first element (one walker for every block).
+            inner.index.fill(0);
+            inner.pos = 0;
+            inner.remaining = inner_len;
+            while let Some(pi) = inner.next_pos() {
+                // SAFETY: `pj + pi` is the offset from element `[0, …, 0]` of the index
+                // (outer…, j, inner…), inside the extents (`j < n` was checked), so it lies
+                // in the region by the dense invariant.
+                out.push(unsafe { &*base.offset(pj + pi) }.clone());
+            }
         }
     }
     Ok((out, out_dims))
@@ -104,8 +129,11 @@ impl<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St
                 reason: "the mask must have the tensor's extents".into(),
             });
         }
-        let v: Vec<T> = self.iter().zip(mask.iter()).filter(|(_, &m)| m).map(|(x, _)| x.clone()).collect();
-        Ok(Tensor::from_vec([v.len()], v))
+        // Counted first, so the result is allocated once, fallibly, at its own size.
+        let count = mask.iter().filter(|&&m| m).count();
+        let mut v = try_vec_with_capacity("masked_select", count)?;
+        v.extend(self.iter().zip(mask.iter()).filter(|(_, &m)| m).map(|(x, _)| x.clone()));
+        Tensor::try_from_vec([count], v).map_err(|(e, _)| e)
     }
     /// The elements where `mask` is true, in row-major order (numpy's `a[mask]`).
     ///

@@ -90,6 +90,7 @@ unsafe impl<T> DenseStorageMut<T> for Heap<T> {
 
 // SAFETY: both constructors hold exactly the requested elements.
 unsafe impl<T> OwnedStorage<T> for Heap<T> {
+    #[track_caller]
     fn from_fn_linear(n: usize, f: impl FnMut(usize) -> T) -> Option<Self> {
         Some(Heap(Repr::Aligned(AlignedBuf::from_fn(n, f))))
     }
@@ -103,8 +104,18 @@ unsafe impl<T> OwnedStorage<T> for Heap<T> {
     ) -> Result<Option<Self>, crate::ShapeError> {
         AlignedBuf::try_from_fn(n, f).map(|b| Some(Heap(Repr::Aligned(b)))).map_err(|e| e.with_op(op))
     }
+    #[track_caller]
     unsafe fn from_raw_init(n: usize, init: impl FnOnce(*mut T)) -> Option<Self> {
         // SAFETY: forwarded contract.
         Some(Heap(Repr::Aligned(unsafe { AlignedBuf::from_raw_init(n, init) })))
+    }
+    unsafe fn try_from_raw_init(
+        op: &'static str,
+        n: usize,
+        init: impl FnOnce(*mut T),
+    ) -> Result<Option<Self>, crate::ShapeError> {
+        // SAFETY: forwarded contract.
+        let buf = unsafe { AlignedBuf::try_from_raw_init(n, init) }.map_err(|e| e.with_op(op))?;
+        Ok(Some(Heap(Repr::Aligned(buf))))
     }
 }

@@ -165,6 +165,22 @@ pub unsafe trait OwnedStorage<T>: DenseStorageMut<T> + Sized {
         let _ = op;
         Ok(Self::from_fn_linear(n, f))
     }
+    /// [`OwnedStorage::from_raw_init`] for the `try_` forms: a storage that allocates
+    /// reports a refused allocation as
+    /// [`ShapeError::OutOfMemory`](crate::ShapeError::OutOfMemory) naming `op` (and does
+    /// not call `init` then). The default suits storages that do not allocate.
+    ///
+    /// # Safety
+    /// As for [`OwnedStorage::from_raw_init`].
+    unsafe fn try_from_raw_init(
+        op: &'static str,
+        n: usize,
+        init: impl FnOnce(*mut T),
+    ) -> Result<Option<Self>, crate::ShapeError> {
+        let _ = op;
+        // SAFETY: forwarded contract.
+        Ok(unsafe { Self::from_raw_init(n, init) })
+    }
 }
 
 /// The owned storage of a computed result, chosen from an operand's storage: results of

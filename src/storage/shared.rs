@@ -67,8 +67,17 @@ unsafe impl<T: Clone> OwnedStorage<T> for Shared<T> {
     ) -> Result<Option<Self>, crate::ShapeError> {
         Ok(Heap::try_from_fn_linear(op, n, f)?.map(Shared::from_heap))
     }
+    #[track_caller]
     unsafe fn from_raw_init(n: usize, init: impl FnOnce(*mut T)) -> Option<Self> {
         // SAFETY: forwarded contract.
         unsafe { Heap::from_raw_init(n, init) }.map(Shared::from_heap)
+    }
+    unsafe fn try_from_raw_init(
+        op: &'static str,
+        n: usize,
+        init: impl FnOnce(*mut T),
+    ) -> Result<Option<Self>, crate::ShapeError> {
+        // SAFETY: forwarded contract.
+        Ok(unsafe { Heap::try_from_raw_init(op, n, init) }?.map(Shared::from_heap))
     }
 }

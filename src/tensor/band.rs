@@ -92,7 +92,10 @@ impl<T, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     where
         T: Zero,
     {
-        Self::try_from_parts(shape, kl, ku, data).unwrap_or_else(|(e, _)| panic!("{e}"))
+        match Self::try_from_parts(shape, kl, ku, data) {
+            Ok(v) => v,
+            Err((e, _)) => panic!("{e}"),
+        }
     }
     /// A band matrix of zeros; `Err` when the bandwidths or extents are invalid.
     pub fn try_with_bandwidths(shape: impl ShapeArg<(M, N)>, kl: usize, ku: usize) -> Result<Self, BandError>
@@ -111,7 +114,10 @@ impl<T, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     where
         T: Clone + Zero,
     {
-        Self::try_with_bandwidths(shape, kl, ku).unwrap_or_else(|e| panic!("{e}"))
+        match Self::try_with_bandwidths(shape, kl, ku) {
+            Ok(v) => v,
+            Err(e) => panic!("{e}"),
+        }
     }
 
     /// Lower bandwidth.
@@ -167,7 +173,10 @@ impl<T, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     /// See [`Tensor::try_set`]; panics with its message.
     #[track_caller]
     pub fn set(&mut self, idx: [usize; 2], value: T) {
-        self.try_set(idx, value).unwrap_or_else(|e| panic!("{e}"))
+        match self.try_set(idx, value) {
+            Ok(v) => v,
+            Err(e) => panic!("{e}"),
+        }
     }
 
     /// The stored entries `([i, j], &value)`, column by column (the buffer's order), zeros

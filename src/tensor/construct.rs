@@ -92,7 +92,10 @@ array_shape!(6; A B C D F G);
 /// Unwraps a `try_` result into the panic a user reads.
 #[track_caller]
 pub(crate) fn or_panic<R>(r: Result<R, ShapeError>) -> R {
-    r.unwrap_or_else(|e| panic!("{e}"))
+    match r {
+        Ok(v) => v,
+        Err(e) => panic!("{e}"),
+    }
 }
 
 /// Position in memory order → multi-index, for a dense mapping with non-negative strides.
@@ -255,7 +258,10 @@ impl<T, E: Extents, S: Layout<E>, St: OwnedStorage<T>> Tensor<T, E, S, St> {
     /// ```
     #[track_caller]
     pub fn from_vec(shape: impl ShapeArg<E>, data: Vec<T>) -> Self {
-        Self::try_from_vec(shape, data).unwrap_or_else(|(e, _)| panic!("{e}"))
+        match Self::try_from_vec(shape, data) {
+            Ok(v) => v,
+            Err((e, _)) => panic!("{e}"),
+        }
     }
     /// Copies a slice given in the policy's memory order.
     pub fn try_from_slice(shape: impl ShapeArg<E>, data: &[T]) -> Result<Self, ShapeError>
@@ -440,7 +446,10 @@ impl<T, E: Extents, S: Layout<E>, St: NonDenseStorage> Tensor<T, E, S, St> {
     /// See [`Tensor::try_from_storage`]; panics with its message.
     #[track_caller]
     pub fn from_storage(storage: St, shape: impl ShapeArg<E>) -> Self {
-        Self::try_from_storage(storage, shape).unwrap_or_else(|(e, _)| panic!("{e}"))
+        match Self::try_from_storage(storage, shape) {
+            Ok(v) => v,
+            Err((e, _)) => panic!("{e}"),
+        }
     }
     /// Assembles the parts of a tensor whose storage and extents the caller has checked
     /// (including that the element count does not overflow). Safe: no dense invariant is

@@ -138,7 +138,10 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>, I: TensorIndex<E>> Index<
     #[inline]
     #[track_caller]
     fn index(&self, idx: I) -> &T {
-        self.try_get(idx).unwrap_or_else(|e| panic!("{e}"))
+        match self.try_get(idx) {
+            Ok(v) => v,
+            Err(e) => panic!("{e}"),
+        }
     }
 }
 
@@ -146,6 +149,9 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorageMut<T>, I: TensorIndex<E>> Ind
     #[inline]
     #[track_caller]
     fn index_mut(&mut self, idx: I) -> &mut T {
-        self.try_get_mut(idx).unwrap_or_else(|e| panic!("{e}"))
+        match self.try_get_mut(idx) {
+            Ok(v) => v,
+            Err(e) => panic!("{e}"),
+        }
     }
 }

@@ -62,7 +62,10 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         E: InsertAxis<I, One>,
         S::AxesChanged: Layout<<E as InsertAxis<I, One>>::Output>,
     {
-        self.try_keepdims::<I>().unwrap_or_else(|(e, _)| panic!("{e}"))
+        match self.try_keepdims::<I>() {
+            Ok(v) => v,
+            Err((e, _)) => panic!("{e}"),
+        }
     }
 
     /// Re-inserts a reduced run-time axis `axis` as an axis of extent 1, without copying:
@@ -104,6 +107,9 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         E: InsertAxisDyn,
         S::AxesChanged: Layout<<E as InsertAxisDyn>::Output>,
     {
-        self.try_keepdims_dyn(axis).unwrap_or_else(|(e, _)| panic!("{e}"))
+        match self.try_keepdims_dyn(axis) {
+            Ok(v) => v,
+            Err((e, _)) => panic!("{e}"),
+        }
     }
 }

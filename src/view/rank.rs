@@ -88,6 +88,6 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         Rank<R>: DynOfRank,
         S: Layout<<Rank<R> as DynOfRank>::Extents>,
     {
-        self.try_into_extents()
+        self.try_into_extents().map_err(|(e, t)| (e.renamed("into_rank"), t))
     }
 }

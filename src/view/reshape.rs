@@ -156,6 +156,9 @@ impl<T, E: Extents> Tensor<T, E, RowMajor, Heap<T>> {
     where
         E: ReshapeTo<E2>,
     {
-        self.try_into_shape(shape).unwrap_or_else(|(e, _)| panic!("{e}"))
+        match self.try_into_shape(shape) {
+            Ok(v) => v,
+            Err((e, _)) => panic!("{e}"),
+        }
     }
 }

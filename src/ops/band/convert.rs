@@ -51,7 +51,10 @@ impl<T: Clone + Zero, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
         kl: usize,
         ku: usize,
     ) -> Self {
-        Self::try_from_dense(dense, kl, ku).unwrap_or_else(|e| panic!("{e}"))
+        match Self::try_from_dense(dense, kl, ku) {
+            Ok(v) => v,
+            Err(e) => panic!("{e}"),
+        }
     }
 
     /// A band matrix from `(i, j, value)` triplets in any order; values given twice for
@@ -91,7 +94,10 @@ impl<T: Clone + Zero, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     /// See [`Tensor::try_from_triplets`]; panics with its message.
     #[track_caller]
     pub fn from_triplets(shape: impl ShapeArg<(M, N)>, kl: usize, ku: usize, triplets: &[(usize, usize, T)]) -> Self {
-        Self::try_from_triplets(shape, kl, ku, triplets).unwrap_or_else(|e| panic!("{e}"))
+        match Self::try_from_triplets(shape, kl, ku, triplets) {
+            Ok(v) => v,
+            Err(e) => panic!("{e}"),
+        }
     }
     /// Every stored entry as `(i, j, value)`, column by column; zeros inside the band
     /// included, so that [`Tensor::try_from_triplets`] rebuilds the same matrix.

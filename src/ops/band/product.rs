@@ -156,7 +156,10 @@ impl<T: BandElem, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
         S2: Layout<X>,
         St2: DenseStorage<T>,
     {
-        self.try_matvec(x).unwrap_or_else(|e| panic!("{e}"))
+        match self.try_matvec(x) {
+            Ok(v) => v,
+            Err(e) => panic!("{e}"),
+        }
     }
 
     /// Multiplies every stored element by `alpha` in place.
@@ -205,6 +208,9 @@ impl<T: Clone + Zero, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     /// ```
     #[track_caller]
     pub fn map_stored<U: Clone + Zero>(&self, f: impl FnMut(&T) -> U) -> Tensor<U, (M, N), ColMajor, Band<U>> {
-        self.try_map_stored(f).unwrap_or_else(|e| panic!("{e}"))
+        match self.try_map_stored(f) {
+            Ok(v) => v,
+            Err(e) => panic!("{e}"),
+        }
     }
 }

@@ -80,7 +80,10 @@ impl<T: Float, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
     where
         M: BandSolveDim<N> + BandSolveDim<D>,
     {
-        self.try_solve(b).unwrap_or_else(|e| panic!("{e}"))
+        match self.try_solve(b) {
+            Ok(v) => v,
+            Err(e) => panic!("{e}"),
+        }
     }
 }
 

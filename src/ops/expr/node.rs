@@ -9,7 +9,7 @@ use crate::error::ShapeError;
 use crate::exec::par::Par;
 use crate::extents::{CanBroadcast, Extents, Reverse};
 use crate::kernels::access::{Cursor, FlatKernel};
-use crate::kernels::elementwise::{for_each_run, run};
+use crate::kernels::elementwise::run;
 use crate::layout::{ColMajor, Layout, RowMajor};
 use crate::storage::Heap;
 use crate::storage::OwnedStorage;
@@ -234,28 +234,36 @@ pub(crate) fn try_eval<X: Expr>(x: X, par: Par) -> Result<Tensor<X::Elem, X::Ext
 
 /// Elements of an expression in row-major order, one at a time (for storages that are
 /// filled sequentially, such as inline arrays).
+///
+/// The runs (rows of the innermost axis) are walked with an odometer rather than listed
+/// first: a broadcast input may have far more rows than memory could list.
 fn sequential<X: Expr>(x: &X, dims: &[usize]) -> impl FnMut(usize) -> X::Elem {
     let flat = x.is_flat(dims).then(|| x.flat());
     let mut cursor = if flat.is_none() { Some(x.cursor(dims)) } else { None };
-    let n: usize = dims.iter().product();
-    let mut runs: Vec<(Vec<usize>, usize)> = Vec::new();
-    if cursor.is_some() {
-        for_each_run(dims, 0, n, |idx, len| runs.push((idx.to_vec(), len)));
-    }
-    let (mut run, mut t) = (0usize, 0usize);
+    let row = dims.last().copied().unwrap_or(1);
+    let dims = dims.to_vec();
+    let mut idx = vec![0usize; dims.len()];
+    let mut t = 0usize;
     move |i| match (&flat, &mut cursor) {
         // SAFETY: `i < n` on a flat expression.
         (Some(k), _) => unsafe { k.at(i) },
         (None, Some(c)) => {
             if t == 0 {
-                c.seek(&runs[run].0);
+                c.seek(&idx);
             }
-            // SAFETY: `t` is inside the current run.
+            // SAFETY: `t` is inside the current row, which `idx` starts.
             let v = unsafe { c.at(t) };
             t += 1;
-            if t == runs[run].1 {
-                run += 1;
+            if t == row {
                 t = 0;
+                // The next row: carry into the outer axes.
+                for k in (0..dims.len().saturating_sub(1)).rev() {
+                    idx[k] += 1;
+                    if idx[k] < dims[k] {
+                        break;
+                    }
+                    idx[k] = 0;
+                }
             }
             v
         }
@@ -291,6 +299,32 @@ fn fill<X: Expr, St: OwnedStorage<X::Elem>>(x: &X, ext: &X::Extents) -> Option<S
     }
 }
 
+/// [`fill`] for the `try_` forms: a refused allocation is `Err(OutOfMemory)`. Kept apart
+/// from `fill` for the reason given at [`eval_in`].
+#[inline(always)]
+fn try_fill<X: Expr, St: OwnedStorage<X::Elem>>(x: &X, ext: &X::Extents) -> Result<Option<St>, ShapeError> {
+    const OP: &str = "eval_in";
+    let dims = ext.dims();
+    let n = ext.numel();
+    if x.is_flat(dims.as_ref()) && St::fixed_len().is_some() {
+        let k = x.flat();
+        // SAFETY: `i < n` on a flat expression.
+        St::try_from_fn_linear(OP, n, |i| unsafe { k.at(i) })
+    } else if x.is_flat(dims.as_ref()) {
+        let k = x.flat();
+        // SAFETY: the loop writes all n elements; `i < n` on a flat expression.
+        unsafe {
+            St::try_from_raw_init(OP, n, |p| {
+                for i in 0..n {
+                    p.add(i).write(k.at(i));
+                }
+            })
+        }
+    } else {
+        St::try_from_fn_linear(OP, n, sequential(x, dims.as_ref()))
+    }
+}
+
 /// The error of a storage that cannot hold the result.
 #[cold]
 fn capacity_error<E: Extents>(ext: &E, fixed: Option<usize>) -> ShapeError {
@@ -308,7 +342,7 @@ pub(crate) fn try_eval_in<X: Expr, St: OwnedStorage<X::Elem>>(
     x: X,
 ) -> Result<Tensor<X::Elem, X::Extents, RowMajor, St>, ShapeError> {
     let ext = result_extents(&x)?;
-    let storage = fill::<X, St>(&x, &ext).ok_or_else(|| capacity_error(&ext, St::fixed_len()))?;
+    let storage = try_fill::<X, St>(&x, &ext)?.ok_or_else(|| capacity_error(&ext, St::fixed_len()))?;
     // SAFETY: a row-major block of exactly numel elements.
     Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, ()) })
 }

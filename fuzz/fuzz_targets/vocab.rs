@@ -1,0 +1,7 @@
+//! Fuzz target `vocab`: see `check_vocab` in `fuzz/checks.rs`.
+#![no_main]
+
+#[path = "../checks.rs"]
+mod checks;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::check_vocab(data));
