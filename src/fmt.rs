@@ -83,6 +83,7 @@ impl<T: fmt::Display, E: Extents, S: Layout<E>, St: DenseStorage<T>> fmt::Displa
     /// assert_eq!(tensor![[1, 2], [3, 40]].to_string(), "[[ 1,  2],\n [ 3, 40]]");
     /// assert_eq!(format!("{:.1}", tensor![0.5, 2.0]), "[0.5, 2.0]");
     /// ```
+    #[allow(clippy::disallowed_methods, reason = "one slot per axis, not per element")]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let dims = self.shape();
         if self.is_empty() {

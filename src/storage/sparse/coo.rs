@@ -32,6 +32,7 @@ type Parts<T, I> = (Vec<I>, Vec<T>);
 
 /// Sorts entries into the policy's order and sums the values of equal coordinates (in
 /// their input order, so the result does not depend on the sort).
+#[allow(clippy::disallowed_methods, reason = "no larger than the input arrays it copies from")]
 fn sort_and_sum<T: SparseElem, I: SparseIndex>(rank: usize, coords: &[I], values: &[T], reversed: bool) -> Parts<T, I> {
     let coord = |e: usize| &coords[e * rank..(e + 1) * rank];
     let mut order: Vec<usize> = (0..values.len()).collect();
