@@ -72,6 +72,10 @@ impl<T: NpyElement, E: Extents> NpyArray<T, E> {
 /// Decodes the payload that follows `header`. `remaining` is the exact number of bytes
 /// left in the input when it is known (a file, a byte slice): then a payload of the wrong
 /// length is reported before anything is allocated, and trailing bytes are an error.
+#[allow(
+    clippy::disallowed_methods,
+    reason = "with a known length the source holds exactly these bytes; otherwise one chunk"
+)]
 fn read_payload<T: NpyElement, E: Extents>(
     r: &mut impl Read,
     header: &NpyHeader,
