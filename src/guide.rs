@@ -27,6 +27,9 @@
 //! | `np.fromfunction(f, (2, 3))` | `Tensor::<_, ext![2, 3]>::from_fn(ext![2, 3], \|[i, j]\| …)` |
 //! | `np.array(v).reshape(3, 2)` | `Tensor::<_, ext![_, 2]>::from_vec([3, 2], v)` (takes the `Vec`, no copy) |
 //! | `np.asfortranarray(…)` | `Tensor::<_, _, ColMajor>::from_vec(…)` (data in column-major order) |
+//! | `np.frombuffer(buf).reshape(2, 3)` (no copy) | `TensorView::<f64, ext![2, 3]>::from_shape(ext![2, 3], &buf)`; writable: `TensorViewMut::from_shape_mut(…, &mut buf)` |
+//! | `np.lib.stride_tricks.as_strided(a, shape, strides)` | `TensorView::<_, DynRank, Strided>::from_shape_strides(shape, &strides, &buf)` (strides in elements, negative or zero; checked to stay inside `buf`) |
+//! | `np.ndarray(shape, buffer=b, strides=s)`, owning its buffer | `Tensor::<_, _, Strided>::from_vec_strides(shape, &strides, vec)` (no copy; no two indices on one element) |
 //! | small fixed arrays | `StackTensor::<f32, ext![4, 4]>::eye(ext![4, 4])` (no heap) |
 //!
 //! ## Indexing and slicing
@@ -217,3 +220,4 @@
 
 pub mod api;
 pub mod generic;
+pub mod ndarray;

@@ -407,6 +407,82 @@ proptest! {
     }
 }
 
+/// Where each index of `shape` lands with `strides` in a slice whose first element is the
+/// lowest-addressed one, row-major over the indices; `None` when one lands outside `len`.
+fn ref_positions(shape: &[usize], strides: &[isize], len: usize) -> Option<Vec<usize>> {
+    let low: isize =
+        shape.iter().zip(strides).map(|(&d, &s)| if s < 0 && d > 0 { (d as isize - 1) * s } else { 0 }).sum();
+    all_indices(shape)
+        .into_iter()
+        .map(|idx| {
+            let p = -low + idx.iter().zip(strides).map(|(&i, &s)| i as isize * s).sum::<isize>();
+            usize::try_from(p).ok().filter(|&p| p < len)
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(cfg())]
+
+    /// Views over a borrowed slice with explicit strides read what a plain position loop
+    /// reads, and are refused exactly when an index would land outside the slice; the
+    /// mutable form and the owned form never accept two indices on one element, and
+    /// write where the loop says.
+    #[test]
+    fn views_over_slices_match_the_position_loop(
+        shape in proptest::collection::vec(0usize..4, 0..4),
+        raw in proptest::collection::vec(-4isize..5, 3),
+        len in 0usize..40,
+    ) {
+        let strides = &raw[..shape.len()];
+        let data: Vec<i64> = (0..len as i64).map(|x| x * 10 - 7).collect();
+        let want = ref_positions(&shape, strides, len);
+        let v = TensorView::<i64, DynRank, Strided>::try_from_shape_strides(shape.clone(), strides, &data);
+        match &want {
+            Some(pos) => {
+                let v = v.unwrap();
+                prop_assert_eq!(v.shape(), shape.clone());
+                prop_assert_eq!(v.to_vec(), pos.iter().map(|&p| data[p]).collect::<Vec<_>>());
+            }
+            None => prop_assert!(v.is_err()),
+        }
+        let mut buf = data.clone();
+        let m = mdtensor::TensorViewMut::<i64, DynRank, Strided>::try_from_shape_strides_mut(shape.clone(), strides, &mut buf);
+        let owned = Tensor::<i64, DynRank, Strided>::try_from_vec_strides(shape.clone(), strides, data.clone());
+        let distinct = want.as_ref().map(|pos| {
+            let mut p = pos.clone();
+            p.sort_unstable();
+            p.windows(2).all(|w| w[0] != w[1])
+        });
+        match (m, distinct) {
+            (Ok(mut m), Some(true)) => {
+                for (k, x) in m.iter_mut().enumerate() {
+                    *x = -(k as i64) - 1;
+                }
+                let pos = want.clone().unwrap();
+                for (k, &p) in pos.iter().enumerate() {
+                    prop_assert_eq!(buf[p], -(k as i64) - 1);
+                }
+                let untouched = (0..len).filter(|q| !pos.contains(q)).all(|q| buf[q] == data[q]);
+                prop_assert!(untouched);
+                prop_assert_eq!(owned.unwrap().to_vec(), pos.iter().map(|&p| data[p]).collect::<Vec<_>>());
+            }
+            // The uniqueness test is conservative (as ndarray's): it may refuse strides that
+            // do not overlap, never accept strides that do.
+            (Err(_), Some(true)) => prop_assert!(owned.is_err()),
+            (Ok(_), _) => prop_assert!(false, "accepted overlapping or escaping strides {:?} for {:?}", strides, shape),
+            (Err(_), _) => prop_assert!(owned.is_err()),
+        }
+        // The dense forms take exactly numel elements, in the policy's order.
+        let n: usize = shape.iter().product();
+        let d = TensorView::<i64, DynRank>::try_from_shape(shape.clone(), &data);
+        prop_assert_eq!(d.is_ok(), len == n);
+        if let Ok(d) = d {
+            prop_assert_eq!(d.to_vec(), data.clone());
+        }
+    }
+}
+
 /// The four extents cases on one tensor: static, mixed, dynamic and DynRank give the same
 /// run-time-axis and multi-axis reductions, and the result types follow the rule.
 #[test]

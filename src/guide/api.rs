@@ -5,7 +5,8 @@
 //! can fail at run time come in pairs: `x` panics with a message that names the shapes and
 //! the axis, `try_x` returns `Err` (see [Errors](#errors)). An axis is a const generic
 //! (`sum_axis::<0>()`: the result's type drops the axis) or, with a `_dyn` suffix, a
-//! run-time `usize`. Documentation only: this module has no items. For numpy spellings see
+//! run-time [`Axis`](crate::Axis): a `usize`, or a signed integer counted from the end
+//! when negative (`-1` is the last axis). Documentation only: this module has no items. For numpy spellings see
 //! the [numpy guide](super); for writing generic functions, [`generic`](super::generic).
 //!
 //! ## Construct
@@ -15,7 +16,8 @@
 //! | from a literal | [`tensor!`](macro@crate::tensor), [`ext!`](macro@crate::ext) for the shape |
 //! | filled | [`zeros`](crate::Tensor::zeros), [`ones`](crate::Tensor::ones), [`full`](crate::Tensor::full), [`eye`](crate::Tensor::eye) |
 //! | ranges | [`arange`](crate::Tensor::arange), [`linspace`](crate::Tensor::linspace) |
-//! | from data | [`from_vec`](crate::Tensor::from_vec), [`from_slice`](crate::Tensor::from_slice), [`from_fn`](crate::Tensor::from_fn), [`from_nested`](crate::Tensor::from_nested), [`from_storage`](crate::Tensor::from_storage) |
+//! | from data | [`from_vec`](crate::Tensor::from_vec), [`from_slice`](crate::Tensor::from_slice), [`from_fn`](crate::Tensor::from_fn), [`from_nested`](crate::Tensor::from_nested), [`from_storage`](crate::Tensor::from_storage), [`from_vec_strides`](crate::Tensor::from_vec_strides) |
+//! | over a borrowed slice, no copy | [`from_shape`](crate::Tensor::from_shape), [`from_shape_mut`](crate::Tensor::from_shape_mut), [`from_shape_strides`](crate::Tensor::from_shape_strides), [`from_shape_strides_mut`](crate::Tensor::from_shape_strides_mut) |
 //! | random (feature `rand`) | `Tensor::random_uniform`, `Tensor::random_normal`, `Tensor::random_from` |
 //! | on the stack, no allocation | [`StackTensor`](crate::StackTensor), [`eval_stack`](crate::Expr::eval_stack) |
 //! | from other crates (features `ndarray-0_17`, `nalgebra-0_35`) | [`interop`](crate::interop): `from_ndarray`, `into_ndarray`, `as_ndarray`, `from_nalgebra`, `as_nalgebra`, … |

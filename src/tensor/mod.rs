@@ -3,6 +3,7 @@
 //! This module holds the type and its accessors; construction, indexing and conversions
 //! live in the files beside it, views and slicing in [`crate::view`].
 
+mod borrowed;
 mod construct;
 mod convert;
 mod eq;
