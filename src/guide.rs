@@ -125,7 +125,8 @@
 //!
 //! | numpy | mdtensor |
 //! |---|---|
-//! | `a.reshape(3, 2)` | `a.reshape(ext![3, 2])` (a view: `Err` when the layout needs a copy) |
+//! | `a.reshape(3, 2)` | `a.to_shape(ext![3, 2])`: a view when the strides allow (numpy's rule), a copy otherwise ([`CowTensor`](crate::CowTensor)); `a.reshape(ext![3, 2])`: a `RowMajor` view, `Err` unless row-major contiguous |
+//! | `a[:, ::2].reshape(…, copy=False)` | `a.reshape_strided(shape)` (a `Strided` view of any layout the strides allow; `Err(NotContiguous)` where numpy would copy) |
 //! | `np.ascontiguousarray(a.T).reshape(-1)` | `a.t().to_standard_layout().reshape(ext![6])` |
 //! | `a.T` | `a.t()` (a `ColMajor` view: no copy) |
 //! | `np.transpose(a, (2, 0, 1))` | `a.permute(&[2, 0, 1])`, or `a.permute_axes::<(Ax<2>, Ax<0>, Ax<1>)>()` (static) |

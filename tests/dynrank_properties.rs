@@ -483,6 +483,56 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(cfg())]
+
+    /// Reshaping any strided view: `reshape_strided` (when it gives a view) and `to_shape`
+    /// (always) read the elements in the source's row-major order under the new extents,
+    /// and writing through a mutable reshaped view lands where the plain position loop
+    /// of the source says.
+    #[test]
+    fn reshape_of_any_layout_keeps_the_logical_order(c in strided_case(4, 3), split in proptest::collection::vec(1usize..4, 0..4)) {
+        let t = c.tensor();
+        let v = c.view(&t);
+        let logical = c.view_elements();
+        let n = logical.len();
+        // A target shape: the factors in `split` that divide what is left, then the rest.
+        let mut target = Vec::new();
+        let mut left = n;
+        for &d in &split {
+            if left > 0 && left % d == 0 {
+                target.push(d);
+                left /= d;
+            }
+        }
+        target.push(left);
+        let cow = v.to_shape::<DynRank>(target.clone());
+        prop_assert_eq!(cow.view().shape(), target.clone());
+        prop_assert_eq!(cow.view().to_vec(), logical.clone());
+        match v.try_reshape_strided::<DynRank>(target.clone()) {
+            Ok(r) => {
+                prop_assert!(cow.is_view());
+                prop_assert_eq!(r.to_vec(), logical.clone());
+                // The same strides over a mutable borrow write the source's elements.
+                let mut owned = t.clone();
+                let elems: Vec<mdtensor::SliceElem> = c.steps.iter().map(|&step| mdtensor::SliceElem::Range { start: None, end: None, step }).collect();
+                let sub = owned.view_mut().try_into_sliced_dyn(&elems).unwrap().try_into_permuted(&c.perm).unwrap();
+                let mut rm = sub.try_into_reshaped_strided::<DynRank>(target.clone()).unwrap();
+                for (k, x) in rm.iter_mut().enumerate() {
+                    *x = -(k as i64) - 1;
+                }
+                let src = c.view(&owned).to_vec();
+                prop_assert_eq!(src, (0..n as i64).map(|k| -k - 1).collect::<Vec<_>>());
+            }
+            Err(e) => {
+                prop_assert!(!cow.is_view());
+                let not_contiguous = matches!(e, mdtensor::ShapeError::NotContiguous { .. });
+                prop_assert!(not_contiguous, "{}", e);
+            }
+        }
+    }
+}
+
 /// The four extents cases on one tensor: static, mixed, dynamic and DynRank give the same
 /// run-time-axis and multi-axis reductions, and the result types follow the rule.
 #[test]

@@ -11,6 +11,8 @@
 //! | `ArrayView::from_shape((2, 3).strides((1, 2)), &v)` | `TensorView::<_, ext![_, _], Strided>::from_shape_strides([2, 3], &[1, 2], &v)` (signed strides; zero strides allowed for read-only views) |
 //! | `ArrayViewMut::from_shape(shape, &mut v)` | `TensorViewMut::from_shape_mut(shape, &mut v)`; with strides [`from_shape_strides_mut`](crate::Tensor::from_shape_strides_mut) (overlapping strides refused, as ndarray) |
 //! | `Array::from_shape_vec(shape.strides(s), v)` | `Tensor::<_, _, Strided>::from_vec_strides(shape, &s, v)` ([`Tensor::from_vec_strides`](crate::Tensor::from_vec_strides)) |
+//! | `a.to_shape(shape)` → `CowArray` | `a.to_shape(shape)` → [`CowTensor`](crate::CowTensor) (a view when numpy's rule allows, a copy otherwise) |
+//! | `a.into_shape_with_order(shape)` (no copy) | `a.reshape_strided(shape)` for any strides that allow it; `a.reshape(shape)` for row-major contiguous tensors |
 //! | `a.sum_axis(Axis(k))` | `a.sum_axis_dyn(k)`; numpy's negative axes too: `a.sum_axis_dyn(-1)` ([`Axis`](crate::Axis)) |
 //! | `a.var_axis(Axis(k), 1.0)` (float ddof) | `a.var_axis_dyn(k, 1.0)` or `a.var_axis_dyn(k, 1)` ([`Ddof`](crate::ops::Ddof)); `ddof >= n` gives `inf` as numpy, where ndarray panics |
 //! | `a.select(Axis(k), &[2, 0])` | `a.take_dyn(k, &[2, 0])` (negative indices count from the end) |
