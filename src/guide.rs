@@ -102,6 +102,14 @@
 //! | `np.apply_along_axis(f, 1, a)` (the 1-D slices) | `a.lanes::<1>()`, `a.lanes_dyn(axis)` |
 //! | `sliding_window_view(a, (2, 2))` | `a.windows(&[2, 2])` |
 //! | `np.array_split(a, range(k, n, k), axis)` (chunks of `k`) | `a.axis_chunks::<0>(k)`, `a.axis_chunks_dyn(axis, k)` |
+//! | `for row in a: row *= 2` (writing) | `for mut row in a.outer_iter_mut()`; also `axis_iter_mut::<1>()`, `lanes_mut::<1>()`, `axis_chunks_mut::<0>(k)`, `_dyn_mut(axis)` forms (the items never overlap) |
+//! | `reversed(a)`, `a[::-1]` element order | `a.iter().rev()`, `a.outer_iter().rev()` (every element and sub-view iterator is double-ended, exact-size and, read-only, `Clone`) |
+//! | `np.apply_along_axis(f, 1, a)` (scalar `f`) | `a.map_axis::<1, _>(\|lane\| …)`, `a.map_axis_dyn(axis, f)`; folds: `a.fold_axis::<1, _>(init, f)` |
+//! | `np.add.accumulate(a, axis=1, out=a)` | `a.accumulate_axis_inplace::<1>(\|p, c\| *c += *p)` |
+//! | `np.split(a, [i], axis)` in two | `a.split_at(axis, i)`; writable halves: `a.split_at_mut(axis, i)` |
+//! | `np.diagonal(m)`, `np.diag(m)` | `m.diag()` (a view; `diag_mut()` writes) |
+//! | `np.diag(v)` (build) | `Tensor::<T, ext![_, _]>::from_diag(&v)` |
+//! | `np.delete(a, [0, -1], axis=1)` | `a.delete::<1>(&[0, -1])`, `a.delete_dyn(axis, &idx)` (a copy) |
 //!
 //! ## Random arrays (feature `rand`)
 //!

@@ -40,7 +40,10 @@
 //! | one index along an axis | [`index_axis`](crate::Tensor::index_axis), [`index_axis_mut`](crate::Tensor::index_axis_mut), [`index_axis_dyn`](crate::Tensor::index_axis_dyn) |
 //! | reversed axes | [`flip`](crate::Tensor::flip), [`flip_axis`](crate::Tensor::flip_axis), [`flip_dyn`](crate::Tensor::flip_dyn) |
 //! | broadcast | [`broadcast_to`](crate::Tensor::broadcast_to), [`try_into_broadcast`](crate::Tensor::try_into_broadcast) |
-//! | iterate | [`iter`](crate::Tensor::iter), [`iter_mut`](crate::Tensor::iter_mut), [`indexed_iter`](crate::Tensor::indexed_iter), [`outer_iter`](crate::Tensor::outer_iter), [`axis_iter`](crate::Tensor::axis_iter), [`axis_chunks`](crate::Tensor::axis_chunks), [`lanes`](crate::Tensor::lanes), [`windows`](crate::Tensor::windows), [`row`](crate::Tensor::row), [`col`](crate::Tensor::col) |
+//! | iterate | [`iter`](crate::Tensor::iter), [`iter_mut`](crate::Tensor::iter_mut), [`indexed_iter`](crate::Tensor::indexed_iter), [`outer_iter`](crate::Tensor::outer_iter), [`axis_iter`](crate::Tensor::axis_iter), [`axis_chunks`](crate::Tensor::axis_chunks), [`lanes`](crate::Tensor::lanes), [`windows`](crate::Tensor::windows), [`row`](crate::Tensor::row), [`col`](crate::Tensor::col); all double-ended |
+//! | iterate, writing | [`outer_iter_mut`](crate::Tensor::outer_iter_mut), [`axis_iter_mut`](crate::Tensor::axis_iter_mut), [`lanes_mut`](crate::Tensor::lanes_mut), [`axis_chunks_mut`](crate::Tensor::axis_chunks_mut) |
+//! | a closure per lane | [`map_axis`](crate::Tensor::map_axis), [`fold_axis`](crate::Tensor::fold_axis), [`accumulate_axis_inplace`](crate::Tensor::accumulate_axis_inplace), and `_dyn` forms |
+//! | diagonal | [`diag`](crate::Tensor::diag), [`diag_mut`](crate::Tensor::diag_mut), [`from_diag`](crate::Tensor::from_diag) |
 //!
 //! ## Reshape, permute, change rank
 //!
@@ -90,7 +93,8 @@
 //! | task | methods |
 //! |---|---|
 //! | join | [`concatenate`](crate::Tensor::concatenate), [`concatenate_dyn`](crate::concatenate_dyn), [`stack`](crate::stack), [`stack_dyn`](crate::stack_dyn) |
-//! | split (views) | [`split`](crate::Tensor::split), [`array_split`](crate::Tensor::array_split), [`split_indices`](crate::Tensor::split_indices), and their `_dyn` forms |
+//! | split (views) | [`split`](crate::Tensor::split), [`array_split`](crate::Tensor::array_split), [`split_indices`](crate::Tensor::split_indices), and their `_dyn` forms; in two: [`split_at`](crate::Tensor::split_at), [`split_at_mut`](crate::Tensor::split_at_mut) |
+//! | without some indices (numpy's `delete`) | [`delete`](crate::Tensor::delete), [`delete_dyn`](crate::Tensor::delete_dyn) |
 //!
 //! ## Sort and select
 //!

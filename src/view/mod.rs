@@ -23,12 +23,14 @@
 mod axes;
 mod axes_dyn;
 mod broadcast;
+mod diag;
 mod keepdims;
 mod rank;
 mod reshape;
 mod reshape_any;
 mod slice;
 mod slice_static;
+mod split_at;
 mod transpose;
 
 pub use axes::Squeezable;
