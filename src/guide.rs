@@ -19,6 +19,7 @@
 //! | numpy | mdtensor |
 //! |---|---|
 //! | `np.array([[1, 2], [3, 4]])` | `tensor![[1, 2], [3, 4]]` (static extents `ext![2, 2]`) |
+//! | `np.array([[1., 2., 3.]])` as a row that broadcasts | `tensor![[1., 2., 3.]]` is `(Const<1>, Const<3>)`; `.try_into_extents::<ext![1, 3]>()` gives the broadcastable `(One, Const<3>)` without a copy |
 //! | `np.zeros((2, 3))` | `Tensor::<f64, ext![2, 3]>::zeros(ext![2, 3])`, or `Tensor::<f64, ext![_, _]>::zeros([2, 3])` |
 //! | `np.ones(n)`, `np.full(s, v)` | `Tensor::<f64, ext![_]>::ones(n)`, `Tensor::full(shape, v)` |
 //! | `np.eye(3)` | `Tensor::<f64, ext![3, 3]>::eye(ext![3, 3])` |
@@ -160,6 +161,7 @@
 //! | `np.load(…, mmap_mode="r")` | a memory-mapped storage (the `io` module) |
 //! | `json.dumps(a.tolist())` | `serde_json::to_string(&a)` (feature `serde`: `{"shape": …, "data": …}`) |
 //! | `scipy.sparse.csr_matrix((data, indices, indptr))` | `CsrMatrix` (compressed storage, `RowMajor` policy) |
+//! | `scipy.sparse.coo_matrix((vals, (rows, cols))).tocsr()` | `CsrMatrix::from_triplets(shape, &rows, &cols, &vals)`, or from `(i, j, v)` tuples: `from_triplet_tuples(shape, &t)`; band matrices take both spellings: `BandMatrix::from_triplets(shape, kl, ku, &t)`, `from_triplet_arrays(shape, kl, ku, &rows, &cols, &vals)` |
 //! | passing arrays to ndarray / nalgebra code | [`crate::interop`]: zero-copy views both ways |
 //!
 //! ## Run-time axes and dynamic rank

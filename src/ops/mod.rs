@@ -29,6 +29,7 @@ mod sort;
 mod sparse;
 mod sum_storage;
 mod take;
+mod triplet_forms;
 
 pub use crate::kernels::gemm::GemmElem;
 pub use crate::kernels::reduce::Reducer;
