@@ -6,10 +6,12 @@
 //!   (which axis goes is not known to the compiler), [`DynRank`] for [`DynRank`]
 //!   ([`RemoveAxisDyn`]). Several axes: [`DynRank`]; with `_keepdims`, the input's rank with
 //!   every axis dynamic (`E::Dynamic`), the reduced axes of extent 1.
-//! * **Axes.** Numbers from 0, or negative from the end as in numpy (`-1` is the last
-//!   axis, [`Axis`]); an axis outside `-rank..rank` is `Err(AxisOutOfRange)` (or
-//!   `NegativeAxisOutOfRange`) from the `try_` form; a repeated axis is `Err`, as in
-//!   numpy. An empty list reduces nothing (each element alone, as numpy's `axis=()`).
+//! * **Axes.** One axis: a number from 0, or negative from the end as in numpy (`-1` is
+//!   the last axis, [`Axis`]); outside `-rank..rank` it is `Err(AxisOutOfRange)` (or
+//!   `NegativeAxisOutOfRange`) from the `try_` form. A list of axes (`_axes`) takes
+//!   `usize` numbers only, so that an empty list `&[]` still needs no annotation; an axis
+//!   `>= rank` or repeated is `Err`, as in numpy. An empty list reduces nothing (each
+//!   element alone, as numpy's `axis=()`).
 //! * The arithmetic is the one of the static forms ([`crate::ops::Reductions`],
 //!   [`crate::ops::AxisReductions`]): the same reducers and kernels, so `sum_axis_dyn(1)`
 //!   and `sum_axis::<1>()` give identical bits.
