@@ -138,10 +138,10 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         const OP: &str = "to_shape";
         let target: E2 = super::reshape::checked_target(OP, &self.extents, shape, core::mem::size_of::<T>())?;
         match self.try_reshape_strided(target.clone()) {
-            Ok(v) => Ok(CowTensor::View(v)),
+            Ok(v) => Ok(CowTensor::Viewed(v)),
             Err(ShapeError::NotContiguous { .. }) => {
                 let data = self.to_vec_op(OP)?;
-                Tensor::try_from_vec(target, data).map(CowTensor::Owned).map_err(|(e, _)| e)
+                Tensor::try_from_vec(target, data).map(CowTensor::Copied).map_err(|(e, _)| e)
             }
             Err(e) => Err(e),
         }
@@ -171,19 +171,21 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
 }
 
 /// The result of [`Tensor::to_shape`]: a view of the original elements when the strides
-/// allowed one, an owned row-major copy otherwise (ndarray's `CowArray`). Read it through
+/// allowed one, an owned row-major copy otherwise (ndarray's `CowArray`). The variants are
+/// not named `View`/`Owned`: those names belong to storage types, and compiler messages
+/// print the short names only while they are unique. Read it through
 /// [`CowTensor::view`]; [`CowTensor::into_owned`] copies only a view.
 pub enum CowTensor<'a, T, E: Extents> {
     /// The original elements under new strides.
-    View(Tensor<T, E, Strided, View<'a, T>>),
+    Viewed(Tensor<T, E, Strided, View<'a, T>>),
     /// A copy, made because no strides could read the elements in order.
-    Owned(Tensor<T, E, RowMajor, Heap<T>>),
+    Copied(Tensor<T, E, RowMajor, Heap<T>>),
 }
 
 impl<'a, T, E: Extents> CowTensor<'a, T, E> {
     /// Whether the result borrows the original elements (no copy was made).
     pub fn is_view(&self) -> bool {
-        matches!(self, CowTensor::View(_))
+        matches!(self, CowTensor::Viewed(_))
     }
     /// A view of the elements, whichever case this is.
     ///
@@ -194,8 +196,8 @@ impl<'a, T, E: Extents> CowTensor<'a, T, E> {
     /// ```
     pub fn view(&self) -> Tensor<T, E, Strided, View<'_, T>> {
         match self {
-            CowTensor::View(v) => v.view(),
-            CowTensor::Owned(t) => {
+            CowTensor::Viewed(v) => v.view(),
+            CowTensor::Copied(t) => {
                 let v = t.view();
                 let (ext, strides) = (v.extents.clone(), v.strides());
                 // SAFETY: the tensor's own extents and strides, element [0, …, 0] in place.
@@ -211,8 +213,8 @@ impl<'a, T, E: Extents> CowTensor<'a, T, E> {
     {
         match self {
             // The view's own extents and numel elements: `from_vec` cannot refuse them.
-            CowTensor::View(v) => Tensor::from_vec(v.extents.clone(), v.to_vec()),
-            CowTensor::Owned(t) => t,
+            CowTensor::Viewed(v) => Tensor::from_vec(v.extents.clone(), v.to_vec()),
+            CowTensor::Copied(t) => t,
         }
     }
 }
