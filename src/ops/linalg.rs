@@ -15,7 +15,7 @@ use crate::extents::{
     broadcast_strides, extents_from, matmul_dims, CrossDim, DotShape, Extents, MatMulDims, MatMulShape, OutputFor,
 };
 use crate::kernels::elementwise::{unravel, SendPtr};
-use crate::kernels::gemm::{gemm, GemmElem, MatRef};
+use crate::kernels::gemm::{gemm, Gemm, GemmElem, MatRef};
 use crate::layout::{Layout, RowMajor};
 use crate::storage::{DenseStorage, DenseStorageMut, OwnedStorage, ResultStorage};
 use crate::tensor::{or_panic, Tensor};
@@ -77,7 +77,7 @@ unsafe fn batched_gemm<T: GemmElem>(d: &MatMulDims, a: &Operand<T>, b: &Operand<
             // SAFETY: batch `bi` of A and B is inside each operand (caller's contract,
             // batch strides 0 where broadcast); C's block `bi` holds m×n elements, and
             // blocks are disjoint across tasks.
-            unsafe { gemm(m, k, n, at(a, &idx), at(b, &idx), c.get().add(bi * block), n, par) };
+            unsafe { gemm(Gemm { m, k, n, a: at(a, &idx), b: at(b, &idx), c: c.get().add(bi * block), ldc: n }, par) };
         }
     };
     if across {
@@ -112,7 +112,7 @@ enum Plan<T> {
 #[inline(never)]
 unsafe fn gemm_shared<T: GemmElem>(m: usize, k: usize, n: usize, a: MatRef<T>, b: MatRef<T>, c: *mut T, par: Par) {
     // SAFETY: forwarded contract.
-    unsafe { gemm(m, k, n, a, b, c, n, par) }
+    unsafe { gemm(Gemm { m, k, n, a, b, c, ldc: n }, par) }
 }
 
 impl<T: GemmElem> Plan<T> {
@@ -138,7 +138,7 @@ impl<T: GemmElem> Plan<T> {
         unsafe {
             match self {
                 Plan::Matrices { m, k, n, a, b } if INLINE => {
-                    St::from_raw_init(total, |c| gemm(*m, *k, *n, *a, *b, c, *n, par))
+                    St::from_raw_init(total, |c| gemm(Gemm { m: *m, k: *k, n: *n, a: *a, b: *b, c, ldc: *n }, par))
                 }
                 Plan::Matrices { m, k, n, a, b } => {
                     St::from_raw_init(total, |c| gemm_shared(*m, *k, *n, *a, *b, c, par))
