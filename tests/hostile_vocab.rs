@@ -253,3 +253,15 @@ fn zero_length_axes_beside_huge_ones_cost_nothing() {
     refused(v.try_sum_axis_dyn(1), "reduce_axis_dyn");
     assert!(start.elapsed().as_secs() < 5, "took {:?}", start.elapsed());
 }
+
+#[test]
+fn empty_products_of_huge_operands_are_immediate() {
+    // [2^44, 5] @ [5, 0]: no elements to compute, however many rows the left operand has.
+    let a = Tensor::<i64, DynRank>::from_vec([1, 5], vec![1, 2, 3, 4, 5]);
+    let a = a.try_broadcast_to::<DynRank>([HUGE, 5]).unwrap();
+    let b = Tensor::<i64, DynRank>::zeros(DynRank::new(vec![5, 0]));
+    let start = std::time::Instant::now();
+    assert_eq!(a.try_matmul(&b).unwrap().shape(), [HUGE, 0]);
+    assert_eq!(a.matmul(&b).shape(), [HUGE, 0]);
+    assert!(start.elapsed().as_secs() < 5, "took {:?}", start.elapsed());
+}

@@ -130,6 +130,12 @@ impl<T: GemmElem> Plan<T> {
         total: usize,
         par: Par,
     ) -> Option<St> {
+        if total == 0 {
+            // An empty product is answered at once: the kernels would still walk every row
+            // of an operand with 2^44 rows of nothing.
+            // SAFETY: there are no elements to initialise.
+            return unsafe { St::from_raw_init(0, |_| {}) };
+        }
         // SAFETY: each arm writes all `total` = batch·m·n elements of the row-major
         // result; operands address their own elements (dense invariant).
         unsafe {
@@ -156,6 +162,10 @@ impl<T: GemmElem> Plan<T> {
         par: Par,
     ) -> Result<Option<St>, ShapeError> {
         const OP: &str = "matmul";
+        if total == 0 {
+            // SAFETY: there are no elements to initialise (see `fill`).
+            return unsafe { St::try_from_raw_init(OP, 0, |_| {}) };
+        }
         // SAFETY: as in `fill`.
         unsafe {
             match self {
