@@ -104,7 +104,8 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     ///
     /// ```
     /// use mdtensor::{DynRank, ShapeError, Tensor};
-    /// let v = Tensor::<u8, DynRank>::from_vec([1], vec![7]).broadcast_to::<DynRank>([1 << 44]);
+    /// let one = Tensor::<u8, DynRank>::from_vec([1], vec![7]);
+    /// let v = one.broadcast_to::<DynRank>([1 << 44]);
     /// assert!(matches!(v.try_to_vec(), Err(ShapeError::OutOfMemory { .. })));
     /// assert_eq!(v.try_slice_dyn(&[mdtensor::SliceElem::Index(5)]).unwrap().try_to_vec().unwrap(), [7]);
     /// ```
