@@ -301,7 +301,7 @@ proptest! {
             }
             _ => {
                 let (err, back) = v.try_into_rank::<2>().unwrap_err();
-                prop_assert_eq!(err, mdtensor::ShapeError::RankMismatch { op: "into_extents", expected: 2, found: r });
+                prop_assert_eq!(err, mdtensor::ShapeError::RankMismatch { op: "into_rank", expected: 2, found: r });
                 prop_assert_eq!((back.as_ptr(), back.to_vec()), (p, want));
             }
         }
