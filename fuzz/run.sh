@@ -20,4 +20,4 @@ export ASAN_OPTIONS="allocator_may_return_null=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 mkdir -p "fuzz/corpus/$target"
 # New inputs go to the local corpus (ignored by git); the committed seeds are read too.
 exec cargo +nightly fuzz run "$target" "fuzz/corpus/$target" "fuzz/seeds/$target" -- \
-    -max_total_time="$secs" -malloc_limit_mb=2048 -rss_limit_mb=4096 "$@"
+    -max_total_time="$secs" -timeout=20 -malloc_limit_mb=2048 -rss_limit_mb=4096 "$@"

@@ -133,6 +133,12 @@ impl<T: GemmElem> Plan<T> {
         total: usize,
         par: Par,
     ) -> Option<St> {
+        if total == 0 {
+            // An empty product is answered at once: the kernels would still walk every row
+            // of an operand with 2^44 rows of nothing.
+            // SAFETY: there are no elements to initialise.
+            return unsafe { St::from_raw_init(0, |_| {}) };
+        }
         // SAFETY: each arm writes all `total` = batch·m·n elements of the row-major
         // result; operands address their own elements (dense invariant).
         unsafe {
@@ -159,12 +165,16 @@ impl<T: GemmElem> Plan<T> {
         par: Par,
     ) -> Result<Option<St>, ShapeError> {
         const OP: &str = "matmul";
+        if total == 0 {
+            // SAFETY: there are no elements to initialise (see `fill`).
+            return unsafe { St::try_from_raw_init(OP, 0, |_| {}) };
+        }
         // SAFETY: as in `fill`.
         unsafe {
             match self {
-                Plan::Matrices { m, k, n, a, b } if INLINE => {
-                    St::try_from_raw_init(OP, total, |c| gemm(*m, *k, *n, *a, *b, c, *n, par))
-                }
+                Plan::Matrices { m, k, n, a, b } if INLINE => St::try_from_raw_init(OP, total, |c| {
+                    gemm(Gemm { m: *m, k: *k, n: *n, a: *a, b: *b, c, ldc: *n }, par)
+                }),
                 Plan::Matrices { m, k, n, a, b } => {
                     St::try_from_raw_init(OP, total, |c| gemm_shared(*m, *k, *n, *a, *b, c, par))
                 }

@@ -303,7 +303,9 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
         T: Float + FromPrimitive,
         E: RemoveAxisDyn,
     {
-        Ok(self.try_var_axis_dyn(axis, ddof).map_err(|e| rename(e, "std_axis_dyn"))?.mapv(T::sqrt))
+        self.try_var_axis_dyn(axis, ddof)
+            .map_err(|e| rename(e, "std_axis_dyn"))?
+            .try_map_op("std_axis_dyn", |v| v.sqrt())
     }
     /// See [`Tensor::try_std_axis_dyn`].
     #[track_caller]
@@ -320,7 +322,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     where
         T: Float + FromPrimitive,
     {
-        Ok(self.try_var_axes(axes, ddof).map_err(|e| rename(e, "std_axes"))?.mapv(T::sqrt))
+        self.try_var_axes(axes, ddof).map_err(|e| rename(e, "std_axes"))?.try_map_op("std_axes", |v| v.sqrt())
     }
     /// See [`Tensor::try_std_axes`].
     #[track_caller]
@@ -339,7 +341,9 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     where
         T: Float + FromPrimitive,
     {
-        Ok(self.try_var_axes_keepdims(axes, ddof).map_err(|e| rename(e, "std_axes_keepdims"))?.mapv(T::sqrt))
+        self.try_var_axes_keepdims(axes, ddof)
+            .map_err(|e| rename(e, "std_axes_keepdims"))?
+            .try_map_op("std_axes_keepdims", |v| v.sqrt())
     }
     /// See [`Tensor::try_std_axes_keepdims`].
     #[track_caller]

@@ -44,10 +44,10 @@
 
 use super::{Scalar, Tensor, TensorView};
 use crate::extents::Extents;
+use crate::kernels::gemm::GemmElem;
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
 use crate::tensor::ReadStorage;
-use crate::kernels::gemm::GemmElem;
 use num_traits::{Float, FromPrimitive, Zero};
 
 /// The element types of real-valued numeric code (`f32`, `f64`): what generic functions over
