@@ -46,7 +46,7 @@ pub trait Expr: ExprShape {
     fn is_flat(&self, dims: &[usize]) -> bool;
     /// The flat kernel; meaningful only when [`Expr::is_flat`] holds for the dims evaluated.
     fn flat(&self) -> Self::Flat;
-    /// A cursor reading this expression broadcast to `dims` (which [`Expr::shape`] must
+    /// A cursor reading this expression broadcast to `dims` (which [`ExprShape::shape`] must
     /// broadcast to).
     fn cursor(&self, dims: &[usize]) -> Self::Cursor;
 
