@@ -84,7 +84,7 @@ pub use extents::{
 pub use fmt::DebugStorage;
 pub use layout::{ColMajor, Layout, RowMajor, StridePolicy, Strided};
 pub use num_traits;
-pub use ops::{concatenate_dyn, stack, stack_dyn, try_concatenate_dyn, try_stack, try_stack_dyn, Expr};
+pub use ops::{concatenate_dyn, stack, stack_dyn, try_concatenate_dyn, try_stack, try_stack_dyn, Expr, ExprShape};
 pub use storage::{
     Band, BandError, BorrowedStorage, DenseStorage, DenseStorageMut, Heap, Inline, NonDenseStorage, OwnedStorage,
     Shared, Storage, View, ViewMut,

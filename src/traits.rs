@@ -13,7 +13,7 @@
 //! | the storage, dense | [`DenseStorage<T>`](DenseStorage), [`DenseStorageMut<T>`](DenseStorageMut) for writes | reading and writing elements in place |
 //! | the storage, any | [`ReadStorage<T, E, S>`](ReadStorage) | `value`, `nnz`, `to_dense` on sparse and band tensors too |
 //! | the whole tensor | [`DenseTensor`] or [`ReadTensor`] (one bound for the four parameters) | as the two rows above |
-//! | an operand of `+`, `assign`, … | [`IntoExpr`] (tensors, views, scalars, expressions), [`Expr`] for expressions | lazy elementwise work |
+//! | an operand of `+`, `assign`, … | [`IntoExpr`] (tensors, views, scalars, expressions); [`ExprShape`] for an expression's element type, extents and shape (every storage), [`Expr`] to evaluate it on the host | lazy elementwise work |
 //! | a reduction | [`Reductions`], [`AxisReductions`] (on expressions), [`Reducer`] (your own) | `sum`, `mean`, `max`, … |
 //! | elementwise math on expressions | [`ElementwiseExt`] | `exp`, `relu`, `clip`, … |
 //! | a shape rule | [`BroadcastTo`], [`InsertAxis`], [`RemoveAxis`], [`AxisAt`], [`Reverse`], [`ConcatAlong`], [`ReshapeTo`], [`Squeezable`], [`Permutation`], [`SliceArg`] | `broadcast_to`, `unsqueeze`, `squeeze`, `t()`, `concatenate`, `stack`, `reshape`, `permute`, `slice` over generic extents |
@@ -45,7 +45,7 @@ pub use crate::kernels::band::BandElem;
 pub use crate::kernels::gemm::GemmElem;
 pub use crate::kernels::reduce::Reducer;
 pub use crate::layout::{Layout, StridePolicy};
-pub use crate::ops::{AxisReductions, ElementwiseExt, Expr, IntoExpr, Reductions};
+pub use crate::ops::{AxisReductions, ElementwiseExt, Expr, ExprShape, IntoExpr, Reductions};
 pub use crate::storage::sparse::{SparseElem, SparseIndex};
 pub use crate::storage::{BorrowedStorage, DenseStorage, DenseStorageMut, NonDenseStorage, OwnedStorage, Storage};
 pub use crate::tensor::{DenseTensor, ReadStorage, ReadTensor, Real, Scalar};

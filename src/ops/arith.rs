@@ -1,7 +1,7 @@
 //! Arithmetic operators: `+ - * / %` and unary `-` on tensors (owned or borrowed),
-//! expressions and scalars, building lazy [`Expr`] trees.
+//! expressions and scalars, building lazy [`Expr`](crate::Expr) trees.
 
-use super::expr::{Binary, BinaryOp, Expr, IntoExpr, ScalarLeaf, Unary, UnaryOp};
+use super::expr::{Binary, BinaryOp, ExprShape, IntoExpr, ScalarLeaf, Unary, UnaryOp};
 use crate::extents::{CanBroadcast, Extents};
 use crate::layout::Layout;
 use crate::tensor::Tensor;
@@ -46,7 +46,7 @@ where
     }
 }
 
-/// Operators with an expression on the left (any right-hand [`Expr`], scalars included).
+/// Operators with an expression on the left (any right-hand [`Expr`](crate::Expr), scalars included).
 macro_rules! expr_lhs_ops {
     ([$($g:tt)*] $Lhs:ty) => {
         expr_lhs_ops!(@one [$($g)*] $Lhs; Add add AddOp);
@@ -69,7 +69,7 @@ macro_rules! expr_lhs_ops {
         impl<$($g)* Rhs: IntoExpr> $Trait<Rhs> for $Lhs
         where
             $Lhs: IntoExpr,
-            <<$Lhs as IntoExpr>::Expr as Expr>::Extents: CanBroadcast<<Rhs::Expr as Expr>::Extents>,
+            <<$Lhs as IntoExpr>::Expr as ExprShape>::Extents: CanBroadcast<<Rhs::Expr as ExprShape>::Extents>,
         {
             type Output = Binary<<$Lhs as IntoExpr>::Expr, Rhs::Expr, $Op>;
             #[inline(always)]
@@ -103,7 +103,7 @@ macro_rules! scalar_lhs_ops {
         impl<$($g)*> $Trait<$Rhs> for $s
         where
             $Rhs: IntoExpr,
-            (): CanBroadcast<<<$Rhs as IntoExpr>::Expr as Expr>::Extents>,
+            (): CanBroadcast<<<$Rhs as IntoExpr>::Expr as ExprShape>::Extents>,
         {
             type Output = Binary<ScalarLeaf<$s>, <$Rhs as IntoExpr>::Expr, $Op>;
             #[inline(always)]

@@ -1,7 +1,7 @@
 //! Evaluating expressions: into new tensors, into existing ones (`assign`), and compound
 //! assignment (`a += expr`), each in one pass through the elementwise engine.
 
-use super::expr::{write, Expr, IntoExpr, PathsFor};
+use super::expr::{write, Expr, ExprShape, IntoExpr, PathsFor};
 use crate::error::ShapeError;
 use crate::exec::par::Par;
 use crate::extents::{broadcast_shapes, BroadcastTo, Extents};
@@ -56,7 +56,7 @@ impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     where
         St: DenseStorageMut<T>,
         X::Expr: Expr<Elem = T>,
-        <X::Expr as Expr>::Extents: BroadcastTo<E>,
+        <X::Expr as ExprShape>::Extents: BroadcastTo<E>,
     {
         self.write_expr("assign", x.into_expr(), Par::Auto, write())
     }
@@ -77,7 +77,7 @@ impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     where
         St: DenseStorageMut<T>,
         X::Expr: Expr<Elem = T>,
-        <X::Expr as Expr>::Extents: BroadcastTo<E>,
+        <X::Expr as ExprShape>::Extents: BroadcastTo<E>,
     {
         or_panic(self.try_assign(x))
     }
@@ -86,7 +86,7 @@ impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     where
         St: DenseStorageMut<T>,
         X::Expr: Expr<Elem = T>,
-        <X::Expr as Expr>::Extents: BroadcastTo<E>,
+        <X::Expr as ExprShape>::Extents: BroadcastTo<E>,
     {
         self.write_expr("assign", x.into_expr(), par, write())
     }
@@ -96,7 +96,7 @@ impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     where
         St: DenseStorageMut<T>,
         X::Expr: Expr<Elem = T>,
-        <X::Expr as Expr>::Extents: BroadcastTo<E>,
+        <X::Expr as ExprShape>::Extents: BroadcastTo<E>,
     {
         or_panic(self.try_assign_with(x, par))
     }
@@ -117,7 +117,7 @@ macro_rules! compound_assign {
                 St: DenseStorageMut<T>,
                 T: $Op<Output = T> + Copy,
                 X::Expr: Expr<Elem = T>,
-                <X::Expr as Expr>::Extents: BroadcastTo<E>,
+                <X::Expr as ExprShape>::Extents: BroadcastTo<E>,
             {
                 self.write_expr(stringify!($method), x.into_expr(), Par::Auto, $store())
             }
@@ -128,7 +128,7 @@ macro_rules! compound_assign {
             T: $Op<Output = T> + Copy,
             X: IntoExpr,
             X::Expr: Expr<Elem = T>,
-            <X::Expr as Expr>::Extents: BroadcastTo<E>,
+            <X::Expr as ExprShape>::Extents: BroadcastTo<E>,
         {
             #[track_caller]
             fn $method(&mut self, x: X) {

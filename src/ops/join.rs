@@ -12,8 +12,8 @@
 //! index of the axes before the joined one, one block from each operand in turn.
 
 use super::along::{check_axis, dyn_view};
-use crate::error::{checked_numel, ShapeError};
 use crate::alloc::try_vec_with_capacity;
+use crate::error::{checked_numel, ShapeError};
 use crate::extents::{extents_from, joined_dims, Axis, ConcatAlong, Dyn, DynRank, Extents, InsertAxis};
 use crate::layout::{Layout, Strided};
 use crate::storage::{DenseStorage, View};

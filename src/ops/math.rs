@@ -2,7 +2,7 @@
 //! nodes), plus the eager `map`/`mapv`/`map_inplace`/`zip_with` on tensors that users of
 //! ndarray expect.
 
-use super::expr::{Binary, BinaryOp, Expr, FnOp, IntoExpr, Unary, UnaryOp};
+use super::expr::{Binary, BinaryOp, Expr, ExprShape, FnOp, IntoExpr, Unary, UnaryOp};
 use crate::alloc::AlignedBuf;
 use crate::error::ShapeError;
 use crate::extents::{BroadcastWith, CanBroadcast, Extents};
@@ -128,8 +128,8 @@ macro_rules! compare_methods {
         #[doc = concat!("Elementwise comparison `", stringify!($method), "` giving a `bool` expression, lazily.")]
         fn $method<R: IntoExpr>(self, rhs: R) -> Binary<Self, R::Expr, $Op>
         where
-            Self::Elem: PartialOrd<<R::Expr as Expr>::Elem>,
-            Self::Extents: CanBroadcast<<R::Expr as Expr>::Extents>,
+            Self::Elem: PartialOrd<<R::Expr as ExprShape>::Elem>,
+            Self::Extents: CanBroadcast<<R::Expr as ExprShape>::Extents>,
         {
             Binary::new(self, rhs.into_expr(), $Op)
         }
@@ -216,9 +216,9 @@ where
     B::Expr: Expr<Elem = T>,
     T: Copy + Send + Sync,
     // The shape rules at the call, so a mismatch is reported here and not at `.eval()`.
-    <A::Expr as Expr>::Extents: CanBroadcast<<B::Expr as Expr>::Extents>,
-    <M::Expr as Expr>::Extents:
-        CanBroadcast<<<A::Expr as Expr>::Extents as BroadcastWith<<B::Expr as Expr>::Extents>>::Broadcast>,
+    <A::Expr as ExprShape>::Extents: CanBroadcast<<B::Expr as ExprShape>::Extents>,
+    <M::Expr as ExprShape>::Extents:
+        CanBroadcast<<<A::Expr as ExprShape>::Extents as BroadcastWith<<B::Expr as ExprShape>::Extents>>::Broadcast>,
 {
     Binary::new(mask.into_expr(), Binary::new(a.into_expr(), b.into_expr(), PairOp), PickOp)
 }
@@ -288,11 +288,12 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         &self,
         rhs: R,
         f: F,
-    ) -> Result<Tensor<U, <E as BroadcastWith<<R::Expr as Expr>::Extents>>::Broadcast>, ShapeError>
+    ) -> Result<Tensor<U, <E as BroadcastWith<<R::Expr as ExprShape>::Extents>>::Broadcast>, ShapeError>
     where
         T: Copy + Send + Sync,
-        E: CanBroadcast<<R::Expr as Expr>::Extents>,
-        F: Fn(T, <R::Expr as Expr>::Elem) -> U + Copy + Send + Sync,
+        R::Expr: Expr,
+        E: CanBroadcast<<R::Expr as ExprShape>::Extents>,
+        F: Fn(T, <R::Expr as ExprShape>::Elem) -> U + Copy + Send + Sync,
     {
         Binary::new(self, rhs.into_expr(), FnOp(f)).try_eval()
     }
@@ -308,11 +309,12 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         &self,
         rhs: R,
         f: F,
-    ) -> Tensor<U, <E as BroadcastWith<<R::Expr as Expr>::Extents>>::Broadcast>
+    ) -> Tensor<U, <E as BroadcastWith<<R::Expr as ExprShape>::Extents>>::Broadcast>
     where
         T: Copy + Send + Sync,
-        E: CanBroadcast<<R::Expr as Expr>::Extents>,
-        F: Fn(T, <R::Expr as Expr>::Elem) -> U + Copy + Send + Sync,
+        R::Expr: Expr,
+        E: CanBroadcast<<R::Expr as ExprShape>::Extents>,
+        F: Fn(T, <R::Expr as ExprShape>::Elem) -> U + Copy + Send + Sync,
     {
         or_panic(self.try_zip_with(rhs, f))
     }

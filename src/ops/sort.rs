@@ -2,8 +2,8 @@
 //! is stable and puts NaN (any element not comparable with itself) last, as numpy does.
 
 use super::along::{around, check_axis};
-use crate::error::ShapeError;
 use crate::alloc::{try_vec_filled, try_vec_with_capacity};
+use crate::error::ShapeError;
 use crate::extents::{Axis, AxisAt, Extents};
 use crate::layout::Layout;
 use crate::storage::DenseStorage;

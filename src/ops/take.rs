@@ -2,8 +2,8 @@
 //! mask (numpy's `a[mask]`). Both copy, as in numpy.
 
 use super::along::check_axis;
-use crate::error::{checked_numel, ShapeError};
 use crate::alloc::try_vec_with_capacity;
+use crate::error::{checked_numel, ShapeError};
 use crate::extents::{extents_from, Axis, Dyn, Extents, InsertAxis, RemoveAxis, TakeIndex};
 use crate::iter::walk::Walker;
 use crate::layout::Layout;

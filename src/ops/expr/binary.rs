@@ -1,7 +1,7 @@
 //! Evaluating a [`Binary`] node: its prepared forms and its shape (numpy broadcasting).
 
 use super::facts::LeafFacts;
-use super::node::Expr;
+use super::node::{Expr, ExprShape};
 use super::tree::{Binary, BinaryOp};
 use crate::error::ShapeError;
 use crate::extents::{broadcast_shapes_into, AxisArray, BroadcastWith, Extents};
@@ -78,15 +78,12 @@ impl<L: Cursor, R: Cursor, Op: BinaryOp<L::Elem, R::Elem>> Cursor for BinaryKern
     }
 }
 
-impl<L: Expr, R: Expr, Op: BinaryOp<L::Elem, R::Elem>> Expr for Binary<L, R, Op>
+impl<L: ExprShape, R: ExprShape, Op: BinaryOp<L::Elem, R::Elem>> ExprShape for Binary<L, R, Op>
 where
     L::Extents: BroadcastWith<R::Extents>,
 {
     type Elem = Op::Out;
     type Extents = <L::Extents as BroadcastWith<R::Extents>>::Broadcast;
-    type Flat = BinaryKernel<L::Flat, R::Flat, Op>;
-    type Cursor = BinaryKernel<L::Cursor, R::Cursor, Op>;
-    const FACTS: LeafFacts = LeafFacts::both(L::FACTS, R::FACTS);
 
     #[inline(always)]
     fn shape(&self) -> Result<<Self::Extents as Extents>::Index, ShapeError> {
@@ -96,6 +93,15 @@ where
         broadcast_shapes_into(a, b, out.as_mut())?;
         Ok(out)
     }
+}
+
+impl<L: Expr, R: Expr, Op: BinaryOp<L::Elem, R::Elem>> Expr for Binary<L, R, Op>
+where
+    L::Extents: BroadcastWith<R::Extents>,
+{
+    type Flat = BinaryKernel<L::Flat, R::Flat, Op>;
+    type Cursor = BinaryKernel<L::Cursor, R::Cursor, Op>;
+    const FACTS: LeafFacts = LeafFacts::both(L::FACTS, R::FACTS);
     #[inline(always)]
     fn is_flat(&self, dims: &[usize]) -> bool {
         self.lhs.is_flat(dims) && self.rhs.is_flat(dims)

@@ -2,7 +2,7 @@
 //! become expressions unchanged.
 
 use super::facts::LeafFacts;
-use super::node::{Expr, IntoExpr};
+use super::node::{Expr, ExprShape, IntoExpr};
 use super::scalar::ScalarLeaf;
 use super::tree::{Binary, Unary};
 use crate::error::ShapeError;
@@ -113,7 +113,7 @@ impl<T: Copy + Sync> Cursor for StridedLeaf<T> {
     }
 }
 
-impl<T, E, S, St> Expr for &Tensor<T, E, S, St>
+impl<T, E, S, St> ExprShape for &Tensor<T, E, S, St>
 where
     T: Copy + Send + Sync,
     E: Extents,
@@ -122,14 +122,22 @@ where
 {
     type Elem = T;
     type Extents = E;
-    type Flat = FlatLeaf<T>;
-    type Cursor = StridedLeaf<T>;
-    const FACTS: LeafFacts = LeafFacts::leaf::<E, S>();
-
     #[inline(always)]
     fn shape(&self) -> Result<E::Index, ShapeError> {
         Ok(self.dims())
     }
+}
+
+impl<T, E, S, St> Expr for &Tensor<T, E, S, St>
+where
+    T: Copy + Send + Sync,
+    E: Extents,
+    S: Layout<E>,
+    St: DenseStorage<T>,
+{
+    type Flat = FlatLeaf<T>;
+    type Cursor = StridedLeaf<T>;
+    const FACTS: LeafFacts = LeafFacts::leaf::<E, S>();
     #[inline(always)]
     fn is_flat(&self, dims: &[usize]) -> bool {
         self.is_standard_layout() && {
@@ -160,7 +168,7 @@ where
 #[derive(Clone, Debug)]
 pub struct Owned<X>(pub X);
 
-impl<T, E, S, St> Expr for Owned<Tensor<T, E, S, St>>
+impl<T, E, S, St> ExprShape for Owned<Tensor<T, E, S, St>>
 where
     T: Copy + Send + Sync,
     E: Extents,
@@ -169,14 +177,22 @@ where
 {
     type Elem = T;
     type Extents = E;
-    type Flat = FlatLeaf<T>;
-    type Cursor = StridedLeaf<T>;
-    const FACTS: LeafFacts = LeafFacts::leaf::<E, S>();
-
     #[inline(always)]
     fn shape(&self) -> Result<E::Index, ShapeError> {
         Ok(self.0.dims())
     }
+}
+
+impl<T, E, S, St> Expr for Owned<Tensor<T, E, S, St>>
+where
+    T: Copy + Send + Sync,
+    E: Extents,
+    S: Layout<E>,
+    St: DenseStorage<T>,
+{
+    type Flat = FlatLeaf<T>;
+    type Cursor = StridedLeaf<T>;
+    const FACTS: LeafFacts = LeafFacts::leaf::<E, S>();
     #[inline(always)]
     fn is_flat(&self, dims: &[usize]) -> bool {
         (&self.0).is_flat(dims)
@@ -192,7 +208,7 @@ where
 
 impl<T, E: Extents, S: Layout<E>, St> IntoExpr for Tensor<T, E, S, St>
 where
-    Owned<Tensor<T, E, S, St>>: Expr,
+    Owned<Tensor<T, E, S, St>>: ExprShape,
 {
     type Expr = Owned<Self>;
     #[inline(always)]
@@ -204,7 +220,7 @@ macro_rules! into_expr_identity {
     ($([$($g:tt)*] $t:ty),*) => {$(
         impl<$($g)*> IntoExpr for $t
         where
-            $t: Expr,
+            $t: ExprShape,
         {
             type Expr = Self;
             #[inline(always)]

@@ -15,12 +15,24 @@ use crate::storage::Heap;
 use crate::storage::OwnedStorage;
 use crate::tensor::{or_panic, Tensor};
 
-/// A lazily evaluated elementwise expression; see the [module docs](crate::ops::expr).
-pub trait Expr: Sized {
+/// What every expression tree has, wherever its data lives: the element type, the extents
+/// and the shape rule (numpy broadcasting, checked in the types where extents are static).
+///
+/// Operators (`+ - * / %`, unary `-`) are bounded by this trait alone, so the same static
+/// shape checks serve every storage that can be an operand, host or device; [`Expr`] adds
+/// evaluation on the host.
+pub trait ExprShape: Sized {
     /// Element type of the result.
     type Elem: Copy + Send + Sync;
     /// Extents of the result.
     type Extents: Extents;
+    /// The result's extents, checking dynamic broadcasting.
+    fn shape(&self) -> Result<<Self::Extents as Extents>::Index, ShapeError>;
+}
+
+/// A lazily evaluated elementwise expression on the host; see the
+/// [module docs](crate::ops::expr).
+pub trait Expr: ExprShape {
     /// The prepared form for the contiguous fast path.
     type Flat: FlatKernel<Elem = Self::Elem>;
     /// The prepared form for general traversal.
@@ -30,8 +42,6 @@ pub trait Expr: Sized {
     #[doc(hidden)]
     const FACTS: LeafFacts = LeafFacts::NONE;
 
-    /// The result's extents, checking dynamic broadcasting.
-    fn shape(&self) -> Result<<Self::Extents as Extents>::Index, ShapeError>;
     /// Whether every leaf is row-major contiguous with exactly `dims` (or a scalar).
     fn is_flat(&self, dims: &[usize]) -> bool;
     /// The flat kernel; meaningful only when [`Expr::is_flat`] holds for the dims evaluated.
@@ -139,9 +149,9 @@ pub trait Expr: Sized {
     /// Combines with another expression elementwise, lazily, with broadcasting.
     fn zip_with<R: IntoExpr, O: Copy + Send + Sync, F>(self, rhs: R, f: F) -> Binary<Self, R::Expr, FnOp<F>>
     where
-        F: Fn(Self::Elem, <R::Expr as Expr>::Elem) -> O + Copy + Send + Sync,
+        F: Fn(Self::Elem, <R::Expr as ExprShape>::Elem) -> O + Copy + Send + Sync,
         // The shape rule at the call, so a mismatch is reported here and not at `.eval()`.
-        Self::Extents: CanBroadcast<<R::Expr as Expr>::Extents>,
+        Self::Extents: CanBroadcast<<R::Expr as ExprShape>::Extents>,
     {
         Binary::new(self, rhs.into_expr(), FnOp(f))
     }
@@ -150,8 +160,8 @@ pub trait Expr: Sized {
 /// Anything that can be an operand of an expression: expressions, borrowed and owned
 /// tensors, scalars.
 pub trait IntoExpr {
-    /// The expression it becomes.
-    type Expr: Expr;
+    /// The expression it becomes ([`Expr`] where it can be evaluated on the host).
+    type Expr: ExprShape;
     /// Converts.
     fn into_expr(self) -> Self::Expr;
 }

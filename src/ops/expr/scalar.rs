@@ -1,7 +1,7 @@
 //! Scalars as expression leaves: rank 0, broadcast to anything.
 
 use super::facts::{FlatFact, LeafFacts};
-use super::node::{Expr, IntoExpr};
+use super::node::{Expr, ExprShape, IntoExpr};
 use crate::error::ShapeError;
 use crate::kernels::access::{Cursor, FlatKernel};
 use crate::kernels::tile::{Tile, TILE};
@@ -60,16 +60,19 @@ impl<T: Copy + Send + Sync> Cursor for ScalarKernel<T> {
 #[derive(Clone, Copy, Debug)]
 pub struct ScalarLeaf<T>(pub T);
 
-impl<T: Scalar + Send + Sync> Expr for ScalarLeaf<T> {
+impl<T: Scalar + Send + Sync> ExprShape for ScalarLeaf<T> {
     type Elem = T;
     type Extents = ();
-    type Flat = ScalarKernel<T>;
-    type Cursor = ScalarKernel<T>;
-    const FACTS: LeafFacts = LeafFacts { unit_inner: true, flat: FlatFact::Any };
     #[inline(always)]
     fn shape(&self) -> Result<[usize; 0], ShapeError> {
         Ok([])
     }
+}
+
+impl<T: Scalar + Send + Sync> Expr for ScalarLeaf<T> {
+    type Flat = ScalarKernel<T>;
+    type Cursor = ScalarKernel<T>;
+    const FACTS: LeafFacts = LeafFacts { unit_inner: true, flat: FlatFact::Any };
     #[inline(always)]
     fn is_flat(&self, _: &[usize]) -> bool {
         true

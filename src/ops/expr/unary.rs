@@ -1,7 +1,7 @@
 //! Evaluating a [`Unary`] node: its prepared forms (the shape is its operand's).
 
 use super::facts::LeafFacts;
-use super::node::Expr;
+use super::node::{Expr, ExprShape};
 use super::tree::{Unary, UnaryOp};
 use crate::error::ShapeError;
 use crate::extents::Extents;
@@ -74,17 +74,20 @@ impl<K: Cursor, F: UnaryOp<K::Elem>> Cursor for UnaryKernel<K, F> {
     }
 }
 
-impl<X: Expr, F: UnaryOp<X::Elem>> Expr for Unary<X, F> {
+impl<X: ExprShape, F: UnaryOp<X::Elem>> ExprShape for Unary<X, F> {
     type Elem = F::Out;
     type Extents = X::Extents;
-    type Flat = UnaryKernel<X::Flat, F>;
-    type Cursor = UnaryKernel<X::Cursor, F>;
-    const FACTS: LeafFacts = X::FACTS;
 
     #[inline(always)]
     fn shape(&self) -> Result<<X::Extents as Extents>::Index, ShapeError> {
         self.inner.shape()
     }
+}
+
+impl<X: Expr, F: UnaryOp<X::Elem>> Expr for Unary<X, F> {
+    type Flat = UnaryKernel<X::Flat, F>;
+    type Cursor = UnaryKernel<X::Cursor, F>;
+    const FACTS: LeafFacts = X::FACTS;
     #[inline(always)]
     fn is_flat(&self, dims: &[usize]) -> bool {
         self.inner.is_flat(dims)

@@ -3,7 +3,7 @@
 
 use crate::extents::{CanBroadcast, Extents};
 use crate::layout::Layout;
-use crate::ops::expr::{Binary, Expr, IntoExpr, Unary};
+use crate::ops::expr::{Binary, ExprShape, IntoExpr, Unary};
 use crate::ops::math::{
     AbsOp, CastOp, ClampOp, CosOp, EqOp, ExpOp, FloorOp, GeOp, GtOp, LeOp, LnOp, LtOp, NeOp, PowfOp, PowiOp, ReluOp,
     RoundOp, SigmoidOp, SinOp, SqrtOp, TanhOp,
@@ -34,8 +34,8 @@ macro_rules! compare_methods {
         #[inline]
         pub fn $method<R: IntoExpr>(&self, rhs: R) -> Binary<&Self, R::Expr, $Op>
         where
-            T: PartialOrd<<R::Expr as Expr>::Elem>,
-            E: CanBroadcast<<R::Expr as Expr>::Extents>,
+            T: PartialOrd<<R::Expr as ExprShape>::Elem>,
+            E: CanBroadcast<<R::Expr as ExprShape>::Extents>,
         {
             ElementwiseExt::$method(self, rhs)
         }
@@ -44,7 +44,7 @@ macro_rules! compare_methods {
 
 /// # Lazy elementwise math
 ///
-/// Each builds an [`Expr`] node that borrows the tensor: nothing is computed until
+/// Each builds an [`Expr`](crate::Expr) node that borrows the tensor: nothing is computed until
 /// `.eval()` (or a reduction, or an assignment), and chains fuse into one pass. Each is
 /// the [`ElementwiseExt`] method of the same name, which also applies to expressions
 /// (`(&a * 2.0).exp()`). Eager forms: [`Tensor::mapv`], [`Tensor::map`],
@@ -118,7 +118,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
 /// # Lazy comparisons
 ///
 /// Each compares elementwise with another tensor, view, expression or scalar (broadcast
-/// as numpy does) and builds a lazy `bool` [`Expr`]: evaluate it, reduce it
+/// as numpy does) and builds a lazy `bool` [`Expr`](crate::Expr): evaluate it, reduce it
 /// ([`Tensor::all`], [`Tensor::any`] after `.eval()`), or use it as the mask of
 /// [`select`](crate::ops::select). Each is the [`ElementwiseExt`] method of the same name.
 /// Whole-tensor equality is `==` ([`PartialEq`]).
