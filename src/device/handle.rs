@@ -92,6 +92,8 @@ struct Inner {
     stream: Arc<CudaStream>,
     /// `compute_XY` for NVRTC, from the device's compute capability.
     arch: String,
+    /// Most blocks an elementwise launch uses: a few waves of resident blocks.
+    max_blocks: u32,
     blas: Mutex<Option<Arc<CudaBlas>>>,
     kernels: Mutex<HashMap<KernelKey, CudaFunction>>,
 }
@@ -139,6 +141,10 @@ impl Device {
         let ctx = guard("cuInit", || CudaContext::new(ordinal))?.map_err(|e| no_device(e.to_string()))?;
         let (maj, min) = guard("cuDeviceGetAttribute", || ctx.compute_capability())?
             .map_err(|e| driver_error("compute capability", 0, e))?;
+        let sms = guard("cuDeviceGetAttribute", || {
+            ctx.attribute(cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+        })?
+        .map_err(|e| driver_error("multiprocessor count", 0, e))?;
         let stream = guard("cuStreamCreate", || ctx.new_stream())?.map_err(|e| driver_error("stream", 0, e))?;
         Ok(Device {
             inner: Arc::new(Inner {
@@ -146,6 +152,10 @@ impl Device {
                 ctx,
                 stream,
                 arch: format!("compute_{maj}{min}"),
+                // 2048 resident threads per multiprocessor on current GPUs = 8 blocks of
+                // 256; four waves of those keep every multiprocessor busy while each
+                // thread strides over the rest.
+                max_blocks: (sms.max(1) as u32).saturating_mul(32),
                 blas: Mutex::new(None),
                 kernels: Mutex::new(HashMap::new()),
             }),
@@ -216,6 +226,11 @@ impl Device {
             .map_err(|e| DeviceError::Launch { kernel: name.to_owned(), reason: e.to_string() })?;
         cache.insert(key, f.clone());
         Ok(f)
+    }
+
+    /// Most blocks an elementwise launch uses on this device.
+    pub fn max_blocks(&self) -> u32 {
+        self.inner.max_blocks
     }
 
     pub(crate) fn ctx(&self) -> &Arc<CudaContext> {

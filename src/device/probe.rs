@@ -82,7 +82,8 @@ pub fn search_dirs_from(env: impl Fn(&str) -> Option<OsString>, ldconfig: Option
     ] {
         push(d.into());
     }
-    let mut toolkits: Vec<PathBuf> = ["CUDA_HOME", "CUDA_PATH"].iter().filter_map(|v| env(v)).map(PathBuf::from).collect();
+    let mut toolkits: Vec<PathBuf> =
+        ["CUDA_HOME", "CUDA_PATH"].iter().filter_map(|v| env(v)).map(PathBuf::from).collect();
     toolkits.push("/usr/local/cuda".into());
     toolkits.extend(glob_dirs(Path::new("/usr/local"), "cuda-"));
     toolkits.push("/opt/cuda".into());

@@ -19,7 +19,11 @@ pub const PINNED_THRESHOLD_BYTES: usize = 32 << 20;
 const STAGING_BYTES: usize = 8 << 20;
 
 fn shape_err(e: ShapeError) -> DeviceError {
-    DeviceError::Driver(format!("shape: {e}"))
+    DeviceError::Shape(e)
+}
+
+fn mismatch(op: &'static str, lhs: Vec<usize>, rhs: Vec<usize>) -> DeviceError {
+    DeviceError::Shape(ShapeError::Incompatible { op, lhs, rhs, reason: "the shapes must be equal".into() })
 }
 
 /// Allocates `n` elements on `dev`, uninitialised.
@@ -66,7 +70,8 @@ fn upload<T: DeviceElem>(dev: &Device, src: &[T], dst: &mut CudaSlice<T>, start:
 /// when large. Returns when the copy is complete.
 fn download<T: DeviceElem>(dev: &Device, src: &CudaSlice<T>, start: usize, dst: &mut [T]) -> Result<(), DeviceError> {
     let stream: &Arc<CudaStream> = dev.stream();
-    let err = |e| driver_error("copy to host", core::mem::size_of_val(dst), e);
+    let bytes = core::mem::size_of_val(dst);
+    let err = |e| driver_error("copy to host", bytes, e);
     if core::mem::size_of_val(dst) < PINNED_THRESHOLD_BYTES {
         let s = src.slice(start..start + dst.len());
         guard("cuMemcpyDtoH", || stream.memcpy_dtoh(&s, dst))?.map_err(err)?;
@@ -108,12 +113,13 @@ impl<T: DeviceElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, 
         let mut buf = alloc::<T>(dev, n)?;
         match self.as_slice() {
             Some(s) => upload(dev, s, &mut buf, 0)?,
-            None => upload(dev, self.to_standard_layout().as_slice().expect("standard layout is contiguous"), &mut buf, 0)?,
+            None => {
+                upload(dev, self.to_standard_layout().as_slice().expect("standard layout is contiguous"), &mut buf, 0)?
+            }
         }
-        let m = <RowMajor as Layout<E>>::dense_mapping(&ext);
         // SAFETY: a row-major mapping over exactly `numel` elements (the dense invariant's
         // device form).
-        Ok(unsafe { Tensor::from_parts_unchecked(Cuda { buf, dev: dev.clone() }, ext, m) })
+        Ok(unsafe { Tensor::from_parts_unchecked(Cuda { buf, dev: dev.clone() }, ext, ()) })
     }
 }
 
@@ -170,11 +176,7 @@ impl<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>> Tensor<T, E,
         dst: &mut Tensor<T, E2, S2, St2>,
     ) -> Result<(), DeviceError> {
         if self.dims().as_ref() != dst.dims().as_ref() {
-            return Err(shape_err(ShapeError::ShapeMismatch {
-                op: "copy_to_host",
-                expected: self.shape(),
-                got: dst.shape(),
-            }));
+            return Err(mismatch("copy_to_host", self.shape(), dst.shape()));
         }
         if S::is_row_major_contiguous(&self.extents, &self.mapping) {
             if let Some(d) = dst.as_slice_mut() {
@@ -183,9 +185,12 @@ impl<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>> Tensor<T, E,
                 return download(self.device(), buf, first, d);
             }
         }
+        // Same dims, so the logical (row-major index) orders match element for element.
         let h = self.to_host()?;
-        let h = h.try_into_extents::<E2>().map_err(shape_err)?;
-        dst.try_assign(&h).map_err(shape_err)
+        for (d, s) in dst.iter_mut().zip(h.iter()) {
+            *d = *s;
+        }
+        Ok(())
     }
 }
 
@@ -199,11 +204,7 @@ impl<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorageMut<T>> Tensor<T,
         src: &Tensor<T, E2, S2, St2>,
     ) -> Result<(), DeviceError> {
         if self.dims().as_ref() != src.dims().as_ref() {
-            return Err(shape_err(ShapeError::ShapeMismatch {
-                op: "copy_from_host",
-                expected: self.shape(),
-                got: src.shape(),
-            }));
+            return Err(mismatch("copy_from_host", self.shape(), src.shape()));
         }
         let first = self.storage.region().1 + S::offset(&self.mapping);
         let dev = self.device().clone();
@@ -218,7 +219,7 @@ impl<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorageMut<T>> Tensor<T,
         // through the destination's strides.
         let tmp = src.to_device(&dev)?;
         let tmp = tmp.into_extents_unchecked(self.extents.clone());
-        self.assign(&tmp)
+        super::eval::assign_tree(self, super::kernel::Leaf(&tmp))
     }
 }
 
@@ -226,9 +227,8 @@ impl<T: DeviceElem, E: Extents> Tensor<T, E, RowMajor, Cuda<T>> {
     /// The same buffer under other extents with the same dims (checked by the caller).
     fn into_extents_unchecked<E2: Extents>(self, ext: E2) -> Tensor<T, E2, RowMajor, Cuda<T>> {
         debug_assert_eq!(self.dims().as_ref(), ext.dims().as_ref());
-        let m = <RowMajor as Layout<E2>>::dense_mapping(&ext);
         // SAFETY: same dims, same row-major positions.
-        unsafe { Tensor::from_parts_unchecked(self.storage, ext, m) }
+        unsafe { Tensor::from_parts_unchecked(self.storage, ext, ()) }
     }
 
     /// A device tensor of zeros.
@@ -244,24 +244,28 @@ impl<T: DeviceElem, E: Extents> Tensor<T, E, RowMajor, Cuda<T>> {
         let ext = shape.into_extents("zeros_on").map_err(shape_err)?;
         let n = ext.checked_numel("zeros_on", core::mem::size_of::<T>()).map_err(shape_err)?;
         let bytes = n * core::mem::size_of::<T>();
-        let buf = guard("cuMemAlloc", || dev.stream().alloc_zeros::<T>(n))?.map_err(|e| driver_error("alloc", bytes, e))?;
-        let m = <RowMajor as Layout<E>>::dense_mapping(&ext);
+        let buf =
+            guard("cuMemAlloc", || dev.stream().alloc_zeros::<T>(n))?.map_err(|e| driver_error("alloc", bytes, e))?;
         // SAFETY: `n` elements in row-major order.
-        Ok(unsafe { Tensor::from_parts_unchecked(Cuda { buf, dev: dev.clone() }, ext, m) })
+        Ok(unsafe { Tensor::from_parts_unchecked(Cuda { buf, dev: dev.clone() }, ext, ()) })
     }
 }
 
 /// # Device: views (feature `cuda`)
+///
+/// Named `device_*` rather than `view`, `t`, …: the host's methods of those names are
+/// written over every storage, and a second method of the same name would make
+/// `Tensor::view(x)` ambiguous in generic code.
 impl<T: DeviceElem, E: Extents, S: Layout<E>> Tensor<T, E, S, Cuda<T>> {
     /// A read-only view of the same device memory.
-    pub fn view(&self) -> Tensor<T, E, S, CudaRef<'_, T>> {
+    pub fn device_view(&self) -> Tensor<T, E, S, CudaRef<'_, T>> {
         let st = CudaRef { buf: &self.storage.buf, start: 0, len: self.storage.buf.len(), dev: &self.storage.dev };
         // SAFETY: same region, same mapping.
         unsafe { Tensor::from_parts_unchecked(st, self.extents.clone(), self.mapping.clone()) }
     }
 
     /// A mutable view of the same device memory.
-    pub fn view_mut(&mut self) -> Tensor<T, E, S, CudaMut<'_, T>> {
+    pub fn device_view_mut(&mut self) -> Tensor<T, E, S, CudaMut<'_, T>> {
         let len = self.storage.buf.len();
         let st = CudaMut { buf: &mut self.storage.buf, start: 0, len, dev: &self.storage.dev };
         // SAFETY: same region, same mapping; the borrow is exclusive.
@@ -269,22 +273,22 @@ impl<T: DeviceElem, E: Extents, S: Layout<E>> Tensor<T, E, S, Cuda<T>> {
     }
 
     /// The transpose as a device view: axes reversed, `RowMajor` ↔ `ColMajor`, no copy.
-    pub fn t(&self) -> Tensor<T, E::Output, S::Transposed, CudaRef<'_, T>>
+    pub fn device_t(&self) -> Tensor<T, E::Output, S::Transposed, CudaRef<'_, T>>
     where
         E: Reverse,
         S::Transposed: Layout<E::Output>,
     {
-        self.view().reversed_axes()
+        self.device_view().reversed_axes()
     }
 
     /// A read-only device view stretched to `shape` by numpy's rules (zero strides); the
     /// same static checks as the host's `broadcast_to`.
     #[track_caller]
-    pub fn broadcast_to<E2: Extents>(&self, shape: impl ShapeArg<E2>) -> Tensor<T, E2, Strided, CudaRef<'_, T>>
+    pub fn device_broadcast_to<E2: Extents>(&self, shape: impl ShapeArg<E2>) -> Tensor<T, E2, Strided, CudaRef<'_, T>>
     where
         E: BroadcastTo<E2>,
     {
-        or_panic(self.view().try_into_broadcast(shape))
+        or_panic(self.device_view().try_into_broadcast(shape))
     }
 }
 
@@ -301,10 +305,17 @@ impl<'a, T: DeviceElem, E: Extents, S: Layout<E>> Tensor<T, E, S, CudaRef<'a, T>
         let target = shape.into_extents("broadcast_to")?;
         target.checked_numel("broadcast_to", 1)?;
         let mut strides = target.zero_strides();
-        broadcast_strides("broadcast_to", self.dims().as_ref(), self.strides().as_ref(), target.dims().as_ref(), strides.as_mut())?;
+        broadcast_strides(
+            "broadcast_to",
+            self.dims().as_ref(),
+            self.strides().as_ref(),
+            target.dims().as_ref(),
+            strides.as_mut(),
+        )?;
         let off = S::offset(&self.mapping);
         let st = self.storage.rebase(if target.numel() == 0 { 0 } else { off });
-        let m = <Strided as Layout<E2>>::mapping_for(&target, &strides, 0).expect("the strided policy takes any strides");
+        let m =
+            <Strided as Layout<E2>>::mapping_for(&target, &strides, 0).expect("the strided policy takes any strides");
         // SAFETY: every target index maps to a source index (stretched axes to index 0),
         // measured from the source's element [0, …, 0], where the rebased region starts.
         Ok(unsafe { Tensor::from_parts_unchecked(st, target, m) })

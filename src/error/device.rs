@@ -57,6 +57,9 @@ pub enum DeviceError {
         /// What the driver said.
         reason: String,
     },
+    /// A shape rule was broken by a device operation (dynamic extents, a copy between
+    /// tensors of different shapes).
+    Shape(crate::error::ShapeError),
     /// Any other driver, NVRTC or cuBLAS failure, with the library's own message.
     Driver(String),
 }
@@ -77,10 +80,9 @@ impl fmt::Display for DeviceError {
                  driver, or run on a machine with a GPU, or keep the tensors on the host",
                 list(searched)
             ),
-            DeviceError::NoDevice { ordinal, reason } => write!(
-                f,
-                "no CUDA device {ordinal}: {reason}; check `nvidia-smi` and CUDA_VISIBLE_DEVICES"
-            ),
+            DeviceError::NoDevice { ordinal, reason } => {
+                write!(f, "no CUDA device {ordinal}: {reason}; check `nvidia-smi` and CUDA_VISIBLE_DEVICES")
+            }
             DeviceError::LibraryMissing { library, searched } => write!(
                 f,
                 "CUDA library {library} was not found (searched {}); install the CUDA 13 toolkit, \
@@ -99,9 +101,16 @@ impl fmt::Display for DeviceError {
                  with this message)\n--- log ---\n{log}\n--- source ---\n{source}"
             ),
             DeviceError::Launch { kernel, reason } => write!(f, "kernel {kernel} failed to launch or run: {reason}"),
+            DeviceError::Shape(e) => e.fmt(f),
             DeviceError::Driver(msg) => write!(f, "CUDA error: {msg}"),
         }
     }
 }
 
 impl std::error::Error for DeviceError {}
+
+impl From<crate::error::ShapeError> for DeviceError {
+    fn from(e: crate::error::ShapeError) -> Self {
+        DeviceError::Shape(e)
+    }
+}
