@@ -179,7 +179,7 @@ fn launch_grid_covers_every_element_with_a_capped_grid() {
     for n in [1usize, 255, 256, 257, 1000, 135_168, 135_169, 1 << 26] {
         let (blocks, threads) = launch_grid(n, 528).unwrap();
         assert_eq!(threads, BLOCK);
-        assert!(blocks >= 1 && blocks <= 528, "{n}: {blocks}");
+        assert!((1..=528).contains(&blocks), "{n}: {blocks}");
         // Grid-stride: every element is visited by exactly one (thread, stride) pair.
         let total = blocks as usize * threads as usize;
         assert!(total >= n || blocks == 528, "{n}");

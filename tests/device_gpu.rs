@@ -129,7 +129,7 @@ fn broadcasting_transposed_and_static_leaves() -> Result<(), mdtensor::Error> {
         let want = (&a - &row).eval();
         assert!((&da - &drow).eval_on(&dev)?.to_host()?.to_vec() == want.to_vec());
         // A transposed device view as a leaf: strides, no copy.
-        let want = (&a * &bt.t()).eval();
+        let want = (&a * bt.t()).eval();
         assert!((&da * &dbt.device_t()).eval_on(&dev)?.to_host()?.to_vec() == want.to_vec());
         // A broadcast view.
         let wide = drow.device_broadcast_to::<ext![_, _]>([m, n]);
@@ -241,5 +241,36 @@ fn kernels_are_compiled_once_per_expression_type() -> Result<(), mdtensor::Error
     assert_eq!(dev.cached_kernels(), before + 1, "one kernel for one tree type and layout");
     let _ = (&a - 1.0f32).eval_on(&dev)?;
     assert_eq!(dev.cached_kernels(), before + 2);
+    Ok(())
+}
+
+#[test]
+fn matmul_matches_the_host_for_row_and_column_major_operands() -> Result<(), mdtensor::Error> {
+    let Some(dev) = gpu() else { return Ok(()) };
+    let mut rng = Rng(11);
+    for _ in 0..6 {
+        let (m, k, n) = (rng.dim(70), rng.dim(70), rng.dim(70));
+        let a = rng.tensor64([m, k]);
+        let b = rng.tensor64([k, n]);
+        let bt = rng.tensor64([n, k]);
+        let (da, db, dbt) = (a.to_device(&dev)?, b.to_device(&dev)?, bt.to_device(&dev)?);
+        close64(&da.device_matmul(&db)?.to_host()?.to_vec(), &a.matmul(&b).to_vec(), 1e-12);
+        // A transposed (column-major) view is read in place.
+        close64(&da.device_matmul(&dbt.device_t())?.to_host()?.to_vec(), &a.matmul(&bt.t()).to_vec(), 1e-12);
+        // A broadcast (zero-stride) operand is copied to row-major first.
+        let row = Tensor::<f64, ext![_]>::from_fn([n], |[j]| j as f64);
+        let drow = row.to_device(&dev)?;
+        let wide = drow.device_broadcast_to::<ext![_, _]>([k, n]);
+        let want = a.matmul(&row.broadcast_to::<ext![_, _]>([k, n]));
+        close64(&da.device_matmul(&wide)?.to_host()?.to_vec(), &want.to_vec(), 1e-12);
+    }
+    let a = Tensor::<f32, ext![2, 3]>::from_fn(ext![2, 3], |[i, j]| (i * 3 + j) as f32).to_device(&dev)?;
+    let b = Tensor::<f32, ext![3, 2]>::from_fn(ext![3, 2], |[i, j]| (i + j) as f32).to_device(&dev)?;
+    let c: Tensor<f32, ext![2, 2], RowMajor, Cuda<f32>> = a.device_matmul(&b)?;
+    assert_eq!(c.to_host()?.to_vec(), a.to_host()?.matmul(&b.to_host()?).to_vec());
+    // Dynamic inner dimensions are checked at run time.
+    let x = Tensor::<f32, ext![_, _]>::zeros([2, 3]).to_device(&dev)?;
+    let y = Tensor::<f32, ext![_, _]>::zeros([4, 2]).to_device(&dev)?;
+    assert!(matches!(x.device_matmul(&y), Err(DeviceError::Shape(_))));
     Ok(())
 }

@@ -45,6 +45,7 @@
 mod eval;
 mod handle;
 mod kernel;
+mod linalg;
 pub mod probe;
 mod storage;
 mod tensor;
@@ -54,5 +55,6 @@ pub use handle::{compile_ptx, Device, KernelKey, LayoutClass};
 pub use kernel::{
     kernel_source, launch_grid, math, Args, DeviceExpr, DeviceMath, Gen, Leaf, LeafArg, BLOCK, KERNEL_NAME,
 };
+pub use linalg::{gemm_args, mat_layout, MatLayout};
 pub use storage::{Cuda, CudaMut, CudaRef, DeviceBorrowed, DeviceElem, DeviceStorage, DeviceStorageMut};
 pub use tensor::PINNED_THRESHOLD_BYTES;
