@@ -126,8 +126,9 @@ pub trait DeviceEval: DeviceExpr {
         let ext = <Self::Extents as Extents>::from_dims(dims.as_ref()).map_err(DeviceError::Shape)?;
         let n = ext.checked_numel("eval_on", core::mem::size_of::<Self::Item>()).map_err(DeviceError::Shape)?;
         let bytes = n * core::mem::size_of::<Self::Item>();
-        // SAFETY: the launch below writes every element before the tensor is returned.
-        let mut buf = guard("cuMemAlloc", || unsafe { dev.stream().alloc::<Self::Item>(n) })?
+        // At least one element, as the driver refuses zero-byte allocations. SAFETY: the
+        // launch below writes every element before the tensor is returned.
+        let mut buf = guard("cuMemAlloc", || unsafe { dev.stream().alloc::<Self::Item>(n.max(1)) })?
             .map_err(|e| driver_error("alloc", bytes, e))?;
         let strides = <RowMajor as Layout<Self::Extents>>::strides(&ext, &());
         let d = ext.dims();

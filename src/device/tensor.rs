@@ -29,13 +29,18 @@ fn mismatch(op: &'static str, lhs: Vec<usize>, rhs: Vec<usize>) -> DeviceError {
 /// Allocates `n` elements on `dev`, uninitialised.
 fn alloc<T: DeviceElem>(dev: &Device, n: usize) -> Result<CudaSlice<T>, DeviceError> {
     let bytes = n.saturating_mul(core::mem::size_of::<T>());
-    // SAFETY: every caller writes all `n` elements before anything reads them.
-    guard("cuMemAlloc", || unsafe { dev.stream().alloc::<T>(n) })?.map_err(|e| driver_error("alloc", bytes, e))
+    // At least one element: the driver refuses zero-byte allocations (`cuMemAlloc`
+    // returns CUDA_ERROR_INVALID_VALUE), and an empty tensor's region may be longer than
+    // its elements. SAFETY: every caller writes all `n` elements before anything reads them.
+    guard("cuMemAlloc", || unsafe { dev.stream().alloc::<T>(n.max(1)) })?.map_err(|e| driver_error("alloc", bytes, e))
 }
 
 /// Host → device: `src` into `dst[start..start + src.len()]`, through pinned staging
 /// when large.
 fn upload<T: DeviceElem>(dev: &Device, src: &[T], dst: &mut CudaSlice<T>, start: usize) -> Result<(), DeviceError> {
+    if src.is_empty() {
+        return Ok(());
+    }
     let stream: &Arc<CudaStream> = dev.stream();
     let err = |e| driver_error("copy to device", core::mem::size_of_val(src), e);
     if core::mem::size_of_val(src) < PINNED_THRESHOLD_BYTES {
@@ -69,6 +74,9 @@ fn upload<T: DeviceElem>(dev: &Device, src: &[T], dst: &mut CudaSlice<T>, start:
 /// Device → host: `src[start..start + dst.len()]` into `dst`, through pinned staging
 /// when large. Returns when the copy is complete.
 fn download<T: DeviceElem>(dev: &Device, src: &CudaSlice<T>, start: usize, dst: &mut [T]) -> Result<(), DeviceError> {
+    if dst.is_empty() {
+        return Ok(());
+    }
     let stream: &Arc<CudaStream> = dev.stream();
     let bytes = core::mem::size_of_val(dst);
     let err = |e| driver_error("copy to host", bytes, e);
@@ -244,8 +252,8 @@ impl<T: DeviceElem, E: Extents> Tensor<T, E, RowMajor, Cuda<T>> {
         let ext = shape.into_extents("zeros_on").map_err(shape_err)?;
         let n = ext.checked_numel("zeros_on", core::mem::size_of::<T>()).map_err(shape_err)?;
         let bytes = n * core::mem::size_of::<T>();
-        let buf =
-            guard("cuMemAlloc", || dev.stream().alloc_zeros::<T>(n))?.map_err(|e| driver_error("alloc", bytes, e))?;
+        let buf = guard("cuMemAlloc", || dev.stream().alloc_zeros::<T>(n.max(1)))?
+            .map_err(|e| driver_error("alloc", bytes, e))?;
         // SAFETY: `n` elements in row-major order.
         Ok(unsafe { Tensor::from_parts_unchecked(Cuda { buf, dev: dev.clone() }, ext, ()) })
     }
