@@ -5,22 +5,22 @@
 //! extents, stride policy and shape rules of any tensor; only where its elements live
 //! differs. Host-only operations (indexing, `iter`, `as_slice`, `to_vec`, closures,
 //! files, ndarray/nalgebra views) need the host storage traits, which [`Cuda`] does not
-//! implement, so on a device tensor they are compile errors; [`Tensor::to_host`] copies
+//! implement, so on a device tensor they are compile errors; [`Tensor::to_host`](crate::Tensor::to_host) copies
 //! back first.
 //!
 //! * [`Device::new`] opens a GPU and never panics: the [`probe`] looks for the driver,
 //!   NVRTC and cuBLAS before cudarc loads them, and every failure is a
 //!   [`DeviceError`](crate::error::DeviceError) saying what was not found and where it
 //!   looked.
-//! * Moves are explicit and checked: [`Tensor::to_device`], [`Tensor::to_host`],
-//!   [`Tensor::copy_from_host`], [`Tensor::copy_to_host`].
+//! * Moves are explicit and checked: [`Tensor::to_device`](crate::Tensor::to_device), [`Tensor::to_host`](crate::Tensor::to_host),
+//!   [`Tensor::copy_from_host`](crate::Tensor::copy_from_host), [`Tensor::copy_to_host`](crate::Tensor::copy_to_host).
 //! * Expressions keep the host's operator syntax (`&a + &b * 2.0`), with the same static
 //!   shape rules ([`ExprShape`](crate::ops::ExprShape) is shared); [`DeviceEval::eval_on`]
-//!   and [`Tensor::device_assign`] run the whole tree as one generated CUDA kernel,
+//!   and [`Tensor::device_assign`](crate::Tensor::device_assign) run the whole tree as one generated CUDA kernel,
 //!   compiled by NVRTC at run time and cached on the device per expression type, element
 //!   type, rank and [`LayoutClass`].
-//! * Views never copy: [`Tensor::device_view`], [`Tensor::device_t`],
-//!   [`Tensor::device_broadcast_to`] give `CudaRef` views over the same buffer (the
+//! * Views never copy: [`Tensor::device_view`](crate::Tensor::device_view), [`Tensor::device_t`](crate::Tensor::device_t),
+//!   [`Tensor::device_broadcast_to`](crate::Tensor::device_broadcast_to) give `CudaRef` views over the same buffer (the
 //!   host's view machinery is written over host storages only, so the device has its
 //!   own transforms; slicing is not among them yet).
 //!
