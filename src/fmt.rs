@@ -97,6 +97,7 @@ impl<T: fmt::Display, E: Extents, S: Layout<E>, St: DenseStorage<T>> fmt::Displa
     /// // A rank-0 tensor prints its element as numpy prints a scalar.
     /// assert_eq!(Tensor::<f64, DynRank>::from_vec(vec![], vec![21.0]).to_string(), "21.0");
     /// ```
+    #[allow(clippy::disallowed_methods, reason = "one slot per axis, not per element")]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let dims = self.shape();
         if self.is_empty() {

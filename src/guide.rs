@@ -19,6 +19,7 @@
 //! | numpy | mdtensor |
 //! |---|---|
 //! | `np.array([[1, 2], [3, 4]])` | `tensor![[1, 2], [3, 4]]` (static extents `ext![2, 2]`) |
+//! | `np.array([[1., 2., 3.]])` as a row that broadcasts | `tensor![[1., 2., 3.]]` is `(Const<1>, Const<3>)`; `.try_into_extents::<ext![1, 3]>()` gives the broadcastable `(One, Const<3>)` without a copy |
 //! | `np.zeros((2, 3))` | `Tensor::<f64, ext![2, 3]>::zeros(ext![2, 3])`, or `Tensor::<f64, ext![_, _]>::zeros([2, 3])` |
 //! | `np.ones(n)`, `np.full(s, v)` | `Tensor::<f64, ext![_]>::ones(n)`, `Tensor::full(shape, v)` |
 //! | `np.eye(3)` | `Tensor::<f64, ext![3, 3]>::eye(ext![3, 3])` |
@@ -27,6 +28,9 @@
 //! | `np.fromfunction(f, (2, 3))` | `Tensor::<_, ext![2, 3]>::from_fn(ext![2, 3], \|[i, j]\| …)` |
 //! | `np.array(v).reshape(3, 2)` | `Tensor::<_, ext![_, 2]>::from_vec([3, 2], v)` (takes the `Vec`, no copy) |
 //! | `np.asfortranarray(…)` | `Tensor::<_, _, ColMajor>::from_vec(…)` (data in column-major order) |
+//! | `np.frombuffer(buf).reshape(2, 3)` (no copy) | `TensorView::<f64, ext![2, 3]>::from_shape(ext![2, 3], &buf)`; writable: `TensorViewMut::from_shape_mut(…, &mut buf)` |
+//! | `np.lib.stride_tricks.as_strided(a, shape, strides)` | `TensorView::<_, DynRank, Strided>::from_shape_strides(shape, &strides, &buf)` (strides in elements, negative or zero; checked to stay inside `buf`) |
+//! | `np.ndarray(shape, buffer=b, strides=s)`, owning its buffer | `Tensor::<_, _, Strided>::from_vec_strides(shape, &strides, vec)` (no copy; no two indices on one element) |
 //! | small fixed arrays | `StackTensor::<f32, ext![4, 4]>::eye(ext![4, 4])` (no heap) |
 //!
 //! ## Indexing and slicing
@@ -99,6 +103,14 @@
 //! | `np.apply_along_axis(f, 1, a)` (the 1-D slices) | `a.lanes::<1>()`, `a.lanes_dyn(axis)` |
 //! | `sliding_window_view(a, (2, 2))` | `a.windows(&[2, 2])` |
 //! | `np.array_split(a, range(k, n, k), axis)` (chunks of `k`) | `a.axis_chunks::<0>(k)`, `a.axis_chunks_dyn(axis, k)` |
+//! | `for row in a: row *= 2` (writing) | `for mut row in a.outer_iter_mut()`; also `axis_iter_mut::<1>()`, `lanes_mut::<1>()`, `axis_chunks_mut::<0>(k)`, `_dyn_mut(axis)` forms (the items never overlap) |
+//! | `reversed(a)`, `a[::-1]` element order | `a.iter().rev()`, `a.outer_iter().rev()` (every element and sub-view iterator is double-ended, exact-size and, read-only, `Clone`) |
+//! | `np.apply_along_axis(f, 1, a)` (scalar `f`) | `a.map_axis::<1, _>(\|lane\| …)`, `a.map_axis_dyn(axis, f)`; folds: `a.fold_axis::<1, _>(init, f)` |
+//! | `np.add.accumulate(a, axis=1, out=a)` | `a.accumulate_axis_inplace::<1>(\|p, c\| *c += *p)` |
+//! | `np.split(a, [i], axis)` in two | `a.split_at(axis, i)`; writable halves: `a.split_at_mut(axis, i)` |
+//! | `np.diagonal(m)`, `np.diag(m)` | `m.diag()` (a view; `diag_mut()` writes) |
+//! | `np.diag(v)` (build) | `Tensor::<T, ext![_, _]>::from_diag(&v)` |
+//! | `np.delete(a, [0, -1], axis=1)` | `a.delete::<1>(&[0, -1])`, `a.delete_dyn(axis, &idx)` (a copy) |
 //!
 //! ## Random arrays (feature `rand`)
 //!
@@ -122,7 +134,8 @@
 //!
 //! | numpy | mdtensor |
 //! |---|---|
-//! | `a.reshape(3, 2)` | `a.reshape(ext![3, 2])` (a view: `Err` when the layout needs a copy) |
+//! | `a.reshape(3, 2)` | `a.to_shape(ext![3, 2])`: a view when the strides allow (numpy's rule), a copy otherwise ([`CowTensor`](crate::CowTensor)); `a.reshape(ext![3, 2])`: a `RowMajor` view, `Err` unless row-major contiguous |
+//! | `a[:, ::2].reshape(…, copy=False)` | `a.reshape_strided(shape)` (a `Strided` view of any layout the strides allow; `Err(NotContiguous)` where numpy would copy) |
 //! | `np.ascontiguousarray(a.T).reshape(-1)` | `a.t().to_standard_layout().reshape(ext![6])` |
 //! | `a.T` | `a.t()` (a `ColMajor` view: no copy) |
 //! | `np.transpose(a, (2, 0, 1))` | `a.permute(&[2, 0, 1])`, or `a.permute_axes::<(Ax<2>, Ax<0>, Ax<1>)>()` (static) |
@@ -148,6 +161,7 @@
 //! | `np.load(…, mmap_mode="r")` | a memory-mapped storage (the `io` module) |
 //! | `json.dumps(a.tolist())` | `serde_json::to_string(&a)` (feature `serde`: `{"shape": …, "data": …}`) |
 //! | `scipy.sparse.csr_matrix((data, indices, indptr))` | `CsrMatrix` (compressed storage, `RowMajor` policy) |
+//! | `scipy.sparse.coo_matrix((vals, (rows, cols))).tocsr()` | `CsrMatrix::from_triplets(shape, &rows, &cols, &vals)`, or from `(i, j, v)` tuples: `from_triplet_tuples(shape, &t)`; band matrices take both spellings: `BandMatrix::from_triplets(shape, kl, ku, &t)`, `from_triplet_arrays(shape, kl, ku, &rows, &cols, &vals)` |
 //! | passing arrays to ndarray / nalgebra code | [`crate::interop`]: zero-copy views both ways |
 //!
 //! ## Run-time axes and dynamic rank
@@ -217,3 +231,4 @@
 
 pub mod api;
 pub mod generic;
+pub mod ndarray;

@@ -34,6 +34,8 @@
 //! assert!(d.try_reshape::<ext![_, _]>([4, 2]).is_err());
 //! ```
 #![deny(missing_docs)]
+// Buffers sized by input go through the fallible allocation path (see `clippy.toml`).
+#![cfg_attr(not(test), deny(clippy::disallowed_methods))]
 
 // Declared in layer order, lowest first (see docs/DESIGN.md); the `Tensor` page lists each
 // module's methods in this order, so construction and views come before operations.

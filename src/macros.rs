@@ -26,11 +26,21 @@ macro_rules! ext {
 
 /// A tensor literal with static extents inferred from the nesting (up to rank 4).
 ///
+/// Every axis of a literal is `Const<N>`, also an axis of length 1: `tensor![[1., 2., 3.]]`
+/// has extents `(Const<1>, Const<3>)`, while `ext![1, 3]` spells `(One, Const<3>)`, the
+/// axis that stretches when broadcast (array lengths reach the type as a const generic,
+/// and stable Rust cannot single out `N = 1` there). Both have the same run-time shape;
+/// [`try_into_extents`](crate::Tensor::try_into_extents) converts between them without
+/// copying; convert a literal row before broadcasting it against static extents.
+///
 /// ```
 /// use mdtensor::{tensor, ext, Tensor};
 /// let m = tensor![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
 /// let _: &Tensor<f64, ext![2, 3]> = &m;
 /// assert_eq!(m[[1, 0]], 4.0);
+/// // A one-row literal as a broadcastable row: no copy.
+/// let row: Tensor<f64, ext![1, 3]> = tensor![[1.0, 2.0, 3.0]].try_into_extents().unwrap();
+/// assert_eq!(row.broadcast_to::<ext![2, 3]>(ext![2, 3]).to_vec(), [1.0, 2.0, 3.0, 1.0, 2.0, 3.0]);
 /// ```
 #[macro_export]
 macro_rules! tensor {

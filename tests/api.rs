@@ -752,3 +752,45 @@ fn static_slice_policies_cannot_own_a_buffer() {
     let t = Tensor::<i32, ext![2, 2], Whole>::from_vec(ext![2, 2], vec![1, 2, 3, 4]);
     assert_eq!(t[[1, 1]], 4);
 }
+
+// ---------------------------------------------------------------------------------------
+// Tensors over borrowed slices and adopted buffers with explicit strides
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn views_over_borrowed_slices_check_policy_strides_and_bounds() {
+    use mdtensor::Strided;
+    let data: Vec<i32> = (0..12).collect();
+    // A policy other than Strided takes its own strides only.
+    let r = mdtensor::TensorView::<i32, ext![3, 4]>::try_from_shape_strides(ext![3, 4], &[4, 1], &data).unwrap();
+    assert_eq!(r[[2, 1]], 9);
+    assert!(mdtensor::TensorView::<i32, ext![3, 4]>::try_from_shape_strides(ext![3, 4], &[1, 3], &data).is_err());
+    let c =
+        mdtensor::TensorView::<i32, ext![3, 4], ColMajor>::try_from_shape_strides(ext![3, 4], &[1, 3], &data).unwrap();
+    assert_eq!(c[[2, 1]], 5);
+    // One stride per axis.
+    let e = mdtensor::TensorView::<i32, DynRank, Strided>::try_from_shape_strides(vec![3, 4], &[4], &data).unwrap_err();
+    assert_eq!(e.to_string(), "from_shape_strides: 1 strides given for extents [3, 4]");
+    // A broadcast (zero-stride) read-only view is fine; a mutable one is not.
+    let b = mdtensor::TensorView::<i32, ext![_, _], Strided>::from_shape_strides([2, 3], &[0, 1], &data);
+    assert_eq!(b.to_vec(), [0, 1, 2, 0, 1, 2]);
+    let mut buf = data.clone();
+    let e = mdtensor::TensorViewMut::<i32, ext![_, _], Strided>::try_from_shape_strides_mut([2, 3], &[0, 1], &mut buf)
+        .unwrap_err();
+    assert!(e.to_string().contains("reach some element twice"), "{e}");
+    // Reaching one past the end is refused, by the plain form with the shapes named.
+    let r = std::panic::catch_unwind(|| {
+        mdtensor::TensorView::<i32, ext![_], Strided>::from_shape_strides([7], &[2], &data);
+    });
+    assert!(r.is_err());
+    // The dense mutable view writes through to the slice, in the policy's order.
+    let mut buf = vec![0; 6];
+    let mut m = mdtensor::TensorViewMut::<i32, ext![2, 3], ColMajor>::from_shape_mut(ext![2, 3], &mut buf);
+    m[[1, 0]] = 1;
+    m[[0, 2]] = 2;
+    assert_eq!(buf, [0, 1, 0, 0, 2, 0]);
+    // An owned tensor keeps the Vec when the strides are refused.
+    let (e, v) = Tensor::<i32, DynRank, Strided>::try_from_vec_strides(vec![2, 2], &[2, 1], vec![1, 2, 3]).unwrap_err();
+    assert_eq!(v, [1, 2, 3]);
+    assert!(e.to_string().contains("reach past the 3 elements given"), "{e}");
+}

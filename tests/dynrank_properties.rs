@@ -407,6 +407,273 @@ proptest! {
     }
 }
 
+/// Where each index of `shape` lands with `strides` in a slice whose first element is the
+/// lowest-addressed one, row-major over the indices; `None` when one lands outside `len`.
+fn ref_positions(shape: &[usize], strides: &[isize], len: usize) -> Option<Vec<usize>> {
+    let low: isize =
+        shape.iter().zip(strides).map(|(&d, &s)| if s < 0 && d > 0 { (d as isize - 1) * s } else { 0 }).sum();
+    all_indices(shape)
+        .into_iter()
+        .map(|idx| {
+            let p = -low + idx.iter().zip(strides).map(|(&i, &s)| i as isize * s).sum::<isize>();
+            usize::try_from(p).ok().filter(|&p| p < len)
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(cfg())]
+
+    /// Views over a borrowed slice with explicit strides read what a plain position loop
+    /// reads, and are refused exactly when an index would land outside the slice; the
+    /// mutable form and the owned form never accept two indices on one element, and
+    /// write where the loop says.
+    #[test]
+    fn views_over_slices_match_the_position_loop(
+        shape in proptest::collection::vec(0usize..4, 0..4),
+        raw in proptest::collection::vec(-4isize..5, 3),
+        len in 0usize..40,
+    ) {
+        let strides = &raw[..shape.len()];
+        let data: Vec<i64> = (0..len as i64).map(|x| x * 10 - 7).collect();
+        let want = ref_positions(&shape, strides, len);
+        let v = TensorView::<i64, DynRank, Strided>::try_from_shape_strides(shape.clone(), strides, &data);
+        match &want {
+            Some(pos) => {
+                let v = v.unwrap();
+                prop_assert_eq!(v.shape(), shape.clone());
+                prop_assert_eq!(v.to_vec(), pos.iter().map(|&p| data[p]).collect::<Vec<_>>());
+            }
+            None => prop_assert!(v.is_err()),
+        }
+        let mut buf = data.clone();
+        let m = mdtensor::TensorViewMut::<i64, DynRank, Strided>::try_from_shape_strides_mut(shape.clone(), strides, &mut buf);
+        let owned = Tensor::<i64, DynRank, Strided>::try_from_vec_strides(shape.clone(), strides, data.clone());
+        let distinct = want.as_ref().map(|pos| {
+            let mut p = pos.clone();
+            p.sort_unstable();
+            p.windows(2).all(|w| w[0] != w[1])
+        });
+        match (m, distinct) {
+            (Ok(mut m), Some(true)) => {
+                for (k, x) in m.iter_mut().enumerate() {
+                    *x = -(k as i64) - 1;
+                }
+                let pos = want.clone().unwrap();
+                for (k, &p) in pos.iter().enumerate() {
+                    prop_assert_eq!(buf[p], -(k as i64) - 1);
+                }
+                let untouched = (0..len).filter(|q| !pos.contains(q)).all(|q| buf[q] == data[q]);
+                prop_assert!(untouched);
+                prop_assert_eq!(owned.unwrap().to_vec(), pos.iter().map(|&p| data[p]).collect::<Vec<_>>());
+            }
+            // The uniqueness test is conservative (as ndarray's): it may refuse strides that
+            // do not overlap, never accept strides that do.
+            (Err(_), Some(true)) => prop_assert!(owned.is_err()),
+            (Ok(_), _) => prop_assert!(false, "accepted overlapping or escaping strides {:?} for {:?}", strides, shape),
+            (Err(_), _) => prop_assert!(owned.is_err()),
+        }
+        // The dense forms take exactly numel elements, in the policy's order.
+        let n: usize = shape.iter().product();
+        let d = TensorView::<i64, DynRank>::try_from_shape(shape.clone(), &data);
+        prop_assert_eq!(d.is_ok(), len == n);
+        if let Ok(d) = d {
+            prop_assert_eq!(d.to_vec(), data.clone());
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(cfg())]
+
+    /// Reshaping any strided view: `reshape_strided` (when it gives a view) and `to_shape`
+    /// (always) read the elements in the source's row-major order under the new extents,
+    /// and writing through a mutable reshaped view lands where the plain position loop
+    /// of the source says.
+    #[test]
+    fn reshape_of_any_layout_keeps_the_logical_order(c in strided_case(4, 3), split in proptest::collection::vec(1usize..4, 0..4)) {
+        let t = c.tensor();
+        let v = c.view(&t);
+        let logical = c.view_elements();
+        let n = logical.len();
+        // A target shape: the factors in `split` that divide what is left, then the rest.
+        let mut target = Vec::new();
+        let mut left = n;
+        for &d in &split {
+            if left > 0 && left % d == 0 {
+                target.push(d);
+                left /= d;
+            }
+        }
+        target.push(left);
+        let cow = v.to_shape::<DynRank>(target.clone());
+        prop_assert_eq!(cow.view().shape(), target.clone());
+        prop_assert_eq!(cow.view().to_vec(), logical.clone());
+        match v.try_reshape_strided::<DynRank>(target.clone()) {
+            Ok(r) => {
+                prop_assert!(cow.is_view());
+                prop_assert_eq!(r.to_vec(), logical.clone());
+                // The same strides over a mutable borrow write the source's elements.
+                let mut owned = t.clone();
+                let elems: Vec<mdtensor::SliceElem> = c.steps.iter().map(|&step| mdtensor::SliceElem::Range { start: None, end: None, step }).collect();
+                let sub = owned.view_mut().try_into_sliced_dyn(&elems).unwrap().try_into_permuted(&c.perm).unwrap();
+                let mut rm = sub.try_into_reshaped_strided::<DynRank>(target.clone()).unwrap();
+                for (k, x) in rm.iter_mut().enumerate() {
+                    *x = -(k as i64) - 1;
+                }
+                let src = c.view(&owned).to_vec();
+                prop_assert_eq!(src, (0..n as i64).map(|k| -k - 1).collect::<Vec<_>>());
+            }
+            Err(e) => {
+                prop_assert!(!cow.is_view());
+                let not_contiguous = matches!(e, mdtensor::ShapeError::NotContiguous { .. });
+                prop_assert!(not_contiguous, "{}", e);
+            }
+        }
+    }
+}
+
+/// A mutable view of `t` (which must be `c.tensor()`) with the layout `c` describes.
+fn view_mut<'a>(
+    c: &common::strided::StridedCase,
+    t: &'a mut Tensor<i64, DynRank>,
+) -> mdtensor::TensorViewMut<'a, i64, DynRank, Strided> {
+    let elems: Vec<mdtensor::SliceElem> =
+        c.steps.iter().map(|&step| mdtensor::SliceElem::Range { start: None, end: None, step }).collect();
+    t.view_mut().try_into_sliced_dyn(&elems).unwrap().try_into_permuted(&c.perm).unwrap()
+}
+
+proptest! {
+    #![proptest_config(cfg())]
+
+    /// Element iterators run from both ends and meet without skipping or repeating;
+    /// clones go on independently; sub-view iterators reverse, split and skip like the
+    /// list of their items.
+    #[test]
+    fn iterators_run_from_both_ends(c in strided_case(4, 3), picks in proptest::collection::vec(any::<bool>(), 0..70)) {
+        let t = c.tensor();
+        let v = c.view(&t);
+        let (shape, data) = (c.view_shape(), c.view_elements());
+        let mut rev = data.clone();
+        rev.reverse();
+        prop_assert_eq!(v.iter().rev().copied().collect::<Vec<_>>(), rev);
+        // Interleaved ends: the front takes a prefix, the back a suffix, in order.
+        let mut it = v.iter();
+        let (mut front, mut back) = (Vec::new(), Vec::new());
+        for &p in &picks {
+            let x = if p { it.next().map(|x| front.push(*x)) } else { it.next_back().map(|x| back.push(*x)) };
+            prop_assert_eq!(x.is_some() || it.len() == 0, true);
+        }
+        let rest: Vec<i64> = it.clone().copied().collect();
+        prop_assert_eq!(it.len(), rest.len());
+        back.reverse();
+        let joined: Vec<i64> = front.iter().chain(&rest).chain(&back).copied().collect();
+        prop_assert_eq!(joined, data.clone());
+        // Indexed, from the back: the row-major indices in reverse.
+        let idx: Vec<Vec<usize>> = v.indexed_iter().rev().map(|(i, _)| i.to_vec()).collect();
+        let mut want = all_indices(&shape);
+        if numel(&shape) == 0 { want.clear(); }
+        want.reverse();
+        prop_assert_eq!(idx, want);
+        // Mutable, from the back, through a strided mutable view.
+        let mut owned = c.tensor();
+        let n = data.len() as i64;
+        view_mut(&c, &mut owned).iter_mut().rev().enumerate().for_each(|(k, x)| *x = k as i64);
+        prop_assert_eq!(c.view(&owned).to_vec(), (0..n).rev().collect::<Vec<_>>());
+        // Sub-views: reverse, split, nth.
+        if !shape.is_empty() {
+            let rows: Vec<Vec<i64>> = v.axis_iter_dyn(0).map(|r| r.to_vec()).collect();
+            let mut r2: Vec<Vec<i64>> = v.axis_iter_dyn(0).rev().map(|r| r.to_vec()).collect();
+            r2.reverse();
+            prop_assert_eq!(&r2, &rows);
+            let k = picks.len() % (rows.len() + 1);
+            let (h, tl) = v.axis_iter_dyn(0).split_at(k);
+            prop_assert_eq!(h.len() + tl.len(), rows.len());
+            let joined: Vec<Vec<i64>> = h.chain(tl.clone()).map(|r| r.to_vec()).collect();
+            prop_assert_eq!(&joined, &rows);
+            prop_assert_eq!(v.axis_iter_dyn(0).nth(k).map(|r| r.to_vec()), rows.get(k).cloned());
+        }
+    }
+
+    /// Mutable sub-view iterators write exactly the elements of their immutable twins;
+    /// map_axis, fold_axis and accumulate_axis_inplace follow the plain lane loop; split_at
+    /// and delete match the index arithmetic; the diagonal is the `[i, …, i]` elements.
+    #[test]
+    fn axis_closures_and_mutable_sub_views_match_the_reference(c in strided_case(4, 3), pick in 0usize..8, cut in 0usize..4) {
+        let t = c.tensor();
+        let v = c.view(&t);
+        let (shape, data) = (c.view_shape(), c.view_elements());
+        let r = shape.len();
+        // The diagonal.
+        let len = shape.iter().copied().min().unwrap_or(1);
+        let want: Vec<i64> = (0..len).map(|i| data[pos(&vec![i; r], &shape)]).collect();
+        prop_assert_eq!(v.diag().to_vec(), want.clone());
+        if r == 0 {
+            return Ok(());
+        }
+        let axis = pick % r;
+        let mask: Vec<bool> = (0..r).map(|k| k == axis).collect();
+        let sums = ref_reduce(&data, &shape, &mask, 0, |a, x| a + x);
+        prop_assert_eq!(v.map_axis_dyn(axis, |lane| lane.iter().sum::<i64>()).to_vec(), sums.clone());
+        prop_assert_eq!(v.fold_axis_dyn(axis as isize - r as isize, 0, |a, &x| a + x).to_vec(), sums);
+        // Each lane, written through lanes_dyn_mut, then accumulated in place: a cumsum.
+        let mut owned = c.tensor();
+        {
+            let mut m = view_mut(&c, &mut owned);
+            for (k, mut lane) in m.lanes_dyn_mut(axis).enumerate() {
+                lane.iter_mut().for_each(|x| *x = k as i64 + 1);
+            }
+            m.accumulate_axis_inplace_dyn(axis, |p, c| *c += *p);
+        }
+        let got = c.view(&owned);
+        for idx in all_indices(&shape) {
+            // Lane number: the row-major rank of the index without `axis`.
+            let kept: Vec<usize> = (0..r).filter(|&k| k != axis).map(|k| shape[k]).collect();
+            let ki: Vec<usize> = (0..r).filter(|&k| k != axis).map(|k| idx[k]).collect();
+            let lane = pos(&ki, &kept) as i64 + 1;
+            prop_assert_eq!(got[&idx[..]], lane * (idx[axis] as i64 + 1));
+        }
+        // axis_chunks_dyn_mut and axis_iter_dyn_mut reach what their immutable twins read.
+        let mut owned = c.tensor();
+        let size = cut + 1;
+        {
+            let mut m = view_mut(&c, &mut owned);
+            let chunks: Vec<_> = m.axis_chunks_dyn_mut(axis, size).collect();
+            for (k, mut ch) in chunks.into_iter().enumerate() {
+                ch.iter_mut().for_each(|x| *x = -(k as i64) - 1);
+            }
+        }
+        let got = c.view(&owned);
+        for idx in all_indices(&shape) {
+            prop_assert_eq!(got[&idx[..]], -((idx[axis] / size) as i64) - 1);
+        }
+        // split_at: the two halves are the index ranges before and from the cut.
+        let at = cut.min(shape[axis]);
+        let (a, b) = v.split_at(axis, at);
+        let before: Vec<i64> = all_indices(&shape).into_iter().filter(|i| i[axis] < at).map(|i| data[pos(&i, &shape)]).collect();
+        let after: Vec<i64> = all_indices(&shape).into_iter().filter(|i| i[axis] >= at).map(|i| data[pos(&i, &shape)]).collect();
+        prop_assert_eq!((a.to_vec(), b.to_vec()), (before.clone(), after.clone()));
+        prop_assert!(v.try_split_at(axis, shape[axis] + 1).is_err());
+        let mut owned = c.tensor();
+        {
+            let mut m = view_mut(&c, &mut owned);
+            let (mut x, mut y) = m.split_at_mut(axis, at);
+            x.iter_mut().for_each(|e| *e = 1);
+            y.iter_mut().for_each(|e| *e = 2);
+        }
+        let got = c.view(&owned);
+        for idx in all_indices(&shape) {
+            prop_assert_eq!(got[&idx[..]], if idx[axis] < at { 1 } else { 2 });
+        }
+        // delete: numpy's, negative indices wrapped once.
+        let n = shape[axis] as isize;
+        let del: Vec<isize> = if n > 0 { vec![-1, cut as isize % n] } else { vec![] };
+        let gone: Vec<usize> = del.iter().map(|&j| j.rem_euclid(n.max(1)) as usize).collect();
+        let kept_data: Vec<i64> = all_indices(&shape).into_iter().filter(|i| !gone.contains(&i[axis])).map(|i| data[pos(&i, &shape)]).collect();
+        prop_assert_eq!(v.delete_dyn(axis, &del).to_vec(), kept_data);
+    }
+}
+
 /// The four extents cases on one tensor: static, mixed, dynamic and DynRank give the same
 /// run-time-axis and multi-axis reductions, and the result types follow the rule.
 #[test]

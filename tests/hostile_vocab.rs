@@ -231,3 +231,39 @@ fn plain_forms_panic_at_the_callers_line() {
     let got = panic_location(|| drop(Tensor::<f32, DynRank>::from_vec([2], vec![1.0])));
     check(got, l, "from_vec");
 }
+
+#[test]
+fn zero_length_axes_beside_huge_ones_cost_nothing() {
+    // 2^44 rows of nothing: every answer is empty (or, reduced along the empty axis, huge
+    // and refused), and no operation may walk the 2^44 empty rows.
+    let base = Tensor::<i64, DynRank>::zeros(DynRank::new(vec![1, 0]));
+    let v = base.try_broadcast_to::<DynRank>([HUGE, 0]).unwrap();
+    let start = std::time::Instant::now();
+    assert_eq!(v.try_sort_axis_dyn(1).unwrap().shape(), [HUGE, 0]);
+    assert_eq!(v.try_sort_axis_dyn(0).unwrap().shape(), [HUGE, 0]);
+    assert_eq!(v.try_argsort_axis_dyn(1).unwrap().shape(), [HUGE, 0]);
+    assert_eq!(v.try_cumsum_dyn(1).unwrap().shape(), [HUGE, 0]);
+    assert_eq!(v.try_cumprod_dyn(0).unwrap().shape(), [HUGE, 0]);
+    assert_eq!(try_concatenate_dyn(1, &[&v, &v]).unwrap().shape(), [HUGE, 0]);
+    assert_eq!(try_stack_dyn(1, &[&v, &v]).unwrap().shape(), [HUGE, 2, 0]);
+    assert_eq!(v.try_take_dyn(0, &[1, 2, 3]).unwrap().shape(), [3, 0]);
+    assert_eq!(v.try_sum_axis_dyn(0).unwrap().shape(), [0]);
+    assert_eq!(v.try_to_vec().unwrap(), Vec::<i64>::new());
+    assert_eq!(v.try_cumsum_flat().unwrap().shape(), [0]);
+    refused(v.try_sum_axis_dyn(1), "reduce_axis_dyn");
+    assert!(start.elapsed().as_secs() < 5, "took {:?}", start.elapsed());
+}
+
+#[test]
+fn empty_products_of_huge_operands_are_immediate() {
+    // [2^44, 5] @ [5, 0]: no elements to compute, however many rows the left operand has.
+    let a = Tensor::<i64, DynRank>::from_vec([1, 5], vec![1, 2, 3, 4, 5]);
+    let a = a.try_broadcast_to::<DynRank>([HUGE, 5]).unwrap();
+    let b = Tensor::<i64, DynRank>::zeros(DynRank::new(vec![5, 0]));
+    let start = std::time::Instant::now();
+    assert_eq!(a.try_matmul(&b).unwrap().shape(), [HUGE, 0]);
+    assert_eq!(a.matmul(&b).shape(), [HUGE, 0]);
+    // tensordot with an empty result copies nothing.
+    assert_eq!(a.try_tensordot_dyn(&b, &[1], &[0]).unwrap().shape(), [HUGE, 0]);
+    assert!(start.elapsed().as_secs() < 5, "took {:?}", start.elapsed());
+}

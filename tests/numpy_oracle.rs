@@ -177,3 +177,49 @@ fn negative_axis_errors_name_the_axis() {
     let e = a.try_take_dyn(-1, &[-4]).unwrap_err();
     assert_eq!(e.to_string(), "take_dyn: index -4 is out of bounds for axis 1 with extent 3");
 }
+
+fn ints(s: &str) -> Vec<isize> {
+    s.split(',').filter(|d| !d.is_empty()).map(|d| d.parse().unwrap()).collect()
+}
+
+#[test]
+fn reshape_is_a_view_exactly_when_numpy_makes_one() {
+    use mdtensor::{SliceElem, Strided, TensorView};
+    let text = fixture("numpy", "reshape.txt");
+    let (mut checked, mut views, mut failed) = (0, 0, Vec::new());
+    for line in text.lines() {
+        let f: Vec<&str> = line.split('|').collect();
+        let (base, steps, perm, bshape, target) = (dims(f[0]), ints(f[1]), dims(f[2]), dims(f[3]), dims(f[4]));
+        let n: usize = base.iter().product();
+        let a = Tensor::<i64, DynRank>::from_vec(base.clone(), (0..n as i64).collect());
+        let elems: Vec<SliceElem> =
+            steps.iter().map(|&step| SliceElem::Range { start: None, end: None, step }).collect();
+        let sliced = a.try_slice_dyn(&elems).unwrap().try_into_permuted(&perm).unwrap();
+        let v: TensorView<'_, i64, DynRank, Strided> =
+            if bshape.is_empty() { sliced } else { sliced.try_broadcast_to::<DynRank>(bshape.clone()).unwrap() };
+        let logical = v.to_vec();
+        let got = v.try_reshape_strided::<DynRank>(target.clone());
+        let ok = match (&got, f[5]) {
+            (Err(mdtensor::ShapeError::NotContiguous { .. }), "copy") => true,
+            (Ok(r), want) if want != "copy" => {
+                views += 1;
+                // Strides of axes of extent 1 are never used; numpy's differ by path.
+                let want = ints(want);
+                r.shape() == target
+                    && r.to_vec() == logical
+                    && target.iter().zip(r.strides().iter().zip(&want)).all(|(&d, (g, w))| d == 1 || g == w)
+            }
+            _ => false,
+        };
+        // to_shape never refuses, and copies exactly when numpy must.
+        let cow = v.to_shape::<DynRank>(target.clone());
+        let cow_ok =
+            cow.is_view() == (f[5] != "copy") && cow.view().to_vec() == logical && cow.view().shape() == target;
+        if !ok || !cow_ok {
+            failed.push(format!("{line}: {:?}", got.map(|r| r.strides().to_vec())));
+        }
+        checked += 1;
+    }
+    assert!(failed.is_empty(), "{} of {checked} differ:\n{}", failed.len(), failed.join("\n"));
+    assert!(checked >= 400 && views > 150, "{checked} cases, {views} views");
+}

@@ -378,3 +378,38 @@ fn parallel_paths_agree_with_serial() {
     let reference: Vec<i64> = (0..rows).map(|i| csr.row(i).iter().map(|(j, &v)| v * x.to_vec()[j]).sum()).collect();
     assert_eq!(serial, reference);
 }
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// Both spellings of triplets build the same matrix on both kinds: a plain dense
+    /// accumulation of the triplets is the reference; a band matrix refuses exactly the
+    /// triplets outside its band.
+    #[test]
+    fn triplet_tuples_and_arrays_agree(
+        (rows, cols) in (1usize..5, 1usize..5),
+        raw in proptest::collection::vec((0usize..5, 0usize..5, -9i64..10), 0..12),
+        (kl, ku) in (0usize..4, 0usize..4),
+    ) {
+        let trip: Vec<(usize, usize, i64)> = raw.into_iter().filter(|&(i, j, _)| i < rows && j < cols).collect();
+        let mut dense = vec![0i64; rows * cols];
+        for &(i, j, v) in &trip {
+            dense[i * cols + j] += v;
+        }
+        let (r, c, v): (Vec<usize>, Vec<usize>, Vec<i64>) =
+            (trip.iter().map(|t| t.0).collect(), trip.iter().map(|t| t.1).collect(), trip.iter().map(|t| t.2).collect());
+        let a = CsrMatrix::<i64, ext![_, _]>::from_triplet_tuples([rows, cols], &trip);
+        prop_assert_eq!(a.to_dense().to_vec(), dense.clone());
+        let b = CscMatrix::<i64, ext![_, _]>::from_triplet_tuples([rows, cols], &trip);
+        prop_assert_eq!(b.to_dense().to_vec(), dense.clone());
+        let inside = trip.iter().all(|&(i, j, _)| i <= j + kl && j <= i + ku);
+        let band = mdtensor::BandMatrix::<i64>::try_from_triplet_arrays([rows, cols], kl, ku, &r, &c, &v);
+        prop_assert_eq!(band.is_ok(), inside);
+        if let Ok(band) = band {
+            prop_assert_eq!(band.to_dense().to_vec(), dense);
+            let same = mdtensor::BandMatrix::<i64>::from_triplets([rows, cols], kl, ku, &trip);
+            prop_assert_eq!(band.to_dense().to_vec(), same.to_dense().to_vec());
+        }
+        prop_assert!(mdtensor::BandMatrix::<i64>::try_from_triplet_arrays([rows, cols], kl, ku, &r, &c[..c.len().saturating_sub(1)], &v).is_err() || c.is_empty());
+    }
+}

@@ -195,6 +195,7 @@ impl<T> Drop for AlignedBuf<T> {
 }
 
 impl<T: Clone> Clone for AlignedBuf<T> {
+    #[allow(clippy::disallowed_methods, reason = "`Clone` cannot fail: a refused copy panics with the byte count")]
     fn clone(&self) -> Self {
         let src = self.as_slice();
         AlignedBuf::from_fn(self.len, |i| src[i].clone())

@@ -206,6 +206,7 @@ pub(super) fn numpy_cells<T: Display>(elems: &[&T], cutoff: f64) -> Vec<String> 
         Value::Inf { negative: false } => "inf",
         Value::Finite(_) => unreachable!("only non-finite values"),
     };
+    #[allow(clippy::disallowed_methods, reason = "as long as `values`, which is already allocated")]
     let mut out = Vec::with_capacity(values.len());
     if exp_format {
         let sci: Vec<Option<Decimal>> = values

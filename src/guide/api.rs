@@ -5,7 +5,8 @@
 //! can fail at run time come in pairs: `x` panics with a message that names the shapes and
 //! the axis, `try_x` returns `Err` (see [Errors](#errors)). An axis is a const generic
 //! (`sum_axis::<0>()`: the result's type drops the axis) or, with a `_dyn` suffix, a
-//! run-time `usize`. Documentation only: this module has no items. For numpy spellings see
+//! run-time [`Axis`](crate::Axis): a `usize`, or a signed integer counted from the end
+//! when negative (`-1` is the last axis). Documentation only: this module has no items. For numpy spellings see
 //! the [numpy guide](super); for writing generic functions, [`generic`](super::generic).
 //!
 //! ## Construct
@@ -15,7 +16,8 @@
 //! | from a literal | [`tensor!`](macro@crate::tensor), [`ext!`](macro@crate::ext) for the shape |
 //! | filled | [`zeros`](crate::Tensor::zeros), [`ones`](crate::Tensor::ones), [`full`](crate::Tensor::full), [`eye`](crate::Tensor::eye) |
 //! | ranges | [`arange`](crate::Tensor::arange), [`linspace`](crate::Tensor::linspace) |
-//! | from data | [`from_vec`](crate::Tensor::from_vec), [`from_slice`](crate::Tensor::from_slice), [`from_fn`](crate::Tensor::from_fn), [`from_nested`](crate::Tensor::from_nested), [`from_storage`](crate::Tensor::from_storage) |
+//! | from data | [`from_vec`](crate::Tensor::from_vec), [`from_slice`](crate::Tensor::from_slice), [`from_fn`](crate::Tensor::from_fn), [`from_nested`](crate::Tensor::from_nested), [`from_storage`](crate::Tensor::from_storage), [`from_vec_strides`](crate::Tensor::from_vec_strides) |
+//! | over a borrowed slice, no copy | [`from_shape`](crate::Tensor::from_shape), [`from_shape_mut`](crate::Tensor::from_shape_mut), [`from_shape_strides`](crate::Tensor::from_shape_strides), [`from_shape_strides_mut`](crate::Tensor::from_shape_strides_mut) |
 //! | random (feature `rand`) | `Tensor::random_uniform`, `Tensor::random_normal`, `Tensor::random_from` |
 //! | on the stack, no allocation | [`StackTensor`](crate::StackTensor), [`eval_stack`](crate::Expr::eval_stack) |
 //! | from other crates (features `ndarray-0_17`, `nalgebra-0_35`) | [`interop`](crate::interop): `from_ndarray`, `into_ndarray`, `as_ndarray`, `from_nalgebra`, `as_nalgebra`, … |
@@ -38,13 +40,16 @@
 //! | one index along an axis | [`index_axis`](crate::Tensor::index_axis), [`index_axis_mut`](crate::Tensor::index_axis_mut), [`index_axis_dyn`](crate::Tensor::index_axis_dyn) |
 //! | reversed axes | [`flip`](crate::Tensor::flip), [`flip_axis`](crate::Tensor::flip_axis), [`flip_dyn`](crate::Tensor::flip_dyn) |
 //! | broadcast | [`broadcast_to`](crate::Tensor::broadcast_to), [`try_into_broadcast`](crate::Tensor::try_into_broadcast) |
-//! | iterate | [`iter`](crate::Tensor::iter), [`iter_mut`](crate::Tensor::iter_mut), [`indexed_iter`](crate::Tensor::indexed_iter), [`outer_iter`](crate::Tensor::outer_iter), [`axis_iter`](crate::Tensor::axis_iter), [`axis_chunks`](crate::Tensor::axis_chunks), [`lanes`](crate::Tensor::lanes), [`windows`](crate::Tensor::windows), [`row`](crate::Tensor::row), [`col`](crate::Tensor::col) |
+//! | iterate | [`iter`](crate::Tensor::iter), [`iter_mut`](crate::Tensor::iter_mut), [`indexed_iter`](crate::Tensor::indexed_iter), [`outer_iter`](crate::Tensor::outer_iter), [`axis_iter`](crate::Tensor::axis_iter), [`axis_chunks`](crate::Tensor::axis_chunks), [`lanes`](crate::Tensor::lanes), [`windows`](crate::Tensor::windows), [`row`](crate::Tensor::row), [`col`](crate::Tensor::col); all double-ended |
+//! | iterate, writing | [`outer_iter_mut`](crate::Tensor::outer_iter_mut), [`axis_iter_mut`](crate::Tensor::axis_iter_mut), [`lanes_mut`](crate::Tensor::lanes_mut), [`axis_chunks_mut`](crate::Tensor::axis_chunks_mut) |
+//! | a closure per lane | [`map_axis`](crate::Tensor::map_axis), [`fold_axis`](crate::Tensor::fold_axis), [`accumulate_axis_inplace`](crate::Tensor::accumulate_axis_inplace), and `_dyn` forms |
+//! | diagonal | [`diag`](crate::Tensor::diag), [`diag_mut`](crate::Tensor::diag_mut), [`from_diag`](crate::Tensor::from_diag) |
 //!
 //! ## Reshape, permute, change rank
 //!
 //! | task | methods |
 //! |---|---|
-//! | reshape | [`reshape`](crate::Tensor::reshape), [`try_reshape`](crate::Tensor::try_reshape), [`into_shape`](crate::Tensor::into_shape), [`to_standard_layout`](crate::Tensor::to_standard_layout) |
+//! | reshape | [`reshape`](crate::Tensor::reshape), [`try_reshape`](crate::Tensor::try_reshape), [`into_shape`](crate::Tensor::into_shape), [`to_standard_layout`](crate::Tensor::to_standard_layout); any layout, view or copy (numpy's rule): [`to_shape`](crate::Tensor::to_shape), [`reshape_strided`](crate::Tensor::reshape_strided) |
 //! | transpose and permute | [`t`](crate::Tensor::t), [`t_mut`](crate::Tensor::t_mut), [`reversed_axes`](crate::Tensor::reversed_axes), [`permute`](crate::Tensor::permute), [`permute_axes`](crate::Tensor::permute_axes), [`into_permuted_axes`](crate::Tensor::into_permuted_axes) |
 //! | add or drop axes of extent 1 | [`unsqueeze`](crate::Tensor::unsqueeze), [`squeeze`](crate::Tensor::squeeze), [`keepdims`](crate::Tensor::keepdims), [`unsqueeze_dyn`](crate::Tensor::unsqueeze_dyn), [`squeeze_dyn`](crate::Tensor::squeeze_dyn) |
 //! | static ↔ dynamic rank | [`into_dyn`](crate::Tensor::into_dyn), [`try_into_rank`](crate::Tensor::try_into_rank), [`try_into_extents`](crate::Tensor::try_into_extents) |
@@ -88,7 +93,8 @@
 //! | task | methods |
 //! |---|---|
 //! | join | [`concatenate`](crate::Tensor::concatenate), [`concatenate_dyn`](crate::concatenate_dyn), [`stack`](crate::stack), [`stack_dyn`](crate::stack_dyn) |
-//! | split (views) | [`split`](crate::Tensor::split), [`array_split`](crate::Tensor::array_split), [`split_indices`](crate::Tensor::split_indices), and their `_dyn` forms |
+//! | split (views) | [`split`](crate::Tensor::split), [`array_split`](crate::Tensor::array_split), [`split_indices`](crate::Tensor::split_indices), and their `_dyn` forms; in two: [`split_at`](crate::Tensor::split_at), [`split_at_mut`](crate::Tensor::split_at_mut) |
+//! | without some indices (numpy's `delete`) | [`delete`](crate::Tensor::delete), [`delete_dyn`](crate::Tensor::delete_dyn) |
 //!
 //! ## Sort and select
 //!

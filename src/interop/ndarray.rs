@@ -353,6 +353,10 @@ impl<T: Clone, E: NdarrayDim, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
     /// assert_eq!(a.as_ptr(), p);
     /// assert_eq!(a[[1, 0]], 3.0);
     /// ```
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "a conversion without a try_ form copies at most what the tensor already holds"
+    )]
     pub fn into_ndarray(self) -> Array<T, E::Dim> {
         let shape: E::Dim = nd_dim(self.dims().as_ref());
         let strides = self.strides();

@@ -17,36 +17,26 @@ use crate::tensor::{or_panic, Tensor, TensorView};
 /// of extents `E`; see the module docs for the methods that make one.
 pub struct SubViews<'a, T, E: Extents, S: Layout<E>, E2: Extents> {
     base: TensorView<'a, T, E, S>,
-    grid: Vec<usize>,
-    steps: Vec<isize>,
-    item: E2,
-    strides: E2::Strides,
+    pub(super) grid: Vec<usize>,
+    pub(super) steps: Vec<isize>,
+    pub(super) item: E2,
+    pub(super) strides: E2::Strides,
     /// For `axis_chunks`: (axis, chunk length, axis extent); the last chunk is shorter.
-    chunk: Option<(usize, usize, usize)>,
-    next: usize,
-    end: usize,
+    pub(super) chunk: Option<(usize, usize, usize)>,
+    pub(super) next: usize,
+    pub(super) end: usize,
 }
 
-impl<'a, T, E: Extents, S: Layout<E>, E2: Extents> Iterator for SubViews<'a, T, E, S, E2> {
-    type Item = Tensor<T, E2, Strided, View<'a, T>>;
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.next >= self.end {
-            return None;
-        }
-        let (mut rem, mut first) = (self.next, 0isize);
-        for k in (0..self.grid.len()).rev() {
-            first += (rem % self.grid[k]) as isize * self.steps[k];
-            rem /= self.grid[k];
-        }
-        let ext = match self.chunk {
-            None => self.item.clone(),
-            Some((axis, size, total)) => {
-                let mut d = self.item.dims();
-                d.as_mut()[axis] = size.min(total - self.next * size);
-                E2::from_dims(d.as_ref()).expect("a chunk has the extents of the chunk type")
-            }
-        };
-        self.next += 1;
+impl<'a, T, E: Extents, S: Layout<E>, E2: Extents> SubViews<'a, T, E, S, E2> {
+    /// The position of grid point `i` relative to element `[0, …, 0]`, and the extents of
+    /// its item.
+    fn locate(&self, i: usize) -> (isize, E2) {
+        locate_item(&self.grid, &self.steps, &self.item, self.chunk, i)
+    }
+
+    /// The `i`-th view of the grid (`i < end`).
+    fn item_at(&self, i: usize) -> Tensor<T, E2, Strided, View<'a, T>> {
+        let (first, ext) = self.locate(i);
         // SAFETY: `first` is the position of a grid point whose item, with the tensor's own
         // strides, stays inside the tensor (each constructor sizes the grid so), and the
         // positions of distinct indices are distinct as they are in the tensor.
@@ -55,13 +45,101 @@ impl<'a, T, E: Extents, S: Layout<E>, E2: Extents> Iterator for SubViews<'a, T, 
             Tensor::<T, E, S, View<'a, T>>::from_parts_unchecked(b.storage, b.extents.clone(), b.mapping.clone())
                 .relayout(ext, self.strides.clone(), first)
         };
-        Some(v.expect("a strided mapping takes any strides"))
+        v.expect("a strided mapping takes any strides")
+    }
+
+    /// Splits the remaining views into the first `n` and the rest (ndarray's
+    /// `AxisIter::split_at`); panics when `n` exceeds [`ExactSizeIterator::len`].
+    ///
+    /// ```
+    /// use mdtensor::tensor;
+    /// let a = tensor![[1, 2], [3, 4], [5, 6]];
+    /// let (head, tail) = a.outer_iter().split_at(1);
+    /// assert_eq!(head.map(|r| r.to_vec()).collect::<Vec<_>>(), [[1, 2]]);
+    /// assert_eq!(tail.rev().map(|r| r.to_vec()).collect::<Vec<_>>(), [[5, 6], [3, 4]]);
+    /// ```
+    #[track_caller]
+    pub fn split_at(self, n: usize) -> (Self, Self) {
+        let len = self.end - self.next;
+        assert!(n <= len, "split_at: {n} is past the {len} remaining views");
+        let mut head = self.clone();
+        head.end = self.next + n;
+        let mut tail = self;
+        tail.next += n;
+        (head, tail)
+    }
+}
+
+/// The position of grid point `i` (row-major over `grid`, `steps` apart) and the extents
+/// of its item: `item`, or for chunks the chunk's length along its axis.
+pub(super) fn locate_item<E2: Extents>(
+    grid: &[usize],
+    steps: &[isize],
+    item: &E2,
+    chunk: Option<(usize, usize, usize)>,
+    i: usize,
+) -> (isize, E2) {
+    let (mut rem, mut first) = (i, 0isize);
+    for k in (0..grid.len()).rev() {
+        first += (rem % grid[k]) as isize * steps[k];
+        rem /= grid[k];
+    }
+    let ext = match chunk {
+        None => item.clone(),
+        Some((axis, size, total)) => {
+            let mut d = item.dims();
+            d.as_mut()[axis] = size.min(total - i * size);
+            E2::from_dims(d.as_ref()).expect("a chunk has the extents of the chunk type")
+        }
+    };
+    (first, ext)
+}
+
+impl<'a, T, E: Extents, S: Layout<E>, E2: Extents> Iterator for SubViews<'a, T, E, S, E2> {
+    type Item = Tensor<T, E2, Strided, View<'a, T>>;
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.next >= self.end {
+            return None;
+        }
+        self.next += 1;
+        Some(self.item_at(self.next - 1))
     }
     fn size_hint(&self) -> (usize, Option<usize>) {
         (self.end - self.next, Some(self.end - self.next))
     }
+    fn nth(&mut self, n: usize) -> Option<Self::Item> {
+        self.next = self.next.saturating_add(n).min(self.end);
+        self.next()
+    }
 }
 impl<T, E: Extents, S: Layout<E>, E2: Extents> ExactSizeIterator for SubViews<'_, T, E, S, E2> {}
+impl<T, E: Extents, S: Layout<E>, E2: Extents> core::iter::FusedIterator for SubViews<'_, T, E, S, E2> {}
+impl<T, E: Extents, S: Layout<E>, E2: Extents> DoubleEndedIterator for SubViews<'_, T, E, S, E2> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        if self.next >= self.end {
+            return None;
+        }
+        self.end -= 1;
+        Some(self.item_at(self.end))
+    }
+}
+impl<T, E: Extents, S: Layout<E>, E2: Extents> Clone for SubViews<'_, T, E, S, E2> {
+    fn clone(&self) -> Self {
+        let b = &self.base;
+        // SAFETY: the same borrowed storage, extents and mapping: a copy of a view.
+        let base = unsafe { Tensor::from_parts_unchecked(b.storage, b.extents.clone(), b.mapping.clone()) };
+        SubViews {
+            base,
+            grid: self.grid.clone(),
+            steps: self.steps.clone(),
+            item: self.item.clone(),
+            strides: self.strides.clone(),
+            chunk: self.chunk,
+            next: self.next,
+            end: self.end,
+        }
+    }
+}
 
 impl<'a, T, E: Extents, S: Layout<E>, E2: Extents> SubViews<'a, T, E, S, E2> {
     fn new(base: TensorView<'a, T, E, S>, grid: Vec<usize>, steps: Vec<isize>, item: E2, strides: &[isize]) -> Self {
@@ -79,7 +157,11 @@ fn without<X: Copy>(v: &[X], k: usize) -> Vec<X> {
 
 /// # Sub-views along axes (no copies)
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
-    fn axis_views<E2: Extents>(&self, op: &'static str, axis: usize) -> Result<SubViews<'_, T, E, S, E2>, ShapeError> {
+    pub(super) fn axis_views<E2: Extents>(
+        &self,
+        op: &'static str,
+        axis: usize,
+    ) -> Result<SubViews<'_, T, E, S, E2>, ShapeError> {
         check_axis(op, axis, self.rank())?;
         let (dims, strides) = (self.dims(), self.strides());
         let (dims, strides) = (dims.as_ref(), strides.as_ref());
@@ -143,7 +225,11 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         or_panic(self.try_axis_iter_dyn(axis))
     }
 
-    fn lane_views<D: Dim>(&self, op: &'static str, axis: usize) -> Result<SubViews<'_, T, E, S, (D,)>, ShapeError> {
+    pub(super) fn lane_views<D: Dim>(
+        &self,
+        op: &'static str,
+        axis: usize,
+    ) -> Result<SubViews<'_, T, E, S, (D,)>, ShapeError> {
         check_axis(op, axis, self.rank())?;
         let (dims, strides) = (self.dims(), self.strides());
         let (dims, strides) = (dims.as_ref(), strides.as_ref());
@@ -216,7 +302,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         or_panic(self.try_windows(window))
     }
 
-    fn chunk_views(
+    pub(super) fn chunk_views(
         &self,
         op: &'static str,
         axis: usize,

@@ -3,9 +3,11 @@
 //! ([`SubViews`]: `outer_iter`, `axis_iter`, `lanes`, `windows`, `axis_chunks`).
 
 mod axis_iter;
+mod axis_iter_mut;
 pub(crate) mod walk;
 
 pub use axis_iter::SubViews;
+pub use axis_iter_mut::SubViewsMut;
 
 use crate::extents::Extents;
 use crate::layout::Layout;
@@ -105,7 +107,8 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     ///
     /// ```
     /// use mdtensor::{DynRank, ShapeError, Tensor};
-    /// let v = Tensor::<u8, DynRank>::from_vec([1], vec![7]).broadcast_to::<DynRank>([1 << 44]);
+    /// let one = Tensor::<u8, DynRank>::from_vec([1], vec![7]);
+    /// let v = one.broadcast_to::<DynRank>([1 << 44]);
     /// assert!(matches!(v.try_to_vec(), Err(ShapeError::OutOfMemory { .. })));
     /// assert_eq!(v.try_slice_dyn(&[mdtensor::SliceElem::Index(5)]).unwrap().try_to_vec().unwrap(), [7]);
     /// ```
@@ -188,6 +191,25 @@ impl<'a, T, E: Extents> Iterator for Iter<'a, T, E> {
     }
 }
 impl<T, E: Extents> ExactSizeIterator for Iter<'_, T, E> {}
+impl<T, E: Extents> core::iter::FusedIterator for Iter<'_, T, E> {}
+impl<'a, T, E: Extents> DoubleEndedIterator for Iter<'a, T, E> {
+    /// ```
+    /// use mdtensor::tensor;
+    /// let t = tensor![[1, 2, 3], [4, 5, 6]];
+    /// assert_eq!(t.t().iter().rev().copied().collect::<Vec<_>>(), [6, 3, 5, 2, 4, 1]);
+    /// ```
+    #[inline]
+    fn next_back(&mut self) -> Option<&'a T> {
+        let mut idx = self.walker.index.clone();
+        // SAFETY: as in `next`: a position of a valid index not yet visited.
+        self.walker.next_back_pos(&mut idx).map(|p| unsafe { &*self.base.offset(p) })
+    }
+}
+impl<T, E: Extents> Clone for Iter<'_, T, E> {
+    fn clone(&self) -> Self {
+        Iter { base: self.base, walker: self.walker.clone(), _borrow: PhantomData }
+    }
+}
 
 impl<'a, T, E: Extents> Iterator for IterMut<'a, T, E> {
     type Item = &'a mut T;
@@ -220,6 +242,16 @@ impl<'a, T, E: Extents> Iterator for IterMut<'a, T, E> {
     }
 }
 impl<T, E: Extents> ExactSizeIterator for IterMut<'_, T, E> {}
+impl<T, E: Extents> core::iter::FusedIterator for IterMut<'_, T, E> {}
+impl<'a, T, E: Extents> DoubleEndedIterator for IterMut<'a, T, E> {
+    #[inline]
+    fn next_back(&mut self) -> Option<&'a mut T> {
+        let mut idx = self.walker.index.clone();
+        // SAFETY: a valid position not yet visited from either end, distinct from every
+        // other (see `next`), so the `&mut` is exclusive.
+        self.walker.next_back_pos(&mut idx).map(|p| unsafe { &mut *self.base.offset(p) })
+    }
+}
 
 impl<'a, T, E: Extents> Iterator for IndexedIter<'a, T, E> {
     type Item = (E::Index, &'a T);
@@ -234,6 +266,20 @@ impl<'a, T, E: Extents> Iterator for IndexedIter<'a, T, E> {
     }
 }
 impl<T, E: Extents> ExactSizeIterator for IndexedIter<'_, T, E> {}
+impl<T, E: Extents> core::iter::FusedIterator for IndexedIter<'_, T, E> {}
+impl<'a, T, E: Extents> DoubleEndedIterator for IndexedIter<'a, T, E> {
+    #[inline]
+    fn next_back(&mut self) -> Option<Self::Item> {
+        let mut idx = self.walker.index.clone();
+        // SAFETY: valid positions (dense invariant).
+        self.walker.next_back_pos(&mut idx).map(|p| (idx, unsafe { &*self.base.offset(p) }))
+    }
+}
+impl<T, E: Extents> Clone for IndexedIter<'_, T, E> {
+    fn clone(&self) -> Self {
+        IndexedIter { base: self.base, walker: self.walker.clone(), _borrow: PhantomData }
+    }
+}
 
 impl<'a, T, E: Extents, S: Layout<E>, St: DenseStorage<T>> IntoIterator for &'a Tensor<T, E, S, St> {
     type Item = &'a T;

@@ -17,6 +17,8 @@ pub(crate) struct Walker<I: AxisArray<usize>, S: AxisArray<isize>> {
     /// Position of the current element relative to element `[0, …, 0]`.
     pub(crate) pos: isize,
     pub(crate) remaining: usize,
+    /// Elements already visited from the front: with `remaining`, where the back is.
+    pub(crate) front: usize,
 }
 
 impl<I: AxisArray<usize>, S: AxisArray<isize>> Walker<I, S> {
@@ -30,7 +32,7 @@ impl<I: AxisArray<usize>, S: AxisArray<isize>> Walker<I, S> {
             }
         }
         let remaining = dims.as_ref().iter().product();
-        Walker { dims, strides, index: zero_index, pos: 0, remaining }
+        Walker { dims, strides, index: zero_index, pos: 0, remaining, front: 0 }
     }
 
     /// A walker visiting the same positions in the same order, with contiguous axes merged
@@ -51,6 +53,7 @@ impl<I: AxisArray<usize>, S: AxisArray<isize>> Walker<I, S> {
     fn advance_inner(&mut self, n: usize) {
         let r = self.rank();
         self.remaining -= n;
+        self.front += n;
         if r == 0 {
             return;
         }
@@ -101,9 +104,35 @@ impl<I: AxisArray<usize>, S: AxisArray<isize>> Walker<I, S> {
         } else {
             (self.dims.as_ref()[r - 1] - self.index.as_ref()[r - 1], self.strides.as_ref()[r - 1])
         };
+        // Elements taken from the back end the run early.
+        let len = len.min(self.remaining);
         let p = self.pos;
         self.advance_inner(len);
         Some((p, len, stride))
+    }
+}
+
+impl<I: AxisArray<usize>, S: AxisArray<isize>> Walker<I, S> {
+    /// The row-major index and position of the `k`-th element (`k < front + remaining`).
+    pub(crate) fn locate(&self, mut k: usize, index: &mut I) -> isize {
+        let mut pos = 0isize;
+        let (dims, strides) = (self.dims.as_ref(), self.strides.as_ref());
+        for ((i, &d), &s) in index.as_mut().iter_mut().zip(dims).zip(strides).rev() {
+            *i = k % d;
+            k /= d;
+            pos += *i as isize * s;
+        }
+        pos
+    }
+
+    /// The last position not yet visited, taken from the back; `index` receives its index.
+    #[inline]
+    pub(crate) fn next_back_pos(&mut self, index: &mut I) -> Option<isize> {
+        if self.remaining == 0 {
+            return None;
+        }
+        self.remaining -= 1;
+        Some(self.locate(self.front + self.remaining, index))
     }
 }
 
@@ -175,5 +204,18 @@ mod tests {
             all.extend((0..n as isize).map(|t| p + t * s));
         }
         assert_eq!(all, [0, 2, 4, 1, 3, 5]);
+    }
+
+    #[test]
+    fn runs_stop_where_the_back_has_taken_over() {
+        let mut w = Walker::new([2, 3], [3, 1], [0; 2]);
+        let mut idx = [0; 2];
+        assert_eq!(w.next_back_pos(&mut idx), Some(5));
+        assert_eq!(idx, [1, 2]);
+        assert_eq!(w.next_back_pos(&mut idx), Some(4));
+        assert_eq!(w.next_run(), Some((0, 3, 1)));
+        assert_eq!(w.next_run(), Some((3, 1, 1)));
+        assert_eq!(w.next_run(), None);
+        assert_eq!(w.next_back_pos(&mut idx), None);
     }
 }

@@ -29,6 +29,7 @@ pub(crate) fn partition_point(n: usize, mut pred: impl FnMut(usize) -> bool) -> 
 
 /// Lane boundaries `0 = b₀ < … ≤ b_k = lanes` splitting the lanes into `blocks` runs of
 /// about equal work, counting one unit per stored entry and one per lane.
+#[allow(clippy::disallowed_methods, reason = "one bound per thread block")]
 pub(crate) fn balanced_blocks<I: SparseIndex>(indptr: &[I], blocks: usize) -> Vec<usize> {
     let lanes = indptr.len() - 1;
     let total = indptr[lanes].index() + lanes;
@@ -48,6 +49,7 @@ pub(crate) fn balanced_blocks<I: SparseIndex>(indptr: &[I], blocks: usize) -> Ve
 /// Cuts `lens`, `idx` and `vals` into consecutive pieces: piece `b` has `lanes[b]` lane
 /// lengths and `sizes[b]` entries.
 #[allow(clippy::type_complexity)]
+#[allow(clippy::disallowed_methods, reason = "one slot per block size already listed")]
 fn split3<'a, T, I>(
     lanes: &[usize],
     sizes: &[usize],
@@ -144,6 +146,10 @@ const BLOCK_ENTRIES: usize = if cfg!(miri) { 64 } else { 1 << 16 };
 /// lane into its own slice of the output (in parallel over blocks). A block's slice is small
 /// enough to stay in cache, so the scattered writes of the second pass are cheap. The
 /// buckets hold a copy of the triplets: peak memory is about twice the result's.
+#[allow(
+    clippy::disallowed_methods,
+    reason = "the buckets together hold the entries the caller already holds, and one slot per row"
+)]
 pub(crate) fn from_triplets<T: SparseElem, J: SparseIndex, I: SparseIndex>(
     lanes: usize,
     inner_extent: usize,

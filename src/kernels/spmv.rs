@@ -83,6 +83,7 @@ fn blocks_for<T, I: SparseIndex>(a: &CsRef<'_, T, I>, par: Par, per_thread: usiz
 
 /// Runs `f(first_lane, out_rows)` over blocks of CSR rows, each with its own rows of `out`
 /// (`width` elements per row), in parallel when there are several blocks.
+#[allow(clippy::disallowed_methods, reason = "one slot per thread block")]
 fn for_row_blocks<T: Send>(bounds: &[usize], out: &mut [T], width: usize, f: impl Fn(usize, &mut [T]) + Sync) {
     let mut pieces = Vec::with_capacity(bounds.len());
     let mut rest = out;
@@ -270,6 +271,7 @@ fn csr_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &[T], n: usi
 /// needs no scratch memory and would give the serial result bit for bit, but every thread
 /// then reads the whole matrix: in a standalone copy, two threads did twice the reading of
 /// one, so there was nothing left to gain from the second.
+#[allow(clippy::disallowed_methods, reason = "one slot per thread block")]
 fn csc_matmat<T: SparseElem, I: SparseIndex>(a: CsRef<'_, T, I>, b: &[T], n: usize, c: &mut [T], par: Par) {
     if n == 0 {
         return;

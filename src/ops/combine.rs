@@ -162,6 +162,12 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
         // they reshape to matrices, then one matrix product.
         let perm_a: Vec<usize> = free_a.iter().chain(left).copied().collect();
         let perm_b: Vec<usize> = right.iter().chain(&free_b).copied().collect();
+        let out_dims: Vec<usize> = free_a.iter().map(|&i| ad[i]).chain(free_b.iter().map(|&j| bd[j])).collect();
+        if out_dims.contains(&0) {
+            // No elements to compute: the answer at once, without copying operands that may
+            // be huge broadcasts.
+            return Tensor::try_from_vec(DynRank::new(out_dims), Vec::new()).map_err(|(e, _)| e);
+        }
         let a2 = self.try_permute(&perm_a)?.try_to_standard_layout()?;
         let b2 = rhs.try_permute(&perm_b)?.try_to_standard_layout()?;
         let m: usize = free_a.iter().map(|&k| ad[k]).product();
@@ -170,7 +176,6 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
         let am = as_matrix(a2, m, k);
         let bm = as_matrix(b2, k, n);
         let c = am.try_matmul(&bm)?;
-        let out_dims: Vec<usize> = free_a.iter().map(|&i| ad[i]).chain(free_b.iter().map(|&j| bd[j])).collect();
         // The product's own buffer, renamed: no copy (and no allocation to refuse).
         c.try_into_shape(DynRank::new(out_dims)).map_err(|(e, _)| e)
     }

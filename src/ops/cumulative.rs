@@ -73,6 +73,8 @@ fn scan<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
     // The result is as large as the input: one fallible copy, scanned in place.
     let mut v = t.to_vec_op(op)?;
     let (outer, n, inner) = around(t.dims().as_ref(), axis);
+    // No elements: nothing to scan, however many empty blocks the other axes describe.
+    let outer = if v.is_empty() { 0 } else { outer };
     for o in 0..outer {
         let block = o * n * inner;
         for p in block + inner..block + n * inner {

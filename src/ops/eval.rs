@@ -173,7 +173,8 @@ impl<T, E: Extents, S: Layout<E>, St: crate::storage::DenseStorage<T>> Tensor<T,
     /// let a = mdtensor::tensor![[1, 2], [3, 4]];
     /// assert_eq!(a.t().try_to_standard_layout().unwrap().to_vec(), [1, 3, 2, 4]);
     /// // A broadcast view of 2^44 bytes uses no memory; its copy would.
-    /// let v = Tensor::<u8, DynRank>::from_vec([1], vec![1]).broadcast_to::<DynRank>([1 << 44]);
+    /// let one = Tensor::<u8, DynRank>::from_vec([1], vec![1]);
+    /// let v = one.broadcast_to::<DynRank>([1 << 44]);
     /// assert!(matches!(v.try_to_standard_layout(), Err(ShapeError::OutOfMemory { .. })));
     /// ```
     pub fn try_to_standard_layout(&self) -> Result<Tensor<T, E>, ShapeError>

@@ -50,7 +50,8 @@ fn interleave<T: Clone>(
     axis: usize,
     numel: usize,
 ) -> Result<Vec<T>, ShapeError> {
-    let outer: usize = parts[0].dims()[..axis].iter().product();
+    // No elements: no blocks to copy, however many empty ones the outer axes describe.
+    let outer: usize = if numel == 0 { 0 } else { parts[0].dims()[..axis].iter().product() };
     let mut out = try_vec_with_capacity(op, numel)?;
     let mut iters = try_vec_with_capacity(op, parts.len())?;
     iters.extend(parts.iter().map(|p| (p.iter(), p.dims()[axis..].iter().product::<usize>())));

@@ -15,7 +15,7 @@ use crate::extents::{
     broadcast_strides, extents_from, matmul_dims, CrossDim, DotShape, Extents, MatMulDims, MatMulShape, OutputFor,
 };
 use crate::kernels::elementwise::{unravel, SendPtr};
-use crate::kernels::gemm::{gemm, GemmElem, MatRef};
+use crate::kernels::gemm::{gemm, Gemm, GemmElem, MatRef};
 use crate::layout::{Layout, RowMajor};
 use crate::storage::{DenseStorage, DenseStorageMut, OwnedStorage, ResultStorage};
 use crate::tensor::{or_panic, Tensor};
@@ -77,7 +77,7 @@ unsafe fn batched_gemm<T: GemmElem>(d: &MatMulDims, a: &Operand<T>, b: &Operand<
             // SAFETY: batch `bi` of A and B is inside each operand (caller's contract,
             // batch strides 0 where broadcast); C's block `bi` holds m×n elements, and
             // blocks are disjoint across tasks.
-            unsafe { gemm(m, k, n, at(a, &idx), at(b, &idx), c.get().add(bi * block), n, par) };
+            unsafe { gemm(Gemm { m, k, n, a: at(a, &idx), b: at(b, &idx), c: c.get().add(bi * block), ldc: n }, par) };
         }
     };
     if across {
@@ -112,7 +112,7 @@ enum Plan<T> {
 #[inline(never)]
 unsafe fn gemm_shared<T: GemmElem>(m: usize, k: usize, n: usize, a: MatRef<T>, b: MatRef<T>, c: *mut T, par: Par) {
     // SAFETY: forwarded contract.
-    unsafe { gemm(m, k, n, a, b, c, n, par) }
+    unsafe { gemm(Gemm { m, k, n, a, b, c, ldc: n }, par) }
 }
 
 impl<T: GemmElem> Plan<T> {
@@ -133,12 +133,18 @@ impl<T: GemmElem> Plan<T> {
         total: usize,
         par: Par,
     ) -> Option<St> {
+        if total == 0 {
+            // An empty product is answered at once: the kernels would still walk every row
+            // of an operand with 2^44 rows of nothing.
+            // SAFETY: there are no elements to initialise.
+            return unsafe { St::from_raw_init(0, |_| {}) };
+        }
         // SAFETY: each arm writes all `total` = batch·m·n elements of the row-major
         // result; operands address their own elements (dense invariant).
         unsafe {
             match self {
                 Plan::Matrices { m, k, n, a, b } if INLINE => {
-                    St::from_raw_init(total, |c| gemm(*m, *k, *n, *a, *b, c, *n, par))
+                    St::from_raw_init(total, |c| gemm(Gemm { m: *m, k: *k, n: *n, a: *a, b: *b, c, ldc: *n }, par))
                 }
                 Plan::Matrices { m, k, n, a, b } => {
                     St::from_raw_init(total, |c| gemm_shared(*m, *k, *n, *a, *b, c, par))
@@ -159,12 +165,16 @@ impl<T: GemmElem> Plan<T> {
         par: Par,
     ) -> Result<Option<St>, ShapeError> {
         const OP: &str = "matmul";
+        if total == 0 {
+            // SAFETY: there are no elements to initialise (see `fill`).
+            return unsafe { St::try_from_raw_init(OP, 0, |_| {}) };
+        }
         // SAFETY: as in `fill`.
         unsafe {
             match self {
-                Plan::Matrices { m, k, n, a, b } if INLINE => {
-                    St::try_from_raw_init(OP, total, |c| gemm(*m, *k, *n, *a, *b, c, *n, par))
-                }
+                Plan::Matrices { m, k, n, a, b } if INLINE => St::try_from_raw_init(OP, total, |c| {
+                    gemm(Gemm { m: *m, k: *k, n: *n, a: *a, b: *b, c, ldc: *n }, par)
+                }),
                 Plan::Matrices { m, k, n, a, b } => {
                     St::try_from_raw_init(OP, total, |c| gemm_shared(*m, *k, *n, *a, *b, c, par))
                 }

@@ -27,6 +27,8 @@ mod norm;
 
 mod cumulative;
 
+mod map_axis;
+
 mod softmax;
 
 mod linalg;
@@ -38,6 +40,10 @@ mod sparse;
 mod join;
 
 mod take;
+
+mod delete;
+
+mod triplet_forms;
 
 mod sort;
 

@@ -611,7 +611,7 @@ pub trait AxisReductions: Expr {
         Self::Elem: Float + FromPrimitive,
         Self::Extents: RemoveAxis<I>,
     {
-        Ok(self.try_var_axis::<I>(ddof)?.mapv(|v: Self::Elem| v.sqrt()))
+        self.try_var_axis::<I>(ddof)?.try_map_op("std_axis", |v: &Self::Elem| v.sqrt())
     }
     /// Standard deviation along axis `I` with `ddof` delta degrees of freedom.
     #[track_caller]

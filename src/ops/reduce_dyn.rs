@@ -6,10 +6,12 @@
 //!   (which axis goes is not known to the compiler), [`DynRank`] for [`DynRank`]
 //!   ([`RemoveAxisDyn`]). Several axes: [`DynRank`]; with `_keepdims`, the input's rank with
 //!   every axis dynamic (`E::Dynamic`), the reduced axes of extent 1.
-//! * **Axes.** Numbers from 0, or negative from the end as in numpy (`-1` is the last
-//!   axis, [`Axis`]); an axis outside `-rank..rank` is `Err(AxisOutOfRange)` (or
-//!   `NegativeAxisOutOfRange`) from the `try_` form; a repeated axis is `Err`, as in
-//!   numpy. An empty list reduces nothing (each element alone, as numpy's `axis=()`).
+//! * **Axes.** One axis: a number from 0, or negative from the end as in numpy (`-1` is
+//!   the last axis, [`Axis`]); outside `-rank..rank` it is `Err(AxisOutOfRange)` (or
+//!   `NegativeAxisOutOfRange`) from the `try_` form. A list of axes (`_axes`) takes
+//!   `usize` numbers only, so that an empty list `&[]` still needs no annotation; an axis
+//!   `>= rank` or repeated is `Err`, as in numpy. An empty list reduces nothing (each
+//!   element alone, as numpy's `axis=()`).
 //! * The arithmetic is the one of the static forms ([`crate::ops::Reductions`],
 //!   [`crate::ops::AxisReductions`]): the same reducers and kernels, so `sum_axis_dyn(1)`
 //!   and `sum_axis::<1>()` give identical bits.
@@ -301,7 +303,9 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
         T: Float + FromPrimitive,
         E: RemoveAxisDyn,
     {
-        Ok(self.try_var_axis_dyn(axis, ddof).map_err(|e| rename(e, "std_axis_dyn"))?.mapv(T::sqrt))
+        self.try_var_axis_dyn(axis, ddof)
+            .map_err(|e| rename(e, "std_axis_dyn"))?
+            .try_map_op("std_axis_dyn", |v| v.sqrt())
     }
     /// See [`Tensor::try_std_axis_dyn`].
     #[track_caller]
@@ -318,7 +322,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     where
         T: Float + FromPrimitive,
     {
-        Ok(self.try_var_axes(axes, ddof).map_err(|e| rename(e, "std_axes"))?.mapv(T::sqrt))
+        self.try_var_axes(axes, ddof).map_err(|e| rename(e, "std_axes"))?.try_map_op("std_axes", |v| v.sqrt())
     }
     /// See [`Tensor::try_std_axes`].
     #[track_caller]
@@ -337,7 +341,9 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     where
         T: Float + FromPrimitive,
     {
-        Ok(self.try_var_axes_keepdims(axes, ddof).map_err(|e| rename(e, "std_axes_keepdims"))?.mapv(T::sqrt))
+        self.try_var_axes_keepdims(axes, ddof)
+            .map_err(|e| rename(e, "std_axes_keepdims"))?
+            .try_map_op("std_axes_keepdims", |v| v.sqrt())
     }
     /// See [`Tensor::try_std_axes_keepdims`].
     #[track_caller]

@@ -29,11 +29,11 @@ fn gather<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
     check_axis(op, axis, t.rank())?;
     let dims = t.shape();
     let n = dims[axis];
-    let mut wrapped = try_vec_with_capacity(op, indices.len())?;
-    for &j in indices {
-        wrapped.push(j.wrap(n).ok_or(ShapeError::IndexOutOfBounds { op, index: j.as_isize(), axis, extent: n })?);
+    // Checked here, wrapped again where read: a list of wrapped indices would cost as much
+    // memory as the caller's own list.
+    if let Some(bad) = indices.iter().find(|j| j.wrap(n).is_none()) {
+        return Err(ShapeError::IndexOutOfBounds { op, index: bad.as_isize(), axis, extent: n });
     }
-    let indices = &wrapped[..];
     let mut out_dims = dims.clone();
     out_dims[axis] = indices.len();
     let len = checked_numel(op, &out_dims, core::mem::size_of::<T>())?;
@@ -50,7 +50,8 @@ fn gather<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
     let mut inner = Walker::new(dims[axis + 1..].to_vec(), strides[axis + 1..].to_vec(), zeros(dims.len() - axis - 1));
     let inner_len = inner.remaining;
     while let Some(po) = outer.next_pos() {
-        for &j in indices {
+        for j in indices {
+            let j = j.wrap(n).expect("every index was checked above");
             let pj = po + j as isize * step;
             // Back to the block's first element (one walker for every block).
             inner.index.fill(0);

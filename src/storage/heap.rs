@@ -44,6 +44,7 @@ impl<T> Heap<T> {
 }
 
 impl<T: Clone> Clone for Heap<T> {
+    #[allow(clippy::disallowed_methods, reason = "`Clone` cannot fail: a refused copy panics with the byte count")]
     fn clone(&self) -> Self {
         Heap(match &self.0 {
             Repr::Aligned(b) => Repr::Aligned(b.clone()),
@@ -91,6 +92,7 @@ unsafe impl<T> DenseStorageMut<T> for Heap<T> {
 // SAFETY: both constructors hold exactly the requested elements.
 unsafe impl<T> OwnedStorage<T> for Heap<T> {
     #[track_caller]
+    #[allow(clippy::disallowed_methods, reason = "the plain constructor; `try_from_fn_linear` is the fallible one")]
     fn from_fn_linear(n: usize, f: impl FnMut(usize) -> T) -> Option<Self> {
         Some(Heap(Repr::Aligned(AlignedBuf::from_fn(n, f))))
     }
@@ -105,6 +107,7 @@ unsafe impl<T> OwnedStorage<T> for Heap<T> {
         AlignedBuf::try_from_fn(n, f).map(|b| Some(Heap(Repr::Aligned(b)))).map_err(|e| e.with_op(op))
     }
     #[track_caller]
+    #[allow(clippy::disallowed_methods, reason = "the plain constructor; `try_from_raw_init` is the fallible one")]
     unsafe fn from_raw_init(n: usize, init: impl FnOnce(*mut T)) -> Option<Self> {
         // SAFETY: forwarded contract.
         Some(Heap(Repr::Aligned(unsafe { AlignedBuf::from_raw_init(n, init) })))

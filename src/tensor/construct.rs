@@ -516,6 +516,7 @@ impl<T: Scalar, const A: usize, const B: usize, const C: usize, const D: usize> 
 /// # Construction
 impl<T: Scalar, E: Extents + Default> Tensor<T, E, RowMajor, Heap<T>> {
     /// A tensor with static extents from nested arrays; see [`crate::tensor!`].
+    #[allow(clippy::disallowed_methods, reason = "the elements already sit in the nested input")]
     pub fn from_nested<N: NestedArray<Elem = T, Extents = E>>(nested: N) -> Self {
         let ext = E::default();
         let mut v = Vec::with_capacity(ext.numel());

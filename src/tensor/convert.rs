@@ -161,6 +161,7 @@ where
     /// assert_eq!(v, [1, 2, 3, 4]);
     /// assert_eq!(v.as_ptr(), p); // the literal's Vec came back as it was
     /// ```
+    #[allow(clippy::disallowed_methods, reason = "`into_vec` copies at most what the tensor already holds in memory")]
     pub fn into_vec(self) -> Vec<T> {
         if self.is_standard_layout() && S::offset(&self.mapping) == 0 && self.storage.region_len() == self.numel() {
             let (ext, mapping) = (self.extents, self.mapping);

@@ -44,15 +44,25 @@
 
 use super::{Scalar, Tensor, TensorView};
 use crate::extents::Extents;
+use crate::kernels::gemm::GemmElem;
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
 use crate::tensor::ReadStorage;
 use num_traits::{Float, FromPrimitive, Zero};
 
 /// The element types of real-valued numeric code (`f32`, `f64`): what generic functions over
-/// reductions, math and operators need of `T`, as one bound.
-pub trait Real: Float + FromPrimitive + Scalar + Send + Sync + core::fmt::Debug {}
-impl<T: Float + FromPrimitive + Scalar + Send + Sync + core::fmt::Debug> Real for T {}
+/// reductions, math, operators and products (`matmul`, `dot`) need of `T`, as one bound.
+///
+/// ```
+/// use mdtensor::{ext, Real, Tensor};
+/// fn gram<T: Real>(a: &Tensor<T, ext![_, _]>) -> Tensor<T, ext![_, _]> {
+///     a.t().matmul(a)
+/// }
+/// let a = Tensor::<f32, ext![_, _]>::ones([2, 3]);
+/// assert_eq!(gram(&a).to_vec(), [2.0; 9]);
+/// ```
+pub trait Real: Float + FromPrimitive + Scalar + GemmElem + Send + Sync + core::fmt::Debug {}
+impl<T: Float + FromPrimitive + Scalar + GemmElem + Send + Sync + core::fmt::Debug> Real for T {}
 
 /// Any tensor whose elements can be read: dense, sparse (COO, CSR, CSC), band, or a storage
 /// of your own ([`ReadStorage`]). One bound instead of `E: Extents, S: Layout<E>,

@@ -6,6 +6,8 @@
 // In the order the `Tensor` page lists their methods.
 mod construct;
 
+mod borrowed;
+
 mod shape;
 
 mod index;
@@ -22,11 +24,14 @@ mod band;
 
 mod generic;
 
+mod parts;
+
 pub use band::BandMatrix;
 pub(crate) use construct::or_panic;
 pub use construct::{ArrayShape, NestedArray, Scalar, ShapeArg};
 pub use generic::{DenseTensor, ReadTensor, Real};
 pub use index::TensorIndex;
+pub(crate) use parts::{strides_unique, view_parts, ViewParts};
 pub(crate) use read::check_index;
 pub use read::ReadStorage;
 

@@ -23,15 +23,19 @@
 mod axes;
 mod axes_dyn;
 mod broadcast;
+mod diag;
 mod keepdims;
 mod rank;
 mod reshape;
+mod reshape_any;
 mod slice;
 mod slice_static;
+mod split_at;
 mod transpose;
 
 pub use axes::Squeezable;
 pub use reshape::ReshapeTo;
+pub use reshape_any::CowTensor;
 pub use slice::{NewAxis, SliceArg, SliceElem, SliceInfo, SliceInput};
 pub use slice_static::{Full, Span, StaticAxisSlice, StaticSlicePolicy, StaticSliceSpec};
 pub use transpose::{Ax, DistinctAxis, Permutation, PermutationRank};

@@ -1,10 +1,11 @@
 //! `reshape`: new extents over the same elements in logical (row-major) order.
 //!
 //! When both extents are static, a different element count does not compile
-//! ([`ReshapeTo`]); otherwise it is checked at run time. A tensor that is not row-major
-//! contiguous cannot be reshaped without a copy: the view form returns
-//! [`ShapeError::NotContiguous`], and `to_standard_layout().reshape(..)` makes the copy
-//! explicit.
+//! ([`ReshapeTo`]); otherwise it is checked at run time. `reshape` gives a `RowMajor`
+//! view, so a tensor that is not row-major contiguous gets
+//! [`ShapeError::NotContiguous`]. numpy's `reshape` is [`Tensor::to_shape`] (a view when the
+//! strides allow, a copy otherwise) and [`Tensor::reshape_strided`] (the view alone, for
+//! any layout whose strides allow it).
 
 use crate::error::ShapeError;
 use crate::extents::{Extents, StaticExtents};
@@ -48,7 +49,7 @@ where
 {
 }
 
-fn checked_target<E: Extents, E2: Extents>(
+pub(super) fn checked_target<E: Extents, E2: Extents>(
     op: &'static str,
     from: &E,
     shape: impl ShapeArg<E2>,

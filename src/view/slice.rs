@@ -304,6 +304,7 @@ fn apply_slice(
 /// # Views: slicing
 impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
     /// Consuming form of [`Tensor::slice`].
+    #[allow(clippy::disallowed_methods, reason = "a fixed capacity of six axes")]
     pub fn try_into_sliced<In, Out: Extents>(
         self,
         info: SliceInfo<In, Out>,

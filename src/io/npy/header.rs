@@ -72,6 +72,7 @@ pub fn read_npy_header(r: &mut impl Read) -> Result<NpyHeader, NpyError> {
 
 /// The header numpy would write: version 1.0 when the dict fits, else 2.0; padded with
 /// spaces and a newline so the payload starts at a multiple of 64 bytes.
+#[allow(clippy::disallowed_methods, reason = "a header of a few hundred bytes")]
 pub(crate) fn write_header(descr: &str, fortran_order: bool, shape: &[usize]) -> Vec<u8> {
     let py_bool = if fortran_order { "True" } else { "False" };
     let dict = format!("{{'descr': '{descr}', 'fortran_order': {py_bool}, 'shape': {}, }}", PyShape(shape));

@@ -4,6 +4,7 @@
 
 use super::dtype::{check_dtype, NpyElement};
 use super::header::{read_npy_header, read_up_to, NpyHeader};
+use crate::error::ShapeError;
 use crate::extents::{extents_from, Extents};
 use crate::io::NpyError;
 use crate::layout::ColMajor;
@@ -91,14 +92,18 @@ fn read_payload<T: NpyElement, E: Extents>(
     }
     let swap = header.dtype.order.is_foreign();
     let n = header.numel();
-    // Without a known length, memory grows with the bytes that really arrive.
-    let mut out: Vec<T> = Vec::with_capacity(if remaining.is_some() { n } else { n.min(CHUNK) });
+    // Without a known length, memory grows with the bytes that really arrive. With one, the
+    // source holds exactly these bytes, but a file can still be larger than memory: the
+    // allocation is fallible either way.
+    let mut out: Vec<T> =
+        crate::alloc::try_vec_with_capacity("load_npy", if remaining.is_some() { n } else { n.min(CHUNK) })?;
     let mut buf = vec![0u8; CHUNK.min(expected)];
     let mut done = 0usize;
     while done < expected {
         let want = (expected - done).min(CHUNK);
         let got = read_up_to(r, &mut buf[..want])?;
-        out.reserve(got / T::SIZE);
+        out.try_reserve(got / T::SIZE)
+            .map_err(|_| ShapeError::OutOfMemory { op: "load_npy", bytes: (out.len() + got / T::SIZE) * T::SIZE })?;
         for chunk in buf[..got].chunks_exact(T::SIZE) {
             let v = T::decode(chunk, swap).ok_or(NpyError::InvalidBool { index: out.len(), value: chunk[0] })?;
             out.push(v);

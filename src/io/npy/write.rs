@@ -37,6 +37,7 @@ where
 }
 
 /// Encodes elements into a bounded buffer and writes it out as it fills.
+#[allow(clippy::disallowed_methods, reason = "one fixed chunk")]
 fn write_elements<'a, T: NpyElement>(w: &mut impl Write, items: impl Iterator<Item = &'a T>) -> Result<(), NpyError> {
     let mut buf = Vec::with_capacity(CHUNK);
     for &v in items {

@@ -25,6 +25,7 @@ impl<W: Write> ZipWriter<W> {
         NpyError::npz("archives over 4 GiB or with over 65 535 members need ZIP64, which this writer does not write")
     }
     /// Appends a member; `data` is its content, `deflate` chooses compression.
+    #[allow(clippy::disallowed_methods, reason = "a zip header sized by a member name")]
     pub(crate) fn add(&mut self, name: &str, data: &[u8], deflate: bool) -> Result<(), NpyError> {
         let crc = crc32(data);
         let (method, body) = compress(data, deflate);

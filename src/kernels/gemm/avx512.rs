@@ -7,9 +7,9 @@
 //! x86_64.
 
 use super::blocked::{product, serial, Blocking};
-use super::micro::Micro;
+use super::micro::{Micro, Tile};
 use super::shared::SharedB;
-use super::MatRef;
+use super::Gemm;
 use core::arch::x86_64::*;
 
 /// Bytes of B up to which a single-block product reads B in place: three quarters of the
@@ -25,50 +25,42 @@ fn direct_b_bytes() -> usize {
 // Depth blocks of 256 and B blocks of 512 KiB (`f32`: 256 × 512; `f64`: 256 × 256), half
 // a 1 MiB L2; A panels of 2 MiB.
 simd_kernel!(
-    "avx512f",
-    F32,
-    tile_f32,
-    strided_f32,
-    part_f32,
-    body_f32,
-    f32,
-    16,
-    12,
-    [4, 8],
-    256,
-    2048,
-    512,
-    direct_b_bytes(),
-    __m512,
-    _mm512_setzero_ps,
-    _mm512_loadu_ps,
-    _mm512_set1_ps,
-    _mm512_fmadd_ps,
-    _mm512_add_ps,
-    _mm512_storeu_ps
+    features = "avx512f",
+    kernel = F32,
+    elem = f32,
+    lanes = 16,
+    mr = 12,
+    part_rows = [4, 8],
+    kc = 256,
+    mc = 2048,
+    nc = 512,
+    direct_b_bytes = direct_b_bytes(),
+    vec = __m512,
+    zero = _mm512_setzero_ps,
+    load = _mm512_loadu_ps,
+    set1 = _mm512_set1_ps,
+    fmadd = _mm512_fmadd_ps,
+    add = _mm512_add_ps,
+    store = _mm512_storeu_ps,
 );
 simd_kernel!(
-    "avx512f",
-    F64,
-    tile_f64,
-    strided_f64,
-    part_f64,
-    body_f64,
-    f64,
-    8,
-    12,
-    [4, 8],
-    256,
-    1024,
-    256,
-    direct_b_bytes(),
-    __m512d,
-    _mm512_setzero_pd,
-    _mm512_loadu_pd,
-    _mm512_set1_pd,
-    _mm512_fmadd_pd,
-    _mm512_add_pd,
-    _mm512_storeu_pd
+    features = "avx512f",
+    kernel = F64,
+    elem = f64,
+    lanes = 8,
+    mr = 12,
+    part_rows = [4, 8],
+    kc = 256,
+    mc = 1024,
+    nc = 256,
+    direct_b_bytes = direct_b_bytes(),
+    vec = __m512d,
+    zero = _mm512_setzero_pd,
+    load = _mm512_loadu_pd,
+    set1 = _mm512_set1_pd,
+    fmadd = _mm512_fmadd_pd,
+    add = _mm512_add_pd,
+    store = _mm512_storeu_pd,
 );
 
 simd_nests!("avx512f", (f32, F32, serial_f32, sgemm), (f64, F64, serial_f64, dgemm));

@@ -26,12 +26,11 @@
 //! element is the same sum in the same order whatever the thread count or split, so
 //! results are identical across threads.
 
-use super::micro::Micro;
+use super::micro::{Micro, Tile};
 use super::pack::{pack_a, pack_b};
-use super::shared::{SharedB, FREE, SHARED_B_BYTES, SHARED_B_MIN_MACS};
-use super::{gemm_loop, GemmElem, MatRef};
+use super::shared::{Packing, SharedB, FREE, SHARED_B_BYTES, SHARED_B_MIN_MACS};
+use super::{gemm_loop, Gemm, GemmElem, MatRef};
 use crate::alloc::AlignedBuf;
-use crate::kernels::elementwise::SendPtr;
 use core::cell::RefCell;
 use core::sync::atomic::AtomicU8;
 use std::thread::LocalKey;
@@ -162,8 +161,7 @@ unsafe fn store_edge<T: GemmElem>(
 
 /// The serial nest of one kernel compiled with its CPU features: what [`product`] runs
 /// on each thread (see [`serial`]).
-pub(super) type Nest<T> =
-    unsafe fn(usize, usize, usize, MatRef<T>, MatRef<T>, *mut T, usize, *mut T, Option<&SharedB<T>>);
+pub(super) type Nest<T> = unsafe fn(Gemm<T>, *mut T, Option<&SharedB<T>>);
 
 /// `C = A·B` on one thread through micro-kernel `K`, with scratch space at `buf`: in
 /// place when [`Blocking::is_direct`], else through the packed loop nest, with B's blocks
@@ -173,28 +171,17 @@ pub(super) type Nest<T> =
 /// As `GemmElem::gemm_large`; `k > 0`; `buf` holds [`Blocking::scratch_len`] writable
 /// elements; `shared`, when given, holds B for `k` and `n` with `K`'s blocking.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)] // the BLAS signature plus the scratch buffers
-pub(super) unsafe fn serial<K: Micro>(
-    m: usize,
-    k: usize,
-    n: usize,
-    a: MatRef<K::T>,
-    b: MatRef<K::T>,
-    c: *mut K::T,
-    ldc: usize,
-    buf: *mut K::T,
-    shared: Option<&SharedB<K::T>>,
-) {
+pub(super) unsafe fn serial<K: Micro>(g: Gemm<K::T>, buf: *mut K::T, shared: Option<&SharedB<K::T>>) {
     // Edge tiles: the kernel writes all MR × NR of it (row stride NR) before it is read.
     let mut edge = [core::mem::MaybeUninit::<K::T>::uninit(); EDGE];
     assert!(K::MR * K::NR <= EDGE, "tile larger than the edge buffer");
     let edge = edge.as_mut_ptr().cast::<K::T>();
     // SAFETY: forwarded contract, with the edge buffer above.
     unsafe {
-        if shared.is_none() && Blocking::of::<K>().is_direct::<K::T>(k, n) {
-            direct::<K>(m, k, n, a, b, c, ldc, buf, edge)
+        if shared.is_none() && Blocking::of::<K>().is_direct::<K::T>(g.k, g.n) {
+            direct::<K>(g, buf, edge)
         } else {
-            blocked::<K>(m, k, n, a, b, c, ldc, buf, edge, shared)
+            blocked::<K>(g, buf, edge, shared)
         }
     }
 }
@@ -206,18 +193,8 @@ pub(super) unsafe fn serial<K: Micro>(
 /// # Safety
 /// As [`serial`], with `edge` an [`EDGE`]-element buffer.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)] // the BLAS signature plus two buffers
-unsafe fn direct<K: Micro>(
-    m: usize,
-    k: usize,
-    n: usize,
-    a: MatRef<K::T>,
-    b: MatRef<K::T>,
-    c: *mut K::T,
-    ldc: usize,
-    buf: *mut K::T,
-    edge: *mut K::T,
-) {
+unsafe fn direct<K: Micro>(g: Gemm<K::T>, buf: *mut K::T, edge: *mut K::T) {
+    let Gemm { m, k, n, a, b, c, ldc } = g;
     let (mr, nr) = (K::MR, K::NR);
     let (pa, pb) = (buf, buf.wrapping_add((mr * k).div_ceil(16) * 16));
     let full_m = m / mr * mr;
@@ -247,12 +224,13 @@ unsafe fn direct<K: Micro>(
                     (pb.add((jr - full_n) * k).cast_const(), nr as isize)
                 };
                 let c_tile = c.add(ir * ldc + jr);
+                let t = Tile { kc: k, a: ap, rsa, csa, b: bp, rsb, c: c_tile, ldc };
                 if rows == mr && cols == nr {
-                    K::tile_strided(k, ap, rsa, csa, bp, rsb, c_tile, ldc);
+                    K::tile_strided(t);
                 } else if rows == K::part_rows(rows) && cols == nr {
-                    K::tile_part(rows, k, ap, rsa, csa, bp, rsb, c_tile, ldc, false);
+                    K::tile_part(rows, t, false);
                 } else {
-                    K::tile_part(rows, k, ap, rsa, csa, bp, rsb, edge, nr, false);
+                    K::tile_part(rows, Tile { c: edge, ldc: nr, ..t }, false);
                     store_edge(edge, nr, rows, cols, c_tile, ldc, false);
                 }
             }
@@ -273,19 +251,8 @@ fn even(len: usize, max: usize, unit: usize) -> usize {
 /// # Safety
 /// As [`serial`], with `edge` an [`EDGE`]-element buffer.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)] // the BLAS signature plus three buffers
-unsafe fn blocked<K: Micro>(
-    m: usize,
-    k: usize,
-    n: usize,
-    a: MatRef<K::T>,
-    b: MatRef<K::T>,
-    c: *mut K::T,
-    ldc: usize,
-    buf: *mut K::T,
-    edge: *mut K::T,
-    shared: Option<&SharedB<K::T>>,
-) {
+unsafe fn blocked<K: Micro>(g: Gemm<K::T>, buf: *mut K::T, edge: *mut K::T, shared: Option<&SharedB<K::T>>) {
+    let Gemm { m, k, n, a, b, c, ldc } = g;
     let a_len = (K::MC.min(m).div_ceil(K::MR) * K::MR * K::KC.min(k)).div_ceil(16) * 16;
     let (pa, pb) = (buf, buf.wrapping_add(a_len));
     // Panels and blocks of equal size (whole slivers, at most MC and NC): a last panel of
@@ -313,12 +280,13 @@ unsafe fn blocked<K: Micro>(
                         let cols = K::NR.min(nc - jr);
                         let c_tile = c_row.add(jr);
                         let (mr, nr) = (K::MR as isize, K::NR as isize);
+                        let t = Tile { kc, a: a_sliver, rsa: 1, csa: mr, b: b_sliver, rsb: nr, c: c_tile, ldc };
                         if rows == K::MR && cols == K::NR {
                             K::tile(kc, a_sliver, b_sliver, c_tile, ldc, accumulate);
                         } else if rows == K::part_rows(rows) && cols == K::NR {
-                            K::tile_part(rows, kc, a_sliver, 1, mr, b_sliver, nr, c_tile, ldc, accumulate);
+                            K::tile_part(rows, t, accumulate);
                         } else {
-                            K::tile_part(rows, kc, a_sliver, 1, mr, b_sliver, nr, edge, K::NR, false);
+                            K::tile_part(rows, Tile { c: edge, ldc: K::NR, ..t }, false);
                             store_edge(edge, K::NR, rows, cols, c_tile, ldc, accumulate);
                         }
                     }
@@ -371,35 +339,23 @@ unsafe fn blocked<K: Micro>(
 /// # Safety
 /// As `GemmElem::gemm_large`; `run` is [`serial`] for a kernel whose sizes are `bl`.
 #[inline(never)]
-#[allow(clippy::too_many_arguments)] // the BLAS signature plus threads and the nest
-pub(super) unsafe fn product<T: Scratch>(
-    m: usize,
-    k: usize,
-    n: usize,
-    a: MatRef<T>,
-    b: MatRef<T>,
-    c: *mut T,
-    ldc: usize,
-    threads: usize,
-    bl: Blocking,
-    run: Nest<T>,
-) {
+pub(super) unsafe fn product<T: Scratch>(g: Gemm<T>, threads: usize, bl: Blocking, run: Nest<T>) {
+    let Gemm { m, k, n, .. } = g;
     if m == 0 || n == 0 {
         return;
     }
-    let one = move |m: usize, n: usize, a: MatRef<T>, b: MatRef<T>, c: *mut T| {
+    let one = move |g: Gemm<T>| {
         if k == 0 {
             // SAFETY: writes zeros to the m × n block of C (caller's contract).
-            return unsafe { gemm_loop(m, k, n, a, b, c, ldc) };
+            return unsafe { gemm_loop(g) };
         }
         // SAFETY: the buffer has `scratch_len` elements; the rest is the caller's contract.
-        let done =
-            with_scratch::<T, _>(bl.scratch_len(m, k, n, b), |buf| unsafe { run(m, k, n, a, b, c, ldc, buf, None) });
+        let done = with_scratch::<T, _>(bl.scratch_len(g.m, k, g.n, g.b), |buf| unsafe { run(g, buf, None) });
         if done.is_none() {
             // No memory for packing: the unpacked loop is slow but needs none, and an
             // allocation failure must not abort a `try_` form.
             // SAFETY: caller's contract.
-            unsafe { gemm_loop(m, k, n, a, b, c, ldc) }
+            unsafe { gemm_loop(g) }
         }
     };
     // Split C in whole tiles: along the columns when that lets each part read its
@@ -413,16 +369,16 @@ pub(super) unsafe fn product<T: Scratch>(
     let (len, unit) = if by_cols { (n, bl.nr) } else { (m, bl.mr) };
     let parts = threads.min(len.div_ceil(unit)).max(1);
     if parts == 1 {
-        return one(m, n, a, b, c);
+        return one(g);
     }
     // SAFETY: forwarded contract.
-    if !by_cols && !bl.is_direct::<T>(k, n) && unsafe { by_rows_sharing_b(m, k, n, a, b, c, ldc, parts, bl, run) } {
+    if !by_cols && !bl.is_direct::<T>(k, n) && unsafe { by_rows_sharing_b(g, parts, bl, run) } {
         return;
     }
     let step = len.div_ceil(unit).div_ceil(parts) * unit;
-    let c = SendPtr(c);
     crate::exec::par::for_each_task(parts, move |t| {
-        let (lo, (a, b, c)) = (t * step, (a, b, c));
+        // Capture the product whole (its Send impl), not its raw-pointer fields.
+        let (lo, g) = (t * step, g);
         if lo >= len {
             return;
         }
@@ -431,11 +387,9 @@ pub(super) unsafe fn product<T: Scratch>(
         // C); blocks are disjoint in C.
         unsafe {
             if by_cols {
-                let b_part = MatRef { ptr: b.ptr.offset(lo as isize * b.cs), ..b };
-                one(m, width, a, b_part, c.get().add(lo));
+                one(g.cols(lo, width));
             } else {
-                let a_part = MatRef { ptr: a.ptr.offset(lo as isize * a.rs), ..a };
-                one(width, n, a_part, b, c.get().add(lo * ldc));
+                one(g.rows(lo, width));
             }
         }
     });
@@ -448,50 +402,39 @@ pub(super) unsafe fn product<T: Scratch>(
 ///
 /// # Safety
 /// As [`product`]; the product is not [`Blocking::is_direct`].
-#[allow(clippy::too_many_arguments)] // as `product`
-unsafe fn by_rows_sharing_b<T: Scratch>(
-    m: usize,
-    k: usize,
-    n: usize,
-    a: MatRef<T>,
-    b: MatRef<T>,
-    c: *mut T,
-    ldc: usize,
-    threads: usize,
-    bl: Blocking,
-    run: Nest<T>,
-) -> bool {
-    let Some(len) = SharedB::<T>::buf_len(k, n, bl.nr) else { return false };
+unsafe fn by_rows_sharing_b<T: Scratch>(g: Gemm<T>, threads: usize, bl: Blocking, run: Nest<T>) -> bool {
+    let Gemm { m, k, n, b, .. } = g;
+    let nc = even(n, bl.nc, bl.nr);
+    let shape = Packing { k, n, kc: bl.kc, nc, nr: bl.nr };
+    let Some(len) = shape.buf_len() else { return false };
     if m.saturating_mul(k).saturating_mul(n) < SHARED_B_MIN_MACS
         || len.saturating_mul(core::mem::size_of::<T>()) > SHARED_B_BYTES
     {
         return false;
     }
-    let nc = even(n, bl.nc, bl.nr);
-    let blocks = SharedB::<T>::blocks(k, n, bl.kc, nc);
+    let blocks = shape.blocks();
     let mut states = Vec::new();
     if states.try_reserve_exact(blocks).is_err() {
         return false;
     }
     states.resize_with(blocks, || AtomicU8::new(FREE));
-    let c = SendPtr(c);
     let done = with_buffer(T::shared_slot(), len, |buf| {
         // SAFETY: the buffer has `len` elements and is ours until `with_buffer` returns;
         // B's extents and the states are the caller's and the line above's.
-        let shared = unsafe { SharedB::new(buf, b, k, n, bl.kc, nc, bl.nr, &states) };
+        let shared = unsafe { SharedB::new(buf, b, shape, &states) };
         let (shared, chunk_max) = (&shared, bl.mc.min(m));
         crate::exec::par::for_each_task(threads, move |_| {
-            let (a, b, c) = (a, b, c);
+            // Capture the product whole (its Send impl), not its raw-pointer fields.
+            let g = g;
             // SAFETY (both closures): each chunk is rows lo..lo + rows of A and C, taken by
             // one thread only; `buf` has the scratch of a `chunk_max`-row product.
             let chunks = |buf: Option<*mut T>| unsafe {
                 while let Some((lo, rows)) = shared.take_rows(m, bl.mr, threads, chunk_max) {
-                    let (a_part, c_part) =
-                        (MatRef { ptr: a.ptr.offset(lo as isize * a.rs), ..a }, c.get().add(lo * ldc));
+                    let part = g.rows(lo, rows);
                     match buf {
-                        Some(buf) => run(rows, k, n, a_part, b, c_part, ldc, buf, Some(shared)),
+                        Some(buf) => run(part, buf, Some(shared)),
                         // No memory for packing A: as in `product`.
-                        None => gemm_loop(rows, k, n, a_part, b, c_part, ldc),
+                        None => gemm_loop(part),
                     }
                 }
             };
@@ -509,35 +452,25 @@ unsafe fn by_rows_sharing_b<T: Scratch>(
 /// # Safety
 /// As `GemmElem::gemm_large`.
 #[cfg(any(miri, test))]
-#[allow(clippy::too_many_arguments)] // the BLAS signature plus threads
-pub(super) unsafe fn portable<T: Scratch, const MR: usize, const NR: usize>(
-    m: usize,
-    k: usize,
-    n: usize,
-    a: MatRef<T>,
-    b: MatRef<T>,
-    c: *mut T,
-    ldc: usize,
-    threads: usize,
-) {
+pub(super) unsafe fn portable<T: Scratch, const MR: usize, const NR: usize>(g: Gemm<T>, threads: usize) {
     use super::micro::Portable;
     // SAFETY: forwarded contract; `serial` is the nest for the same kernel.
     unsafe {
         let bl = Blocking::of::<Portable<T, MR, NR>>();
-        product::<T>(m, k, n, a, b, c, ldc, threads, bl, serial::<Portable<T, MR, NR>>)
+        product::<T>(g, threads, bl, serial::<Portable<T, MR, NR>>)
     }
 }
 
 #[cfg(test)]
 pub(super) mod tests {
-    use super::super::{gemm_loop, GemmElem, MatRef};
+    use super::super::{gemm_loop, Gemm, GemmElem, MatRef};
     use super::Scratch;
 
     /// A `kernel`'s product of strided operands into C with a row stride wider than `n`
     /// (junk around the block must survive), against the plain loop, bit for bit (small
     /// integers: every sum is exact).
     pub(in super::super) fn check<T: Scratch + From<i8> + PartialEq + core::fmt::Debug>(
-        kernel: unsafe fn(usize, usize, usize, MatRef<T>, MatRef<T>, *mut T, usize, usize),
+        kernel: unsafe fn(Gemm<T>, usize),
     ) {
         let sizes: &[(usize, usize, usize)] = if cfg!(miri) {
             &[(1, 1, 1), (5, 6, 7), (9, 11, 18), (19, 4, 3), (20, 6, 18)]
@@ -579,11 +512,11 @@ pub(super) mod tests {
             let ldc = n + 5;
             let mut want = vec![T::from(7); m * ldc];
             // SAFETY: the operands cover m × k and k × n; C has m rows of ldc ≥ n.
-            unsafe { gemm_loop(m, k, n, am, bm, want.as_mut_ptr(), ldc) };
+            unsafe { gemm_loop(Gemm { m, k, n, a: am, b: bm, c: want.as_mut_ptr(), ldc }) };
             for threads in [1, 2, 3] {
                 let mut got = vec![T::from(7); m * ldc];
                 // SAFETY: as above.
-                unsafe { kernel(m, k, n, am, bm, got.as_mut_ptr(), ldc, threads) };
+                unsafe { kernel(Gemm { m, k, n, a: am, b: bm, c: got.as_mut_ptr(), ldc }, threads) };
                 assert_eq!(got, want, "{m}×{k}·{k}×{n}, {threads} threads, A row-major: {a_rows}");
             }
         }
@@ -595,7 +528,7 @@ pub(super) mod tests {
     #[test]
     fn blocks_claimed_elsewhere_are_packed_again() {
         use super::super::micro::Portable;
-        use super::super::shared::{SharedB, FREE, PACKING};
+        use super::super::shared::{Packing, SharedB, FREE, PACKING};
         use super::{even, serial, Blocking};
         use core::sync::atomic::AtomicU8;
         type K = Portable<f32, 6, 8>;
@@ -608,21 +541,21 @@ pub(super) mod tests {
                 (MatRef { ptr: a.as_ptr(), rs: k as isize, cs: 1 }, MatRef { ptr: b.as_ptr(), rs: n as isize, cs: 1 });
             let mut want = vec![0.0f32; m * n];
             // SAFETY: the operands cover m × k and k × n; C has m rows of n.
-            unsafe { gemm_loop(m, k, n, am, bm, want.as_mut_ptr(), n) };
+            unsafe { gemm_loop(Gemm { m, k, n, a: am, b: bm, c: want.as_mut_ptr(), ldc: n }) };
             let bl = Blocking::of::<K>();
-            let nc = even(n, bl.nc, bl.nr);
+            let shape = Packing { k, n, kc: bl.kc, nc: even(n, bl.nc, bl.nr), nr: bl.nr };
             // Every third block claimed by a thread that never finishes.
-            let states: Vec<AtomicU8> = (0..SharedB::<f32>::blocks(k, n, bl.kc, nc))
-                .map(|i| AtomicU8::new(if i % 3 == 1 { PACKING } else { FREE }))
-                .collect();
-            let mut packed = vec![0.0f32; SharedB::<f32>::buf_len(k, n, bl.nr).unwrap()];
+            let states: Vec<AtomicU8> =
+                (0..shape.blocks()).map(|i| AtomicU8::new(if i % 3 == 1 { PACKING } else { FREE })).collect();
+            let mut packed = vec![0.0f32; shape.buf_len().unwrap()];
             let mut scratch = vec![0.0f32; bl.scratch_len(m, k, n, bm)];
             let mut got = vec![0.0f32; m * n];
             // SAFETY: the buffers have the lengths `SharedB` and `serial` ask for; the
             // operands and C as above.
             unsafe {
-                let shared = SharedB::new(packed.as_mut_ptr(), bm, k, n, bl.kc, nc, bl.nr, &states);
-                serial::<K>(m, k, n, am, bm, got.as_mut_ptr(), n, scratch.as_mut_ptr(), Some(&shared));
+                let shared = SharedB::new(packed.as_mut_ptr(), bm, shape, &states);
+                let g = Gemm { m, k, n, a: am, b: bm, c: got.as_mut_ptr(), ldc: n };
+                serial::<K>(g, scratch.as_mut_ptr(), Some(&shared));
             }
             assert_eq!(got, want, "{m}×{k}·{k}×{n}");
         }

@@ -13,6 +13,30 @@ use super::GemmElem;
 /// says otherwise ([`Micro::direct_b_bytes`]).
 pub(super) const DIRECT_B_BYTES: usize = if cfg!(miri) { 1 << 9 } else { 384 << 10 };
 
+/// The operands of one tile product, `C[i, j] = Σ_p A[i, p] · B[p, j]` over `p < kc` for
+/// the rows `i` the kernel computes and `j < NR`: A and B through strides, so that one
+/// kernel reads packed slivers and operands in place alike.
+///
+/// Building one is safe; the kernels that take one are `unsafe`, with the contract that
+/// for those rows every `A[i, p]` at `a + i·rsa + p·csa` and every `B[p, j]` at
+/// `b + p·rsb + j` (B's columns unit-stride) is readable, and C has those rows of `NR`
+/// writable elements `ldc` apart.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Tile<T> {
+    /// Depth of the sums.
+    pub(super) kc: usize,
+    /// `A[0, 0]`, and its row and column strides.
+    pub(super) a: *const T,
+    pub(super) rsa: isize,
+    pub(super) csa: isize,
+    /// `B[0, 0]`, and its row stride.
+    pub(super) b: *const T,
+    pub(super) rsb: isize,
+    /// `C[0, 0]`, and its row stride.
+    pub(super) c: *mut T,
+    pub(super) ldc: usize,
+}
+
 /// One register-blocked tile product and the block sizes of the loop nest around it.
 pub(super) trait Micro {
     /// Element type.
@@ -37,23 +61,14 @@ pub(super) trait Micro {
     /// writable (and, when `accumulate`, initialised) elements `ldc` apart.
     unsafe fn tile(kc: usize, a: *const Self::T, b: *const Self::T, c: *mut Self::T, ldc: usize, accumulate: bool);
 
-    /// `C[0..MR, 0..NR] = Σ_p a[i·rsa + p·csa] · b[p·rsb + j]` over `p < kc`: the same
-    /// sums as [`Micro::tile`] (bit for bit), read from unpacked operands — A through any
-    /// strides, B with unit column stride.
+    /// `C[0..MR, 0..NR] = Σ_p A[i, p] · B[p, j]` over `p < t.kc`: the same sums as
+    /// [`Micro::tile`] (bit for bit), read from unpacked operands — A through any strides,
+    /// B with unit column stride.
     ///
     /// # Safety
-    /// Those elements of A and B are readable; C as for [`Micro::tile`] (not accumulated).
-    #[allow(clippy::too_many_arguments)] // two strided operands and the output
-    unsafe fn tile_strided(
-        kc: usize,
-        a: *const Self::T,
-        rsa: isize,
-        csa: isize,
-        b: *const Self::T,
-        rsb: isize,
-        c: *mut Self::T,
-        ldc: usize,
-    );
+    /// `t` is valid for `MR` rows (see [`Tile`]); not accumulated, so C need not be
+    /// initialised.
+    unsafe fn tile_strided(t: Tile<Self::T>);
 
     /// Bytes of B up to which a single-block product reads its operands in place rather
     /// than packed (see `blocked::Blocking::is_direct`).
@@ -69,20 +84,8 @@ pub(super) trait Micro {
     /// tile only (the same sums for those rows), added to C when `accumulate`.
     ///
     /// # Safety
-    /// As [`Micro::tile_strided`] for those rows; C initialised when `accumulate`.
-    #[allow(clippy::too_many_arguments)] // two strided operands and the output
-    unsafe fn tile_part(
-        rows: usize,
-        kc: usize,
-        a: *const Self::T,
-        rsa: isize,
-        csa: isize,
-        b: *const Self::T,
-        rsb: isize,
-        c: *mut Self::T,
-        ldc: usize,
-        accumulate: bool,
-    );
+    /// `t` is valid for those rows (see [`Tile`]); C initialised when `accumulate`.
+    unsafe fn tile_part(rows: usize, t: Tile<Self::T>, accumulate: bool);
 }
 
 /// The plain-Rust kernel for element type `T` with `MR × NR` tiles (`a·b + c`, never
@@ -104,22 +107,16 @@ impl<T: GemmElem, const MR: usize, const NR: usize> Micro for Portable<T, MR, NR
     #[inline(always)]
     unsafe fn tile(kc: usize, a: *const T, b: *const T, c: *mut T, ldc: usize, accumulate: bool) {
         // SAFETY: the packed slivers are these strides (caller's contract).
-        unsafe { portable_tile::<T, MR, NR>(kc, a, 1, MR as isize, b, NR as isize, c, ldc, accumulate) }
+        unsafe {
+            let t = Tile { kc, a, rsa: 1, csa: MR as isize, b, rsb: NR as isize, c, ldc };
+            portable_tile::<T, MR, NR>(t, accumulate)
+        }
     }
 
     #[inline(always)]
-    unsafe fn tile_strided(
-        kc: usize,
-        a: *const T,
-        rsa: isize,
-        csa: isize,
-        b: *const T,
-        rsb: isize,
-        c: *mut T,
-        ldc: usize,
-    ) {
+    unsafe fn tile_strided(t: Tile<T>) {
         // SAFETY: forwarded contract.
-        unsafe { portable_tile::<T, MR, NR>(kc, a, rsa, csa, b, rsb, c, ldc, false) }
+        unsafe { portable_tile::<T, MR, NR>(t, false) }
     }
 
     #[inline(always)]
@@ -128,41 +125,20 @@ impl<T: GemmElem, const MR: usize, const NR: usize> Micro for Portable<T, MR, NR
     }
 
     #[inline(always)]
-    unsafe fn tile_part(
-        _: usize,
-        kc: usize,
-        a: *const T,
-        rsa: isize,
-        csa: isize,
-        b: *const T,
-        rsb: isize,
-        c: *mut T,
-        ldc: usize,
-        accumulate: bool,
-    ) {
+    unsafe fn tile_part(_: usize, t: Tile<T>, accumulate: bool) {
         // SAFETY: forwarded contract (all MR rows).
-        unsafe { portable_tile::<T, MR, NR>(kc, a, rsa, csa, b, rsb, c, ldc, accumulate) }
+        unsafe { portable_tile::<T, MR, NR>(t, accumulate) }
     }
 }
 
 /// The portable tile product over strided operands (see [`Micro::tile_strided`]).
 ///
 /// # Safety
-/// As [`Micro::tile_strided`]; C initialised when `accumulate`.
+/// `t` is valid for `MR` rows (see [`Tile`]); C initialised when `accumulate`.
 #[cfg(any(miri, test))]
 #[inline(always)]
-#[allow(clippy::too_many_arguments)] // two strided operands and the output
-unsafe fn portable_tile<T: GemmElem, const MR: usize, const NR: usize>(
-    kc: usize,
-    a: *const T,
-    rsa: isize,
-    csa: isize,
-    b: *const T,
-    rsb: isize,
-    c: *mut T,
-    ldc: usize,
-    accumulate: bool,
-) {
+unsafe fn portable_tile<T: GemmElem, const MR: usize, const NR: usize>(t: Tile<T>, accumulate: bool) {
+    let Tile { kc, a, rsa, csa, b, rsb, c, ldc } = t;
     {
         let mut acc = [[T::zero(); NR]; MR];
         for p in 0..kc {

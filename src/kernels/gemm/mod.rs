@@ -28,7 +28,6 @@ mod shared;
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 mod sse2;
 
-use super::elementwise::SendPtr;
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 use crate::exec::cpu::Isa;
 use crate::exec::par::{Par, Work};
@@ -53,28 +52,83 @@ unsafe impl<T: Sync> Send for MatRef<T> {}
 // SAFETY: as above.
 unsafe impl<T: Sync> Sync for MatRef<T> {}
 
-/// Element types with a matrix product kernel.
-pub trait GemmElem: Copy + Zero + Add<Output = Self> + Mul<Output = Self> + Send + Sync + 'static {
-    /// `C = A·B` for an `m×k` A and `k×n` B, C row-major with row stride `ldc`, on up
-    /// to `threads` threads; C need not be initialised.
+/// One product `C = A·B`: an `m×k` A and a `k×n` B, read through their strides, and a
+/// row-major C with row stride `ldc`. Every layer of the kernel takes the product as one
+/// value and narrows it to its part (`Gemm::rows`, `Gemm::cols`).
+///
+/// A `Gemm` is only a description: building one is safe, and the functions that read or
+/// write through it are `unsafe` with the contract that it is valid:
+///
+/// * every `A[i, p]` at `a.ptr + i·a.rs + p·a.cs` (`i < m`, `p < k`) and every `B[p, j]`
+///   at `b.ptr + p·b.rs + j·b.cs` (`p < k`, `j < n`) is readable for the whole call;
+/// * C has `m` rows of `n` writable elements `ldc` apart; they need not be
+///   initialised.
+#[derive(Clone, Copy, Debug)]
+pub struct Gemm<T> {
+    /// Rows of A and C.
+    pub m: usize,
+    /// Columns of A, rows of B: the depth of every sum.
+    pub k: usize,
+    /// Columns of B and C.
+    pub n: usize,
+    /// A, `m × k`.
+    pub a: MatRef<T>,
+    /// B, `k × n`.
+    pub b: MatRef<T>,
+    /// Element (0, 0) of C.
+    pub c: *mut T,
+    /// Row stride of C in elements.
+    pub ldc: usize,
+}
+// SAFETY: A and B are only read, like `&[T]`; C is written only under the contract of the
+// function given the product, and the thread splits hand each thread a disjoint block of
+// C (`Gemm::rows`, `Gemm::cols`).
+unsafe impl<T: Send + Sync> Send for Gemm<T> {}
+// SAFETY: as above.
+unsafe impl<T: Send + Sync> Sync for Gemm<T> {}
+
+impl<T> Gemm<T> {
+    /// Rows `r0..r0 + rows` of A and C, the same B.
     ///
     /// # Safety
-    /// Every element of A and B addressed by the strides is readable; C has `m` rows of
-    /// `n` writable elements `ldc` apart.
+    /// `r0 + rows ≤ m`, and the product is valid (see [`Gemm`]), so that the offset
+    /// pointers stay inside A and C.
+    #[inline(always)]
+    unsafe fn rows(self, r0: usize, rows: usize) -> Self {
+        let a = self.a;
+        // SAFETY: row r0 is inside A and C (caller's contract).
+        unsafe {
+            Gemm {
+                m: rows,
+                a: MatRef { ptr: a.ptr.offset(r0 as isize * a.rs), ..a },
+                c: self.c.add(r0 * self.ldc),
+                ..self
+            }
+        }
+    }
+
+    /// Columns `j0..j0 + cols` of B and C, the same A.
+    ///
+    /// # Safety
+    /// `j0 + cols ≤ n`, and the product is valid (see [`Gemm`]).
+    #[inline(always)]
+    unsafe fn cols(self, j0: usize, cols: usize) -> Self {
+        let b = self.b;
+        // SAFETY: column j0 is inside B and C (caller's contract).
+        unsafe { Gemm { n: cols, b: MatRef { ptr: b.ptr.offset(j0 as isize * b.cs), ..b }, c: self.c.add(j0), ..self } }
+    }
+}
+
+/// Element types with a matrix product kernel.
+pub trait GemmElem: Copy + Zero + Add<Output = Self> + Mul<Output = Self> + Send + Sync + 'static {
+    /// `C = A·B` on up to `threads` threads.
+    ///
+    /// # Safety
+    /// `g` is valid (see [`Gemm`]).
     #[doc(hidden)]
-    #[allow(clippy::too_many_arguments)] // the BLAS signature plus threads
-    unsafe fn gemm_large(
-        m: usize,
-        k: usize,
-        n: usize,
-        a: MatRef<Self>,
-        b: MatRef<Self>,
-        c: *mut Self,
-        ldc: usize,
-        threads: usize,
-    ) {
+    unsafe fn gemm_large(g: Gemm<Self>, threads: usize) {
         // SAFETY: forwarded contract.
-        unsafe { split_rows(m, k, n, a, b, c, ldc, threads, gemm_loop) }
+        unsafe { split_rows(g, threads, gemm_loop) }
     }
 }
 
@@ -83,36 +137,21 @@ pub trait GemmElem: Copy + Zero + Add<Output = Self> + Mul<Output = Self> + Send
 /// # Safety
 /// As [`GemmElem::gemm_large`]; `kernel` has the same contract.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)] // the BLAS signature plus threads and the kernel
-unsafe fn split_rows<T: GemmElem>(
-    m: usize,
-    k: usize,
-    n: usize,
-    a: MatRef<T>,
-    b: MatRef<T>,
-    c: *mut T,
-    ldc: usize,
-    threads: usize,
-    kernel: unsafe fn(usize, usize, usize, MatRef<T>, MatRef<T>, *mut T, usize),
-) {
+unsafe fn split_rows<T: GemmElem>(g: Gemm<T>, threads: usize, kernel: unsafe fn(Gemm<T>)) {
+    let m = g.m;
     let tasks = threads.min(m / 8);
     if tasks <= 1 {
         // SAFETY: forwarded contract.
-        return unsafe { kernel(m, k, n, a, b, c, ldc) };
+        return unsafe { kernel(g) };
     }
     let rows = (m.div_ceil(tasks)).div_ceil(8) * 8;
-    let c = SendPtr(c);
     crate::exec::par::for_each_task(tasks, move |t| {
         let r0 = t * rows;
         if r0 < m {
-            let mr = rows.min(m - r0);
-            // Capture the operands whole (their Send impls), not their raw-pointer fields.
-            let (a, b, c) = (a, b, c);
-            // SAFETY: row block r0..r0+mr of A and C; blocks are disjoint in C.
-            unsafe {
-                let a_blk = MatRef { ptr: a.ptr.offset(r0 as isize * a.rs), ..a };
-                kernel(mr, k, n, a_blk, b, c.get().add(r0 * ldc), ldc)
-            }
+            // Capture the product whole (its Send impl), not its raw-pointer fields.
+            let g = g;
+            // SAFETY: rows r0.. of A and C, inside both (r0 < m); blocks are disjoint in C.
+            unsafe { kernel(g.rows(r0, rows.min(m - r0))) }
         }
     });
 }
@@ -121,8 +160,12 @@ unsafe fn split_rows<T: GemmElem>(
 /// `C[i, :] = Σ_p A[i, p] · B[p, :]` (each element still adds p = 0, 1, … in order), so
 /// with static extents it unrolls into vector multiply-adds; wider ones accumulate each
 /// element's dot product in a register.
+///
+/// # Safety
+/// `g` is valid (see [`Gemm`]).
 #[inline(always)]
-unsafe fn gemm_loop<T: GemmElem>(m: usize, k: usize, n: usize, a: MatRef<T>, b: MatRef<T>, c: *mut T, ldc: usize) {
+unsafe fn gemm_loop<T: GemmElem>(g: Gemm<T>) {
+    let Gemm { m, k, n, a, b, c, ldc } = g;
     // SAFETY (all accesses): (i, p) and (p, j) are inside A and B, (i, j) inside C.
     unsafe {
         let at = |i: usize, p: usize| *a.ptr.offset(i as isize * a.rs + p as isize * a.cs);
@@ -132,10 +175,10 @@ unsafe fn gemm_loop<T: GemmElem>(m: usize, k: usize, n: usize, a: MatRef<T>, b: 
             // register (a static 4×4 product vectorised across rows of A otherwise,
             // gathering its columns).
             match n {
-                2 => return gemm_rows::<T, 2>(m, k, a, b, c, ldc),
-                3 => return gemm_rows::<T, 3>(m, k, a, b, c, ldc),
-                4 => return gemm_rows::<T, 4>(m, k, a, b, c, ldc),
-                8 => return gemm_rows::<T, 8>(m, k, a, b, c, ldc),
+                2 => return gemm_rows::<T, 2>(g),
+                3 => return gemm_rows::<T, 3>(g),
+                4 => return gemm_rows::<T, 4>(g),
+                8 => return gemm_rows::<T, 8>(g),
                 _ => {}
             }
         }
@@ -177,14 +220,8 @@ unsafe fn gemm_loop<T: GemmElem>(m: usize, k: usize, n: usize, a: MatRef<T>, b: 
 /// # Safety
 /// As [`gemm_loop`], with `n == N` and `k > 0`.
 #[inline(always)]
-unsafe fn gemm_rows<T: GemmElem, const N: usize>(
-    m: usize,
-    k: usize,
-    a: MatRef<T>,
-    b: MatRef<T>,
-    c: *mut T,
-    ldc: usize,
-) {
+unsafe fn gemm_rows<T: GemmElem, const N: usize>(g: Gemm<T>) {
+    let Gemm { m, k, a, b, c, ldc, .. } = g;
     // SAFETY (all accesses): (i, p) and (p, j) are inside A and B, (i, j) inside C.
     unsafe {
         let at = |i: usize, p: usize| *a.ptr.offset(i as isize * a.rs + p as isize * a.cs);
@@ -225,45 +262,37 @@ macro_rules! gemm_float {
     ($($t:ty => $ours:ident, $pnr:literal, $mm:path);*) => {$(
         impl GemmElem for $t {
             #[doc(hidden)]
-            unsafe fn gemm_large(
-                m: usize,
-                k: usize,
-                n: usize,
-                a: MatRef<$t>,
-                b: MatRef<$t>,
-                c: *mut $t,
-                ldc: usize,
-                threads: usize,
-            ) {
+            unsafe fn gemm_large(g: Gemm<$t>, threads: usize) {
                 #[cfg(all(target_arch = "x86_64", not(miri)))]
                 match crate::exec::cpu::isa() {
                     // SAFETY: forwarded contract; the CPU has AVX-512F (`isa` never exceeds
                     // what the CPU has).
-                    Isa::Avx512 => return unsafe { avx512::$ours(m, k, n, a, b, c, ldc, threads) },
+                    Isa::Avx512 => return unsafe { avx512::$ours(g, threads) },
                     // SAFETY: as above, for AVX2 and FMA.
-                    Isa::Avx2Fma => return unsafe { avx2::$ours(m, k, n, a, b, c, ldc, threads) },
+                    Isa::Avx2Fma => return unsafe { avx2::$ours(g, threads) },
                     // SAFETY: forwarded contract (SSE2 is part of x86_64).
-                    Isa::Baseline => return unsafe { sse2::$ours(m, k, n, a, b, c, ldc, threads) },
+                    Isa::Baseline => return unsafe { sse2::$ours(g, threads) },
                 }
                 // Miri: the same nest around the portable kernel.
                 #[cfg(miri)]
                 {
                     // SAFETY: forwarded contract.
-                    unsafe { blocked::portable::<$t, 6, $pnr>(m, k, n, a, b, c, ldc, threads) }
+                    unsafe { blocked::portable::<$t, 6, $pnr>(g, threads) }
                 }
                 /// matrixmultiply's product with C's layout and `beta = 0`.
                 ///
                 /// # Safety
                 /// As [`GemmElem::gemm_large`].
                 #[cfg(not(any(miri, target_arch = "x86_64")))]
-                unsafe fn theirs(m: usize, k: usize, n: usize, a: MatRef<$t>, b: MatRef<$t>, c: *mut $t, ldc: usize) {
+                unsafe fn theirs(g: Gemm<$t>) {
+                    let Gemm { m, k, n, a, b, c, ldc } = g;
                     // SAFETY: strides address valid elements (caller's contract); beta = 0
                     // lets C be uninitialised (matrixmultiply's documented contract).
                     unsafe { $mm(m, k, n, 1.0, a.ptr, a.rs, a.cs, b.ptr, b.rs, b.cs, 0.0, c, ldc as isize, 1) }
                 }
                 #[cfg(not(any(miri, target_arch = "x86_64")))]
                 // SAFETY: forwarded contract.
-                unsafe { split_rows(m, k, n, a, b, c, ldc, threads, theirs) }
+                unsafe { split_rows(g, threads, theirs) }
             }
         }
     )*};
@@ -276,25 +305,15 @@ gemm_float!(f32 => sgemm, 8, matrixmultiply::sgemm; f64 => dgemm, 4, matrixmulti
 /// # Safety
 /// As [`GemmElem::gemm_large`].
 #[inline(always)]
-#[allow(clippy::too_many_arguments)] // the BLAS signature: sizes, two operands, output, threads
-pub(crate) unsafe fn gemm<T: GemmElem>(
-    m: usize,
-    k: usize,
-    n: usize,
-    a: MatRef<T>,
-    b: MatRef<T>,
-    c: *mut T,
-    ldc: usize,
-    par: Par,
-) {
-    let flops = m.saturating_mul(k).saturating_mul(n);
+pub(crate) unsafe fn gemm<T: GemmElem>(g: Gemm<T>, par: Par) {
+    let flops = g.m.saturating_mul(g.k).saturating_mul(g.n);
     if flops <= SMALL_FLOPS {
         // SAFETY: forwarded contract.
-        return unsafe { gemm_loop(m, k, n, a, b, c, ldc) };
+        return unsafe { gemm_loop(g) };
     }
     let threads = par.tasks(Work::MultiplyAdds(flops));
     // SAFETY: forwarded contract.
-    unsafe { T::gemm_large(m, k, n, a, b, c, ldc, threads) }
+    unsafe { T::gemm_large(g, threads) }
 }
 
 #[cfg(test)]

@@ -44,6 +44,31 @@ pub(super) const SHARED_B_MIN_MACS: usize = if cfg!(miri) {
     1 << 29
 };
 
+/// How B of a product is packed: a `k × n` B in blocks of `kc × nc`, each in slivers of
+/// `nr` columns. `kc` is the kernel's `KC` and `nc` (a multiple of `nr`) the nest's column
+/// step, `blocked::even(n, NC, NR)`, which the nest computes the same way: the shared
+/// blocks must be the ones the nest asks for.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Packing {
+    pub(super) k: usize,
+    pub(super) n: usize,
+    pub(super) kc: usize,
+    pub(super) nc: usize,
+    pub(super) nr: usize,
+}
+
+impl Packing {
+    /// Elements of buffer B needs (`None` past `usize`).
+    pub(super) fn buf_len(self) -> Option<usize> {
+        self.n.div_ceil(self.nr).checked_mul(self.nr)?.checked_mul(self.k)
+    }
+
+    /// Blocks (states) B needs.
+    pub(super) fn blocks(self) -> usize {
+        self.k.div_ceil(self.kc) * self.n.div_ceil(self.nc)
+    }
+}
+
 /// B of one product, packed block by block into a buffer shared by its threads, and the
 /// cursor the threads take chunks of rows from.
 pub(super) struct SharedB<'a, T> {
@@ -55,13 +80,8 @@ pub(super) struct SharedB<'a, T> {
     b: MatRef<T>,
     /// Columns of B rounded up to whole slivers.
     n_pad: usize,
-    /// Depth of a block (the kernel's `KC`), columns of a block (the nest's column step,
-    /// `blocked::even(n, NC, NR)`, which the nest computes the same way) and of a sliver.
-    kc: usize,
-    nc: usize,
-    nr: usize,
-    k: usize,
-    n: usize,
+    /// B's extents and blocks.
+    shape: Packing,
     /// Blocks per depth step.
     per_step: usize,
     /// One state per block, depth step by depth step.
@@ -75,50 +95,17 @@ pub(super) struct SharedB<'a, T> {
 unsafe impl<T: Sync> Sync for SharedB<'_, T> {}
 
 impl<'a, T: GemmElem + 'static> SharedB<'a, T> {
-    /// Elements of buffer a product of depth `k` and `n` columns needs (`None` past
-    /// `usize`), for slivers of `nr` columns.
-    pub(super) fn buf_len(k: usize, n: usize, nr: usize) -> Option<usize> {
-        n.div_ceil(nr).checked_mul(nr)?.checked_mul(k)
-    }
-
-    /// Blocks (states) a product needs.
-    pub(super) fn blocks(k: usize, n: usize, kc: usize, nc: usize) -> usize {
-        k.div_ceil(kc) * n.div_ceil(nc)
-    }
-
-    /// B of a `k × n` product in blocks of `kc × nc` (`nc` a multiple of `nr`), packed into
-    /// `buf` as threads need it.
+    /// B, packed into `buf` with `shape` as threads need it.
     ///
     /// # Safety
-    /// `buf` is valid for writes of [`SharedB::buf_len`] elements, and not otherwise
+    /// `buf` is valid for writes of [`Packing::buf_len`] elements, and not otherwise
     /// accessed while this value lives; every `b[p, j]` with `p < k`, `j < n` is readable;
-    /// `states` has [`SharedB::blocks`] elements, all `FREE` (zero).
-    #[allow(clippy::too_many_arguments)] // the operand, its blocking and two buffers
-    pub(super) unsafe fn new(
-        buf: *mut T,
-        b: MatRef<T>,
-        k: usize,
-        n: usize,
-        kc: usize,
-        nc: usize,
-        nr: usize,
-        states: &'a [AtomicU8],
-    ) -> Self {
-        let per_step = n.div_ceil(nc);
-        debug_assert_eq!(states.len(), k.div_ceil(kc) * per_step);
-        SharedB {
-            buf,
-            b,
-            n_pad: n.div_ceil(nr) * nr,
-            kc,
-            nc,
-            nr,
-            k,
-            n,
-            per_step,
-            states,
-            next_row: AtomicUsize::new(0),
-        }
+    /// `states` has [`Packing::blocks`] elements, all `FREE` (zero).
+    pub(super) unsafe fn new(buf: *mut T, b: MatRef<T>, shape: Packing, states: &'a [AtomicU8]) -> Self {
+        debug_assert_eq!(states.len(), shape.blocks());
+        let Packing { n, nc, nr, .. } = shape;
+        let (n_pad, per_step) = (n.div_ceil(nr) * nr, n.div_ceil(nc));
+        SharedB { buf, b, n_pad, shape, per_step, states, next_row: AtomicUsize::new(0) }
     }
 
     /// The next chunk of rows of an `m`-row A for a thread: a share of what is left that
@@ -144,21 +131,22 @@ impl<'a, T: GemmElem + 'static> SharedB<'a, T> {
     /// The block of depth step `p0` and columns from `j0`: packed by this thread now if no
     /// thread has claimed it, `None` while another thread packs it.
     pub(super) fn try_block(&self, p0: usize, j0: usize) -> Option<*const T> {
-        let state = &self.states[p0 / self.kc * self.per_step + j0 / self.nc];
+        let Packing { k, n, kc, nc, nr } = self.shape;
+        let state = &self.states[p0 / kc * self.per_step + j0 / nc];
         let at = self.at(p0, j0);
         if state.load(Ordering::Acquire) == READY {
             return Some(at);
         }
         match state.compare_exchange(FREE, PACKING, Ordering::Acquire, Ordering::Acquire) {
             Ok(_) => {
-                let (kc, nc) = (self.kc.min(self.k - p0), self.nc.min(self.n - j0));
+                let (kc, nc) = (kc.min(k - p0), nc.min(n - j0));
                 // SAFETY: this thread moved the block from FREE, so no other writes it and
                 // none reads it before the release below; the block lies inside B (p0 < k,
                 // j0 < n) and its packing at `at` inside the buffer (`new`'s contract).
                 unsafe {
                     let blk =
                         MatRef { ptr: self.b.ptr.offset(p0 as isize * self.b.rs + j0 as isize * self.b.cs), ..self.b };
-                    pack_b(self.nr, kc, nc, blk, at.cast_mut());
+                    pack_b(nr, kc, nc, blk, at.cast_mut());
                 }
                 state.store(READY, Ordering::Release);
                 Some(at)
@@ -170,6 +158,6 @@ impl<'a, T: GemmElem + 'static> SharedB<'a, T> {
 
     /// Where the block of depth step `p0` and columns from `j0` is packed.
     fn at(&self, p0: usize, j0: usize) -> *const T {
-        self.buf.wrapping_add(p0 * self.n_pad + j0 * self.kc.min(self.k - p0)).cast_const()
+        self.buf.wrapping_add(p0 * self.n_pad + j0 * self.shape.kc.min(self.shape.k - p0)).cast_const()
     }
 }

@@ -8,9 +8,9 @@
 //! needed). The module is absent under Miri and off x86_64.
 
 use super::blocked::{product, serial, Blocking};
-use super::micro::Micro;
+use super::micro::{Micro, Tile};
 use super::shared::SharedB;
-use super::MatRef;
+use super::Gemm;
 use core::arch::x86_64::*;
 
 /// `a·b + c` without FMA, in the shape the kernel macro calls.
@@ -30,50 +30,42 @@ fn mul_add_pd(a: __m128d, b: __m128d, c: __m128d) -> __m128d {
 // Depth blocks of 256 and B blocks of 128 KiB (`f32`: 256 × 128; `f64`: 256 × 64), half
 // the L2 of the older cores that run these kernels; A panels of 1 MiB.
 simd_kernel!(
-    "sse2",
-    F32,
-    tile_f32,
-    strided_f32,
-    part_f32,
-    body_f32,
-    f32,
-    4,
-    6,
-    [2, 4],
-    256,
-    1024,
-    128,
-    super::micro::DIRECT_B_BYTES,
-    __m128,
-    _mm_setzero_ps,
-    _mm_loadu_ps,
-    _mm_set1_ps,
-    mul_add_ps,
-    _mm_add_ps,
-    _mm_storeu_ps
+    features = "sse2",
+    kernel = F32,
+    elem = f32,
+    lanes = 4,
+    mr = 6,
+    part_rows = [2, 4],
+    kc = 256,
+    mc = 1024,
+    nc = 128,
+    direct_b_bytes = super::micro::DIRECT_B_BYTES,
+    vec = __m128,
+    zero = _mm_setzero_ps,
+    load = _mm_loadu_ps,
+    set1 = _mm_set1_ps,
+    fmadd = mul_add_ps,
+    add = _mm_add_ps,
+    store = _mm_storeu_ps,
 );
 simd_kernel!(
-    "sse2",
-    F64,
-    tile_f64,
-    strided_f64,
-    part_f64,
-    body_f64,
-    f64,
-    2,
-    6,
-    [2, 4],
-    256,
-    512,
-    64,
-    super::micro::DIRECT_B_BYTES,
-    __m128d,
-    _mm_setzero_pd,
-    _mm_loadu_pd,
-    _mm_set1_pd,
-    mul_add_pd,
-    _mm_add_pd,
-    _mm_storeu_pd
+    features = "sse2",
+    kernel = F64,
+    elem = f64,
+    lanes = 2,
+    mr = 6,
+    part_rows = [2, 4],
+    kc = 256,
+    mc = 512,
+    nc = 64,
+    direct_b_bytes = super::micro::DIRECT_B_BYTES,
+    vec = __m128d,
+    zero = _mm_setzero_pd,
+    load = _mm_loadu_pd,
+    set1 = _mm_set1_pd,
+    fmadd = mul_add_pd,
+    add = _mm_add_pd,
+    store = _mm_storeu_pd,
 );
 
 simd_nests!("sse2", (f32, F32, serial_f32, sgemm), (f64, F64, serial_f64, dgemm));

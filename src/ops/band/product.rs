@@ -73,7 +73,7 @@ impl<T: BandElem, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
         }
         let x: Cow<'_, [T]> = match x.as_slice() {
             Some(xs) => Cow::Borrowed(xs),
-            None => Cow::Owned(x.to_vec()),
+            None => Cow::Owned(x.to_vec_op("matvec").map_err(BandError::Shape)?),
         };
         band_matvec(s, self.as_lapack_slice(), &x, y, par);
         Ok(())

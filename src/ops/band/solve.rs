@@ -201,8 +201,8 @@ impl<T: Float> BandLu<T> {
         &self,
         b: &Tensor<T, (D,), S2, St2>,
     ) -> Result<Tensor<T, (D,)>, BandError> {
-        let mut x = b.to_vec();
+        let mut x = b.to_vec_op("solve").map_err(BandError::Shape)?;
         self.solve_in_place(&mut x)?;
-        Ok(Tensor::from_vec(b.extents, x))
+        Tensor::try_from_vec(b.extents, x).map_err(|(e, _)| BandError::Shape(e))
     }
 }

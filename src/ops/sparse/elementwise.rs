@@ -45,6 +45,7 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
     Tensor<T, E, S, CompressedBase<T, I, A>>
 {
     /// `f` of every stored value, keeping the non-zero results.
+    #[allow(clippy::disallowed_methods, reason = "no larger than the operand's own index arrays")]
     fn filter_values<U: SparseElem>(&self, f: impl Fn(T) -> U) -> Tensor<U, E, S, Compressed<U, I>> {
         let (p, ix, v) = (self.indptr(), self.indices(), self.values());
         let mut indptr = Vec::with_capacity(p.len());
@@ -95,6 +96,7 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
     }
 
     /// Lane-by-lane merge with `rhs`, in this matrix's policy.
+    #[allow(clippy::disallowed_methods, reason = "no larger than the operand's own index arrays")]
     fn combine<E2: Rank2, S2: SparseOrder + Layout<E2>, A2: Arrays<T, I>>(
         &self,
         op_name: &'static str,

@@ -22,6 +22,7 @@ pub(crate) type Parts<T, I> = (Vec<I>, Vec<T>);
 
 /// Sorts entries into the policy's order and sums the values of equal coordinates (in
 /// their input order, so the result does not depend on the sort).
+#[allow(clippy::disallowed_methods, reason = "no larger than the input arrays it copies from")]
 pub(crate) fn sort_and_sum<T: SparseElem, I: SparseIndex>(
     rank: usize,
     coords: &[I],
