@@ -63,7 +63,7 @@ fn launch<X: DeviceExpr>(x: &X, dev: &Device, out: Out<'_, X::Item>) -> Result<(
     if strided {
         vals.extend(out.strides.iter().map(|&s| Arg::Int(s as i64)));
     }
-    let mut syncs = Vec::with_capacity(args.leaves.len());
+    let mut syncs = Vec::new();
     for l in &args.leaves {
         let (p, sync) = l.buf.device_ptr(stream);
         syncs.push(sync);

@@ -26,6 +26,14 @@ fn mismatch(op: &'static str, lhs: Vec<usize>, rhs: Vec<usize>) -> DeviceError {
     DeviceError::Shape(ShapeError::Incompatible { op, lhs, rhs, reason: "the shapes must be equal".into() })
 }
 
+/// A host buffer of `n` elements for a copy back, allocated fallibly: a refused
+/// allocation is `Err(OutOfMemory)`, as in every `try_` path of the crate.
+fn host_buffer<T: DeviceElem>(n: usize) -> Result<Vec<T>, DeviceError> {
+    let mut v = crate::alloc::try_vec_with_capacity("to_host", n)?;
+    v.resize(n, T::default());
+    Ok(v)
+}
+
 /// Allocates `n` elements on `dev`, uninitialised.
 fn alloc<T: DeviceElem>(dev: &Device, n: usize) -> Result<CudaSlice<T>, DeviceError> {
     let bytes = n.saturating_mul(core::mem::size_of::<T>());
@@ -121,9 +129,12 @@ impl<T: DeviceElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, 
         let mut buf = alloc::<T>(dev, n)?;
         match self.as_slice() {
             Some(s) => upload(dev, s, &mut buf, 0)?,
-            None => {
-                upload(dev, self.to_standard_layout().as_slice().expect("standard layout is contiguous"), &mut buf, 0)?
-            }
+            None => upload(
+                dev,
+                self.try_to_standard_layout()?.as_slice().expect("standard layout is contiguous"),
+                &mut buf,
+                0,
+            )?,
         }
         // SAFETY: a row-major mapping over exactly `numel` elements (the dense invariant's
         // device form).
@@ -160,12 +171,12 @@ impl<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>> Tensor<T, E,
         }
         let (first, lo, hi) = self.device_span();
         if S::is_row_major_contiguous(&ext, &self.mapping) {
-            let mut v = vec![T::default(); n];
+            let mut v = host_buffer::<T>(n)?;
             download(&dev, buf, first, &mut v)?;
             return Tensor::try_from_vec(ext, v).map_err(|(e, _)| shape_err(e));
         }
         let span = (hi - lo + 1) as usize;
-        let mut v = vec![T::default(); span];
+        let mut v = host_buffer::<T>(span)?;
         download(&dev, buf, (first as isize + lo) as usize, &mut v)?;
         let strides = self.strides();
         let m = <Strided as Layout<E>>::mapping_for(&ext, &strides, (-lo) as usize)
@@ -174,7 +185,7 @@ impl<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>> Tensor<T, E,
         // SAFETY: `v` holds every position the device view reaches, shifted by `-lo`.
         let host: Tensor<T, E, Strided, View<'_, T>> =
             unsafe { Tensor::from_parts_unchecked(View::from_slice(&v), ext, m) };
-        Ok(host.to_standard_layout())
+        Ok(host.try_to_standard_layout()?)
     }
 
     /// Copies into an existing host tensor of the same shape (any stride policy and
@@ -220,7 +231,7 @@ impl<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorageMut<T>> Tensor<T,
             let (buf, _, _) = self.storage.region_mut();
             return match src.as_slice() {
                 Some(s) => upload(&dev, s, buf, first),
-                None => upload(&dev, src.to_standard_layout().as_slice().expect("contiguous"), buf, first),
+                None => upload(&dev, src.try_to_standard_layout()?.as_slice().expect("contiguous"), buf, first),
             };
         }
         // A strided destination: upload row-major, then let the elementwise kernel write
