@@ -60,6 +60,9 @@ pub mod iter;
 
 pub mod ops;
 
+#[cfg(feature = "cuda")]
+pub mod device;
+
 mod fmt;
 
 pub mod io;

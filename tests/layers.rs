@@ -23,6 +23,7 @@ const LAYERS: &[&[&str]] = &[
     &["tensor"],
     &["view", "iter"],
     &["ops"],
+    &["device"],
     &["fmt", "io", "interop", "serde", "approx"],
     &["guide"],
     &["lib", "macros", "traits"],

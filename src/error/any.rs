@@ -7,6 +7,8 @@
 //! happen). Results that hand the input back with the error (`(ShapeError, Vec<T>)`,
 //! sparse [`Rejected`]) convert too, dropping the input and keeping the error.
 
+#[cfg(feature = "cuda")]
+use super::DeviceError;
 use super::{BandError, NpyError, Rejected, ShapeError, SparseError};
 use core::fmt;
 
@@ -39,6 +41,9 @@ pub enum Error {
     Band(BandError),
     /// A `.npy`/`.npz` file could not be read or written.
     Npy(NpyError),
+    /// A GPU operation failed (feature `cuda`).
+    #[cfg(feature = "cuda")]
+    Device(DeviceError),
 }
 
 impl fmt::Display for Error {
@@ -50,6 +55,8 @@ impl fmt::Display for Error {
             Error::Sparse(e) => e.fmt(f),
             Error::Band(e) => e.fmt(f),
             Error::Npy(e) => e.fmt(f),
+            #[cfg(feature = "cuda")]
+            Error::Device(e) => e.fmt(f),
         }
     }
 }
@@ -61,10 +68,18 @@ impl std::error::Error for Error {
             Error::Sparse(e) => e,
             Error::Band(e) => e,
             Error::Npy(e) => e,
+            #[cfg(feature = "cuda")]
+            Error::Device(e) => e,
         })
     }
 }
 
+#[cfg(feature = "cuda")]
+impl From<DeviceError> for Error {
+    fn from(e: DeviceError) -> Self {
+        Error::Device(e)
+    }
+}
 impl From<ShapeError> for Error {
     fn from(e: ShapeError) -> Self {
         Error::Shape(e)

@@ -10,12 +10,16 @@
 
 mod any;
 mod band;
+#[cfg(feature = "cuda")]
+mod device;
 mod npy;
 mod shape;
 mod sparse;
 
 pub use any::Error;
 pub use band::BandError;
+#[cfg(feature = "cuda")]
+pub use device::DeviceError;
 pub(crate) use npy::PyShape;
 pub use npy::{NpyError, MAX_HEADER_LEN};
 pub use shape::*;

@@ -101,6 +101,11 @@ pub trait NonDenseStorage {
 /// `T: Sync`), so the storage itself need not be `Sync`. The type must not implement
 /// [`NonDenseStorage`] (tensors over it could then be assembled without the dense
 /// invariant).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not hold its elements in host memory",
+    label = "this needs a tensor whose elements are in host memory",
+    note = "a device tensor (storage `Cuda`, `CudaRef`, `CudaMut`) must be copied with `.to_host()` first; a band or sparse tensor with `.to_dense()`"
+)]
 pub unsafe trait DenseStorage<T>: Storage<T> {
     /// Start of the region.
     fn as_ptr(&self) -> *const T;

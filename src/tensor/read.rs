@@ -33,6 +33,11 @@ use num_traits::Zero;
 /// whole tensor, so the storage can read the extents (`tensor.dims()`) and its own data
 /// (`tensor.storage()`). None of them may panic for a tensor whose storage passed
 /// [`NonDenseStorage::check_extents`](crate::storage::NonDenseStorage::check_extents).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be read element by element on the host",
+    label = "this needs a storage the host can read",
+    note = "a device tensor (storage `Cuda`, `CudaRef`, `CudaMut`) must be copied with `.to_host()` first"
+)]
 pub trait ReadStorage<T: Clone + Zero, E: Extents, S: Layout<E>>: Storage<T> + Sized {
     /// The value at `index` (one entry per axis), which the caller has checked against
     /// the extents: the stored value, or zero where nothing is stored.

@@ -1,0 +1,60 @@
+//! CUDA device storage (feature `cuda`): tensors in GPU memory with every compile-time
+//! shape check of host tensors.
+//!
+//! A device is a storage policy: `Tensor<f32, ext![M, N], RowMajor, Cuda<f32>>` has the
+//! extents, stride policy and shape rules of any tensor; only where its elements live
+//! differs. Host-only operations (indexing, `iter`, `as_slice`, `to_vec`, closures,
+//! files, ndarray/nalgebra views) need the host storage traits, which [`Cuda`] does not
+//! implement, so on a device tensor they are compile errors; [`Tensor::to_host`](crate::Tensor::to_host) copies
+//! back first.
+//!
+//! * [`Device::new`] opens a GPU and never panics: the [`probe`] looks for the driver,
+//!   NVRTC and cuBLAS before cudarc loads them, and every failure is a
+//!   [`DeviceError`](crate::error::DeviceError) saying what was not found and where it
+//!   looked.
+//! * Moves are explicit and checked: [`Tensor::to_device`](crate::Tensor::to_device), [`Tensor::to_host`](crate::Tensor::to_host),
+//!   [`Tensor::copy_from_host`](crate::Tensor::copy_from_host), [`Tensor::copy_to_host`](crate::Tensor::copy_to_host).
+//! * Expressions keep the host's operator syntax (`&a + &b * 2.0`), with the same static
+//!   shape rules ([`ExprShape`](crate::ops::ExprShape) is shared); [`DeviceEval::eval_on`]
+//!   and [`Tensor::device_assign`](crate::Tensor::device_assign) run the whole tree as one generated CUDA kernel,
+//!   compiled by NVRTC at run time and cached on the device per expression type, element
+//!   type, rank and [`LayoutClass`].
+//! * Views never copy: [`Tensor::device_view`](crate::Tensor::device_view), [`Tensor::device_t`](crate::Tensor::device_t),
+//!   [`Tensor::device_broadcast_to`](crate::Tensor::device_broadcast_to) give `CudaRef` views over the same buffer (the
+//!   host's view machinery is written over host storages only, so the device has its
+//!   own transforms; slicing is not among them yet).
+//!
+//! Operations run in order on the device's one stream ([`Device::stream`]): where host
+//! operations take a [`Par`](crate::Par) for threads, device operations take the
+//! stream of their tensors' device.
+//!
+//! ```no_run
+//! use mdtensor::device::{Device, DeviceEval, DeviceMath};
+//! use mdtensor::{ext, Tensor};
+//! let dev = match Device::new(0) {
+//!     Ok(d) => d,
+//!     Err(e) => { eprintln!("{e}"); return Ok(()); }
+//! };
+//! let x = Tensor::<f32, ext![2, 3]>::from_fn(ext![2, 3], |[i, j]| (i + j) as f32).to_device(&dev)?;
+//! let y = (&x * 0.5 + 1.0).exp().eval_on(&dev)?;
+//! let back = y.to_host()?;
+//! assert_eq!(back.dims(), [2, 3]);
+//! # Ok::<(), mdtensor::Error>(())
+//! ```
+
+mod eval;
+mod handle;
+mod kernel;
+mod linalg;
+pub mod probe;
+mod storage;
+mod tensor;
+
+pub use eval::{layout_class, DeviceEval};
+pub use handle::{compile_ptx, Device, KernelKey, LayoutClass};
+pub use kernel::{
+    kernel_source, launch_grid, math, Args, DeviceExpr, DeviceMath, Gen, Leaf, LeafArg, BLOCK, KERNEL_NAME,
+};
+pub use linalg::{gemm_args, mat_layout, MatLayout};
+pub use storage::{Cuda, CudaMut, CudaRef, DeviceBorrowed, DeviceElem, DeviceStorage, DeviceStorageMut};
+pub use tensor::PINNED_THRESHOLD_BYTES;

@@ -1,0 +1,310 @@
+//! The CUDA device storage without a GPU: kernel source generation, launch parameters,
+//! layout classes, the library probe, `Device::new` failing cleanly, and (when
+//! `libnvrtc.so.13` can be found, e.g. from the `nvidia-cuda-nvrtc` wheel) NVRTC compiling
+//! every generated kernel to PTX.
+#![cfg(feature = "cuda")]
+
+use mdtensor::device::probe::{self, search_dirs_from};
+use mdtensor::device::{
+    compile_ptx, kernel_source, launch_grid, layout_class, Cuda, CudaRef, Device, DeviceExpr, DeviceMath, LayoutClass,
+    BLOCK, KERNEL_NAME,
+};
+use mdtensor::error::DeviceError;
+use mdtensor::{ext, ColMajor, DynRank, RowMajor, Strided, Tensor};
+use std::path::{Path, PathBuf};
+
+type M32 = Tensor<f32, ext![2, 3], RowMajor, Cuda<f32>>;
+type R32 = Tensor<f32, ext![3], RowMajor, Cuda<f32>>;
+type M64 = Tensor<f64, ext![_, _], RowMajor, Cuda<f64>>;
+type C64 = Tensor<f64, ext![_, _], ColMajor, Cuda<f64>>;
+type T32 = Tensor<f32, ext![2, 3], Strided, CudaRef<'static, f32>>;
+type D32 = Tensor<f32, DynRank, RowMajor, Cuda<f32>>;
+type S32 = Tensor<f32, (), RowMajor, Cuda<f32>>;
+
+/// The kernel source of the tree `f` builds from two leaves; `f` is never called (no
+/// device is needed), only its result type is used.
+fn src2<A: 'static, B: 'static, X: DeviceExpr>(
+    _f: fn(&'static A, &'static B) -> X,
+    class: LayoutClass,
+    rank: usize,
+) -> String {
+    kernel_source::<X>(class, rank)
+}
+fn src1<A: 'static, X: DeviceExpr>(_f: fn(&'static A) -> X, class: LayoutClass, rank: usize) -> String {
+    kernel_source::<X>(class, rank)
+}
+fn type_of<A: 'static, X: DeviceExpr>(_f: fn(&'static A) -> X) -> &'static str {
+    core::any::type_name::<X>()
+}
+
+/// Every generated kernel of this file, with a name for messages.
+fn all_sources() -> Vec<(&'static str, String)> {
+    use LayoutClass::{Flat, Strided as St};
+    vec![
+        ("add_mul_scalar f32 flat", src2(|a: &M32, b: &M32| a + b * 2.0f32, Flat, 2)),
+        ("add_mul_scalar f32 strided", src2(|a: &M32, b: &M32| a + b * 2.0f32, St, 2)),
+        ("broadcast row f32", src2(|a: &M32, r: &R32| a - r, St, 2)),
+        ("transposed view leaf f32", src2(|a: &M32, t: &T32| a * t, St, 2)),
+        ("div rem neg f64", src2(|a: &M64, b: &C64| -(a / b) % 3.0f64, St, 2)),
+        ("scalar left f64", src1(|a: &M64| 2.0f64 * a - 1.0f64, Flat, 2)),
+        ("exp f32", src1(|a: &M32| (a * 0.5f32).exp(), Flat, 2)),
+        ("exp f64", src1(|a: &M64| a.exp(), Flat, 2)),
+        ("math chain f32", src1(|a: &M32| a.sigmoid().relu().tanh().sqrt().abs().ln(), Flat, 2)),
+        ("trig round f64", src1(|a: &M64| a.sin() + a.cos() + a.floor() + a.round(), St, 2)),
+        ("powf f32", src1(|a: &M32| a.powf(2.0) + 1.0f32, Flat, 2)),
+        ("dynrank rank 3", src1(|a: &D32| a * a + 1.0f32, St, 3)),
+        ("rank 0", src1(|a: &S32| a + 1.0f32, St, 0)),
+        ("rank 1 flat dynrank", src1(|a: &D32| -a, Flat, 1)),
+    ]
+}
+
+#[test]
+fn flat_kernel_indexes_every_leaf_by_i() {
+    let s = src2(|a: &M32, b: &M32| a + b * 2.0f32, LayoutClass::Flat, 2);
+    assert!(s.contains(&format!("extern \"C\" __global__ void {KERNEL_NAME}(")), "{s}");
+    assert!(s.contains("float* __restrict__ out"), "{s}");
+    assert!(s.contains("const float* __restrict__ a0"), "{s}");
+    assert!(s.contains("const float* __restrict__ a1"), "{s}");
+    assert!(s.contains("float p0"), "{s}");
+    assert!(s.contains("long long n"), "{s}");
+    assert!(s.contains("out[i] = (a0[i] + (a1[i] * p0));"), "{s}");
+    // Grid-stride loop, no coordinates in the flat class.
+    assert!(s.contains("i += step"), "{s}");
+    assert!(!s.contains("c0"), "{s}");
+    assert!(!s.contains("double"), "{s}");
+}
+
+#[test]
+fn strided_kernel_walks_coordinates_and_strides() {
+    let s = src2(|a: &M32, b: &M32| a + b * 2.0f32, LayoutClass::Strided, 2);
+    for want in [
+        "long long os0",
+        "long long os1",
+        "long long s0_0",
+        "long long s1_1",
+        "long long d0",
+        "long long d1",
+        "const long long c1 = r % d1;",
+        "r /= d1;",
+        "const long long c0 = r;",
+        "out[c0 * os0 + c1 * os1] = (a0[c0 * s0_0 + c1 * s0_1] + (a1[c0 * s1_0 + c1 * s1_1] * p0));",
+    ] {
+        assert!(s.contains(want), "missing `{want}` in\n{s}");
+    }
+    // Parameter order: out, its strides, each leaf with its strides, scalars, dims, n.
+    let pos = |p: &str| s.find(p).unwrap_or_else(|| panic!("no `{p}` in\n{s}"));
+    assert!(pos("out,") < pos("os0") && pos("os1") < pos(" a0,"));
+    assert!(pos("s0_1") < pos(" a1,") && pos("s1_1") < pos("float p0") && pos("float p0") < pos("d0"));
+    assert!(pos("long long d1") < pos("long long n"));
+}
+
+#[test]
+fn element_type_picks_c_type_and_math_functions() {
+    let f = src1(|a: &M32| a.exp(), LayoutClass::Flat, 2);
+    let d = src1(|a: &M64| a.exp(), LayoutClass::Flat, 2);
+    assert!(f.contains("expf(a0[i])") && f.contains("float* __restrict__ out"), "{f}");
+    assert!(d.contains("exp(a0[i])") && !d.contains("expf") && d.contains("double* __restrict__ out"), "{d}");
+    let r = src2(|a: &M64, b: &C64| -(a / b) % 3.0f64, LayoutClass::Strided, 2);
+    assert!(r.contains("fmod((-(a0[") && r.contains(" / a1["), "{r}");
+    let r32 = src1(|a: &M32| a % 2.0f32, LayoutClass::Flat, 2);
+    assert!(r32.contains("fmodf(a0[i], p0)"), "{r32}");
+}
+
+#[test]
+fn named_math_emits_cuda_functions_in_tree_order() {
+    let s = src1(|a: &M32| a.sigmoid().relu().tanh().sqrt().abs().ln(), LayoutClass::Flat, 2);
+    let body = s.lines().find(|l| l.trim_start().starts_with("out[")).unwrap();
+    // Outermost first: ln(abs(sqrt(tanh(relu(sigmoid(a0[i]))))).
+    let order =
+        ["logf(", "fabsf(", "sqrtf(", "tanhf(", "const float v = ", "expf(-a0[i])", "v < (float)0 ? (float)0 : v"];
+    let mut at = 0;
+    for o in order {
+        let p = body[at..].find(o).unwrap_or_else(|| panic!("`{o}` not after position {at} in {body}"));
+        at += p;
+    }
+    let t = src1(|a: &M64| a.sin() + a.cos() + a.floor() + a.round(), LayoutClass::Strided, 2);
+    for f in ["sin(", "cos(", "floor(", "round("] {
+        assert!(t.contains(f), "{f} in {t}");
+    }
+    assert!(!t.contains("sinf("), "{t}");
+    // Parameters are numbered in emission order: the exponent before the added scalar.
+    let p = src1(|a: &M32| a.powf(2.0) + 1.0f32, LayoutClass::Flat, 2);
+    assert!(p.contains("out[i] = (powf(a0[i], p0) + p1);"), "{p}");
+}
+
+#[test]
+fn broadcast_and_transposed_leaves_get_their_own_strides() {
+    let s = src2(|a: &M32, r: &R32| a - r, LayoutClass::Strided, 2);
+    assert!(s.contains("(a0[c0 * s0_0 + c1 * s0_1] - a1[c0 * s1_0 + c1 * s1_1])"), "{s}");
+    let t = src2(|a: &M32, t: &T32| a * t, LayoutClass::Strided, 2);
+    assert!(t.contains("(a0[c0 * s0_0 + c1 * s0_1] * a1[c0 * s1_0 + c1 * s1_1])"), "{t}");
+}
+
+#[test]
+fn rank_zero_and_dynamic_rank() {
+    let z = src1(|a: &S32| a + 1.0f32, LayoutClass::Strided, 0);
+    assert!(z.contains("out[0] = (a0[0] + p0);"), "{z}");
+    assert!(!z.contains("d0"), "{z}");
+    let d = src1(|a: &D32| a * a + 1.0f32, LayoutClass::Strided, 3);
+    assert!(d.contains("const long long c2 = r % d2;") && d.contains("c2 * s1_2"), "{d}");
+    assert!(d.contains("long long s1_2"), "{d}");
+}
+
+#[test]
+fn every_source_is_one_balanced_kernel() {
+    for (name, s) in all_sources() {
+        assert_eq!(s.matches("__global__").count(), 1, "{name}:\n{s}");
+        assert_eq!(s.matches('{').count(), s.matches('}').count(), "{name}:\n{s}");
+        assert_eq!(s.matches('(').count(), s.matches(')').count(), "{name}:\n{s}");
+        assert!(s.contains(KERNEL_NAME), "{name}");
+        // Scalars are parameters, never literals: the source depends only on types.
+        assert!(!s.contains("2.0") && !s.contains("0.5"), "{name} bakes a value in:\n{s}");
+    }
+}
+
+#[test]
+fn cache_keys_follow_the_tree_type() {
+    let a = type_of(|a: &M32| a + 1.0f32);
+    let b = type_of(|a: &M32| a - 1.0f32);
+    let c = type_of(|a: &M32| a + 2.0f32);
+    assert_ne!(a, b);
+    assert_eq!(a, c, "a scalar's value is not part of the key");
+    assert!(a.contains("AddOp") && b.contains("SubOp"), "{a} / {b}");
+}
+
+#[test]
+fn launch_grid_covers_every_element_with_a_capped_grid() {
+    assert_eq!(BLOCK, 256);
+    assert_eq!(launch_grid(0, 528), None);
+    for n in [1usize, 255, 256, 257, 1000, 135_168, 135_169, 1 << 26] {
+        let (blocks, threads) = launch_grid(n, 528).unwrap();
+        assert_eq!(threads, BLOCK);
+        assert!((1..=528).contains(&blocks), "{n}: {blocks}");
+        // Grid-stride: every element is visited by exactly one (thread, stride) pair.
+        let total = blocks as usize * threads as usize;
+        assert!(total >= n || blocks == 528, "{n}");
+        if n <= 528 * 256 {
+            assert_eq!(blocks as usize, n.div_ceil(256), "{n}");
+        }
+    }
+    // A zero cap still launches one block.
+    assert_eq!(launch_grid(10, 0), Some((1, 256)));
+}
+
+#[test]
+fn layout_class_is_flat_only_when_every_leaf_matches_the_output() {
+    let dims = [2usize, 3];
+    assert_eq!(layout_class(&dims, true, &[(vec![2, 3], true), (vec![2, 3], true)]), LayoutClass::Flat);
+    assert_eq!(layout_class(&dims, true, &[]), LayoutClass::Flat, "scalars only");
+    assert_eq!(layout_class(&dims, true, &[(vec![3], true)]), LayoutClass::Strided, "broadcast leaf");
+    assert_eq!(layout_class(&dims, true, &[(vec![2, 3], false)]), LayoutClass::Strided, "transposed leaf");
+    assert_eq!(layout_class(&dims, false, &[(vec![2, 3], true)]), LayoutClass::Strided, "strided output");
+}
+
+#[test]
+fn search_list_covers_loader_path_toolkit_and_wheels() {
+    let tmp = std::env::temp_dir().join(format!("mdtensor-probe-{}", std::process::id()));
+    let site = tmp.join("venv/lib/python3.12/site-packages");
+    std::fs::create_dir_all(site.join("nvidia/cu13/lib")).unwrap();
+    std::fs::create_dir_all(site.join("nvidia/cublas/lib")).unwrap();
+    let venv = tmp.join("venv");
+    let env = |k: &str| -> Option<std::ffi::OsString> {
+        match k {
+            "LD_LIBRARY_PATH" => Some("/ld/a:/ld/b".into()),
+            "MDTENSOR_CUDA_LIB_DIR" => Some("/first".into()),
+            "CUDA_HOME" => Some("/opt/my-cuda".into()),
+            "VIRTUAL_ENV" => Some(venv.clone().into_os_string()),
+            _ => None,
+        }
+    };
+    let ldconfig =
+        "\tlibcuda.so.1 (libc6,x86-64) => /drv/lib/libcuda.so.1\n\tlibz.so.1 (libc6,x86-64) => /zlib/libz.so.1\n";
+    let dirs = search_dirs_from(env, Some(ldconfig));
+    let at = |p: &Path| dirs.iter().position(|d| d == p).unwrap_or_else(|| panic!("{} not in {dirs:?}", p.display()));
+    assert_eq!(at(Path::new("/first")), 0);
+    assert!(at(Path::new("/ld/a")) < at(Path::new("/ld/b")));
+    assert!(at(Path::new("/ld/b")) < at(Path::new("/drv/lib")), "loader path before the cache");
+    assert!(!dirs.contains(&PathBuf::from("/zlib")), "only CUDA libraries' folders come from the cache");
+    let target = if cfg!(target_arch = "aarch64") { "sbsa-linux" } else { "x86_64-linux" };
+    assert!(at(&Path::new("/opt/my-cuda/targets").join(target).join("lib")) > at(Path::new("/usr/lib")));
+    at(&Path::new("/usr/local/cuda/targets").join(target).join("lib"));
+    at(&site.join("nvidia/cu13/lib"));
+    at(&site.join("nvidia/cublas/lib"));
+    // No duplicates.
+    let mut sorted = dirs.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted.len(), dirs.len());
+    std::fs::remove_dir_all(&tmp).unwrap();
+}
+
+#[test]
+fn find_in_returns_the_first_folder_holding_the_file() {
+    let tmp = std::env::temp_dir().join(format!("mdtensor-find-{}", std::process::id()));
+    let (a, b) = (tmp.join("a"), tmp.join("b"));
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::create_dir_all(&b).unwrap();
+    std::fs::write(b.join("libnvrtc.so.13"), b"").unwrap();
+    let dirs = vec![a.clone(), b.clone()];
+    assert_eq!(probe::find_in("libnvrtc.so.13", &dirs), Some(b.join("libnvrtc.so.13")));
+    assert_eq!(probe::find_in("libcublas.so.13", &dirs), None);
+    std::fs::remove_dir_all(&tmp).unwrap();
+}
+
+#[test]
+fn device_new_returns_err_without_a_driver_and_never_panics() {
+    let r = std::panic::catch_unwind(|| Device::new(0));
+    let r = r.expect("Device::new must not panic");
+    match r {
+        Ok(dev) => println!("a GPU is present ({}): the no-driver path is not exercised here", dev.name()),
+        Err(e) => {
+            let msg = e.to_string();
+            match &e {
+                DeviceError::NoDriver { searched } => {
+                    assert!(msg.contains("libcuda.so.1"), "{msg}");
+                    assert!(!searched.is_empty());
+                    assert!(msg.contains(&searched[0].display().to_string()), "the message lists the folders: {msg}");
+                    assert!(msg.contains("install the NVIDIA driver"), "{msg}");
+                }
+                DeviceError::NoDevice { .. } => assert!(msg.contains("no CUDA device 0"), "{msg}"),
+                other => panic!("unexpected error without a GPU: {other:?}"),
+            }
+            let any: mdtensor::Error = e.into();
+            assert_eq!(any.to_string(), msg);
+        }
+    }
+}
+
+/// NVRTC compiles every generated kernel to PTX. Skips with one line when
+/// `libnvrtc.so.13` is not found, unless `MDTENSOR_REQUIRE_NVRTC=1` (CI sets it when the
+/// `nvidia-cuda-nvrtc` wheel was installed).
+#[test]
+fn nvrtc_compiles_every_generated_kernel() {
+    let required = std::env::var("MDTENSOR_REQUIRE_NVRTC").is_ok_and(|v| v == "1");
+    let probe = compile_ptx(&format!("extern \"C\" __global__ void {KERNEL_NAME}() {{}}"), None);
+    match probe {
+        Err(DeviceError::LibraryMissing { library, .. }) if !required => {
+            println!("skipped: {library} not found (pip install nvidia-cuda-nvrtc==13.0.* and add nvidia/cu13/lib to LD_LIBRARY_PATH)");
+            return;
+        }
+        Err(e) => panic!("NVRTC could not compile an empty kernel: {e}"),
+        Ok(ptx) => assert!(ptx.contains(&format!(".entry {KERNEL_NAME}")), "{ptx}"),
+    }
+    for (name, src) in all_sources() {
+        for arch in [None, Some("compute_90")] {
+            let ptx = compile_ptx(&src, arch).unwrap_or_else(|e| panic!("{name} ({arch:?}): {e}"));
+            assert!(ptx.contains(&format!(".entry {KERNEL_NAME}")), "{name}");
+            if src.contains("double") {
+                assert!(ptx.contains(".f64"), "{name}: no f64 instruction in the PTX");
+            }
+        }
+    }
+    // A broken source is reported with its log and the source itself.
+    match compile_ptx("extern \"C\" __global__ void k() { undeclared_name; }", None) {
+        Err(DeviceError::Compile { source, log }) => {
+            assert!(log.contains("undeclared_name"), "{log}");
+            assert!(source.contains("undeclared_name"));
+        }
+        other => panic!("expected a compile error, got {other:?}"),
+    }
+}
