@@ -124,7 +124,7 @@
 //! | `.npy` | [`io::load_npy`](crate::io::load_npy), [`io::save_npy`](crate::io::save_npy), [`io::read_npy`](crate::io::read_npy), [`io::write_npy`](crate::io::write_npy), [`io::load_npy_any`](crate::io::load_npy_any) (either memory order) |
 //! | `.npz` | [`NpzReader`](crate::io::NpzReader), [`NpzWriter`](crate::io::NpzWriter) |
 //! | memory-mapped `.npy` (feature `mmap`) | `io::map_npy`, `io::map_npy_mut` |
-//! | serde (feature `serde`) | [`serde`](crate::serde) |
+//! | serde (feature `serde`) | `mdtensor::serde` (with the feature) |
 //!
 //! ## Errors
 //!
