@@ -3,7 +3,7 @@
 use super::handle::{driver_error, guard, Device};
 use super::storage::{Cuda, CudaMut, CudaRef, DeviceBorrowed, DeviceElem, DeviceStorage, DeviceStorageMut};
 use crate::error::{DeviceError, ShapeError};
-use crate::extents::{broadcast_strides, BroadcastTo, Extents, Reverse};
+use crate::extents::{BroadcastTo, Extents, Reverse};
 use crate::layout::{Layout, RowMajor, Strided};
 use crate::storage::{DenseStorage, DenseStorageMut, View};
 use crate::tensor::{fits_region, or_panic, ShapeArg, Tensor};
@@ -321,16 +321,7 @@ impl<'a, T: DeviceElem, E: Extents, S: Layout<E>> Tensor<T, E, S, CudaRef<'a, T>
     where
         E: BroadcastTo<E2>,
     {
-        let target = shape.into_extents("broadcast_to")?;
-        target.checked_numel("broadcast_to", 1)?;
-        let mut strides = target.zero_strides();
-        broadcast_strides(
-            "broadcast_to",
-            self.dims().as_ref(),
-            self.strides().as_ref(),
-            target.dims().as_ref(),
-            strides.as_mut(),
-        )?;
+        let (target, strides) = crate::view::broadcast_layout(self.dims().as_ref(), self.strides().as_ref(), shape)?;
         let off = S::offset(&self.mapping);
         let st = self.storage.rebase(if target.numel() == 0 { 0 } else { off });
         let m =

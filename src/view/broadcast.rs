@@ -6,6 +6,21 @@ use crate::layout::{Layout, Strided};
 use crate::storage::{DenseStorage, View};
 use crate::tensor::{or_panic, ShapeArg, Tensor};
 
+/// The extents and strides of a view of `dims`/`strides` broadcast to `shape` (numpy's
+/// rule; stretched axes get stride 0): the one rule every storage's `broadcast_to` uses.
+pub(crate) fn broadcast_layout<E2: Extents>(
+    dims: &[usize],
+    strides: &[isize],
+    shape: impl ShapeArg<E2>,
+) -> Result<(E2, E2::Strides), ShapeError> {
+    let target = shape.into_extents("broadcast_to")?;
+    // A broadcast view allocates nothing, but its element count must still be a number.
+    target.checked_numel("broadcast_to", 1)?;
+    let mut out = target.zero_strides();
+    broadcast_strides("broadcast_to", dims, strides, target.dims().as_ref(), out.as_mut())?;
+    Ok((target, out))
+}
+
 /// # Views: broadcasting
 impl<'a, T, E: Extents, S: Layout<E>> Tensor<T, E, S, View<'a, T>> {
     /// Consuming form of [`Tensor::broadcast_to`] (read-only views only: zero strides
@@ -17,17 +32,7 @@ impl<'a, T, E: Extents, S: Layout<E>> Tensor<T, E, S, View<'a, T>> {
     where
         E: BroadcastTo<E2>,
     {
-        let target = shape.into_extents("broadcast_to")?;
-        // A broadcast view allocates nothing, but its element count must still be a number.
-        target.checked_numel("broadcast_to", 1)?;
-        let mut strides = target.zero_strides();
-        broadcast_strides(
-            "broadcast_to",
-            self.dims().as_ref(),
-            self.strides().as_ref(),
-            target.dims().as_ref(),
-            strides.as_mut(),
-        )?;
+        let (target, strides) = broadcast_layout(self.dims().as_ref(), self.strides().as_ref(), shape)?;
         // SAFETY: every target index maps to a source index (stretched axes to index 0);
         // the storage is read-only, so shared positions are allowed.
         unsafe { self.relayout(target, strides, 0) }

@@ -23,6 +23,8 @@
 mod axes;
 mod axes_dyn;
 mod broadcast;
+#[cfg(feature = "cuda")]
+pub(crate) use broadcast::broadcast_layout;
 mod diag;
 mod keepdims;
 mod rank;
