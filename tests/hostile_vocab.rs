@@ -180,12 +180,16 @@ fn panic_message(f: impl FnOnce()) -> String {
     err.downcast_ref::<String>().cloned().or_else(|| err.downcast_ref::<&str>().map(|s| s.to_string())).unwrap()
 }
 
-/// The location the panic hook reports for the panic raised by `f`.
+/// The location the panic hook reports for the panic raised by `f`. The hook is global and
+/// other tests panic on their own threads at the same time: only this thread's panic counts.
 fn panic_location(f: impl FnOnce()) -> (String, u32) {
     static SEEN: Mutex<Option<(String, u32)>> = Mutex::new(None);
+    let me = std::thread::current().id();
     let previous = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|info| {
-        *SEEN.lock().unwrap() = info.location().map(|l| (l.file().to_string(), l.line()));
+    std::panic::set_hook(Box::new(move |info| {
+        if std::thread::current().id() == me {
+            *SEEN.lock().unwrap() = info.location().map(|l| (l.file().to_string(), l.line()));
+        }
     }));
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
     std::panic::set_hook(previous);

@@ -10,7 +10,10 @@ use super::storage::{Cuda, CudaRef, DeviceElem, DeviceStorage};
 use crate::error::ShapeError;
 use crate::extents::Extents;
 use crate::layout::Layout;
-use crate::ops::{AddOp, Binary, DivOp, ExprShape, MulOp, NegOp, RemOp, ScalarLeaf, SubOp, Unary, UnaryOp};
+use crate::ops::{
+    AbsOp, AddOp, Binary, CosOp, DivOp, ExpOp, ExprShape, FloorOp, LnOp, MulOp, NegOp, PowfOp, ReluOp, RemOp, RoundOp,
+    ScalarLeaf, SigmoidOp, SinOp, SqrtOp, SubOp, TanhOp, Unary, UnaryOp,
+};
 use crate::tensor::Tensor;
 use cudarc::driver::CudaSlice;
 
@@ -293,58 +296,12 @@ where
     }
 }
 
-/// Named elementwise math for device expressions (`x.exp()`), each a node with its own
-/// op type in [`math`] that both the host and the kernel generator understand.
-pub mod math {
-    use super::super::storage::DeviceElem;
-    use crate::ops::UnaryOp;
-    use num_traits::Float;
-
-    macro_rules! float_ops {
-        ($(($Op:ident, $doc:literal, |$x:ident| $body:expr)),* $(,)?) => {$(
-            #[doc = $doc]
-            #[derive(Clone, Copy, Debug, Default)]
-            pub struct $Op;
-            impl<A: DeviceElem + Float> UnaryOp<A> for $Op {
-                type Out = A;
-                #[inline(always)]
-                fn apply(self, $x: A) -> A {
-                    $body
-                }
-            }
-        )*};
-    }
-    float_ops!(
-        (Exp, "`eˣ`", |x| x.exp()),
-        (Ln, "natural logarithm", |x| x.ln()),
-        (Sqrt, "square root", |x| x.sqrt()),
-        (Abs, "absolute value", |x| x.abs()),
-        (Sin, "sine", |x| x.sin()),
-        (Cos, "cosine", |x| x.cos()),
-        (Tanh, "hyperbolic tangent", |x| x.tanh()),
-        (Sigmoid, "`1 / (1 + e⁻ˣ)`", |x| A::one() / (A::one() + (-x).exp())),
-        (Relu, "`max(x, 0)` (NaN stays NaN)", |x| if x < A::zero() { A::zero() } else { x }),
-        (Floor, "round down", |x| x.floor()),
-        (Round, "round half away from zero", |x| x.round()),
-    );
-    /// `xᵖ` for a float `p` (a kernel parameter).
-    #[derive(Clone, Copy, Debug)]
-    pub struct Powf<A>(pub A);
-    impl<A: DeviceElem + Float> UnaryOp<A> for Powf<A> {
-        type Out = A;
-        #[inline(always)]
-        fn apply(self, x: A) -> A {
-            x.powf(self.0)
-        }
-    }
-}
-
 macro_rules! device_unary {
     ($(($Op:ident, $method:ident, |$x:ident, $g:ident| $body:expr)),* $(,)?) => {
         $(
-            impl<X: DeviceExpr> DeviceExpr for Unary<X, math::$Op>
+            impl<X: DeviceExpr> DeviceExpr for Unary<X, $Op>
             where
-                Unary<X, math::$Op>: ExprShape<Elem = X::Item>,
+                Unary<X, $Op>: ExprShape<Elem = X::Item>,
             {
                 type Item = X::Item;
                 fn emit($g: &mut Gen) -> String {
@@ -357,52 +314,53 @@ macro_rules! device_unary {
             }
         )*
         /// Named elementwise math on device expressions, lazily: `(&a * 2.0).exp()`.
-        /// Each method builds a node that the fused kernel computes with CUDA's math
-        /// function of the element type (`expf` for `f32`).
+        /// Each method builds the same node as the host's method of that name (one op type
+        /// per function, in `mdtensor::ops`), which the fused kernel computes with CUDA's
+        /// math function of the element type (`expf` for `f32`).
         pub trait DeviceMath: DeviceExpr {
             $(
                 #[doc = concat!("Elementwise `", stringify!($method), "`, lazily.")]
-                fn $method(self) -> Unary<Self, math::$Op>
+                fn $method(self) -> Unary<Self, $Op>
                 where
-                    math::$Op: UnaryOp<Self::Item, Out = Self::Item>,
+                    $Op: UnaryOp<Self::Item, Out = Self::Item>,
                 {
-                    Unary::new(self, math::$Op)
+                    Unary::new(self, $Op)
                 }
             )*
             /// Elementwise `xᵖ`, lazily; `p` is passed to the kernel, not compiled in.
-            fn powf(self, p: Self::Item) -> Unary<Self, math::Powf<Self::Item>>
+            fn powf(self, p: Self::Item) -> Unary<Self, PowfOp<Self::Item>>
             where
-                math::Powf<Self::Item>: UnaryOp<Self::Item, Out = Self::Item>,
+                PowfOp<Self::Item>: UnaryOp<Self::Item, Out = Self::Item>,
             {
-                Unary::new(self, math::Powf(p))
+                Unary::new(self, PowfOp(p))
             }
         }
     };
 }
 device_unary!(
-    (Exp, exp, |x, g| format!("{}({x})", g.math("exp"))),
-    (Ln, ln, |x, g| format!("{}({x})", g.math("log"))),
-    (Sqrt, sqrt, |x, g| format!("{}({x})", g.math("sqrt"))),
-    (Abs, abs, |x, g| format!("{}({x})", g.math("fabs"))),
-    (Sin, sin, |x, g| format!("{}({x})", g.math("sin"))),
-    (Cos, cos, |x, g| format!("{}({x})", g.math("cos"))),
-    (Tanh, tanh, |x, g| format!("{}({x})", g.math("tanh"))),
-    (Sigmoid, sigmoid, |x, g| {
+    (ExpOp, exp, |x, g| format!("{}({x})", g.math("exp"))),
+    (LnOp, ln, |x, g| format!("{}({x})", g.math("log"))),
+    (SqrtOp, sqrt, |x, g| format!("{}({x})", g.math("sqrt"))),
+    (AbsOp, abs, |x, g| format!("{}({x})", g.math("fabs"))),
+    (SinOp, sin, |x, g| format!("{}({x})", g.math("sin"))),
+    (CosOp, cos, |x, g| format!("{}({x})", g.math("cos"))),
+    (TanhOp, tanh, |x, g| format!("{}({x})", g.math("tanh"))),
+    (SigmoidOp, sigmoid, |x, g| {
         let t = g.c_type();
         format!("(({t})1 / (({t})1 + {}(-{x})))", g.math("exp"))
     }),
-    (Relu, relu, |x, g| {
+    (ReluOp, relu, |x, g| {
         // `x` is evaluated once; `v < 0 ? 0 : v` keeps NaN as the host does.
         let t = g.c_type();
         format!("([&] {{ const {t} v = {x}; return v < ({t})0 ? ({t})0 : v; }}())")
     }),
-    (Floor, floor, |x, g| format!("{}({x})", g.math("floor"))),
-    (Round, round, |x, g| format!("{}({x})", g.math("round"))),
+    (FloorOp, floor, |x, g| format!("{}({x})", g.math("floor"))),
+    (RoundOp, round, |x, g| format!("{}({x})", g.math("round"))),
 );
 
-impl<X: DeviceExpr> DeviceExpr for Unary<X, math::Powf<X::Item>>
+impl<X: DeviceExpr> DeviceExpr for Unary<X, PowfOp<X::Item>>
 where
-    Unary<X, math::Powf<X::Item>>: ExprShape<Elem = X::Item>,
+    Unary<X, PowfOp<X::Item>>: ExprShape<Elem = X::Item>,
 {
     type Item = X::Item;
     fn emit(g: &mut Gen) -> String {

@@ -52,9 +52,7 @@ mod tensor;
 
 pub use eval::{layout_class, DeviceEval};
 pub use handle::{compile_ptx, Device, KernelKey, LayoutClass};
-pub use kernel::{
-    kernel_source, launch_grid, math, Args, DeviceExpr, DeviceMath, Gen, Leaf, LeafArg, BLOCK, KERNEL_NAME,
-};
+pub use kernel::{kernel_source, launch_grid, Args, DeviceExpr, DeviceMath, Gen, Leaf, LeafArg, BLOCK, KERNEL_NAME};
 pub use linalg::{gemm_args, mat_layout, MatLayout};
 pub use storage::{Cuda, CudaMut, CudaRef, DeviceBorrowed, DeviceElem, DeviceStorage, DeviceStorageMut};
 pub use tensor::PINNED_THRESHOLD_BYTES;

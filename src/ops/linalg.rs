@@ -133,26 +133,8 @@ impl<T: GemmElem> Plan<T> {
         total: usize,
         par: Par,
     ) -> Option<St> {
-        if total == 0 {
-            // An empty product is answered at once: the kernels would still walk every row
-            // of an operand with 2^44 rows of nothing.
-            // SAFETY: there are no elements to initialise.
-            return unsafe { St::from_raw_init(0, |_| {}) };
-        }
-        // SAFETY: each arm writes all `total` = batch·m·n elements of the row-major
-        // result; operands address their own elements (dense invariant).
-        unsafe {
-            match self {
-                Plan::Matrices { m, k, n, a, b } if INLINE => {
-                    St::from_raw_init(total, |c| gemm(Gemm { m: *m, k: *k, n: *n, a: *a, b: *b, c, ldc: *n }, par))
-                }
-                Plan::Matrices { m, k, n, a, b } => {
-                    St::from_raw_init(total, |c| gemm_shared(*m, *k, *n, *a, *b, c, par))
-                }
-                Plan::Batched { .. } if MATRICES => unreachable!("two matrices, by the operands' types"),
-                Plan::Batched { d, a, b } => St::from_raw_init(total, |c| batched_gemm(d, a, b, c, par)),
-            }
-        }
+        // SAFETY: `write` initialises all `total` elements (none when `total` is 0).
+        unsafe { St::from_raw_init(total, |c| self.write::<INLINE, MATRICES>(total, c, par)) }
     }
 
     /// [`Plan::fill`] for the `try_` forms: a refused allocation is `Err(OutOfMemory)`.
@@ -164,22 +146,31 @@ impl<T: GemmElem> Plan<T> {
         total: usize,
         par: Par,
     ) -> Result<Option<St>, ShapeError> {
-        const OP: &str = "matmul";
-        if total == 0 {
-            // SAFETY: there are no elements to initialise (see `fill`).
-            return unsafe { St::try_from_raw_init(OP, 0, |_| {}) };
-        }
         // SAFETY: as in `fill`.
+        unsafe { St::try_from_raw_init("matmul", total, |c| self.write::<INLINE, MATRICES>(total, c, par)) }
+    }
+
+    /// Writes the `total` = batch·m·n elements of the row-major result at `c`.
+    ///
+    /// # Safety
+    /// `c` is valid for writes of `total` elements.
+    #[inline(always)]
+    unsafe fn write<const INLINE: bool, const MATRICES: bool>(&self, total: usize, c: *mut T, par: Par) {
+        if total == 0 {
+            // An empty product is answered at once: the kernels would still walk every row
+            // of an operand with 2^44 rows of nothing.
+            return;
+        }
+        // SAFETY: each arm writes all `total` elements (caller's contract); operands
+        // address their own elements (dense invariant).
         unsafe {
             match self {
-                Plan::Matrices { m, k, n, a, b } if INLINE => St::try_from_raw_init(OP, total, |c| {
+                Plan::Matrices { m, k, n, a, b } if INLINE => {
                     gemm(Gemm { m: *m, k: *k, n: *n, a: *a, b: *b, c, ldc: *n }, par)
-                }),
-                Plan::Matrices { m, k, n, a, b } => {
-                    St::try_from_raw_init(OP, total, |c| gemm_shared(*m, *k, *n, *a, *b, c, par))
                 }
+                Plan::Matrices { m, k, n, a, b } => gemm_shared(*m, *k, *n, *a, *b, c, par),
                 Plan::Batched { .. } if MATRICES => unreachable!("two matrices, by the operands' types"),
-                Plan::Batched { d, a, b } => St::try_from_raw_init(OP, total, |c| batched_gemm(d, a, b, c, par)),
+                Plan::Batched { d, a, b } => batched_gemm(d, a, b, c, par),
             }
         }
     }
@@ -195,8 +186,28 @@ impl<T: GemmElem> Plan<T> {
     }
 }
 
-/// The storage of a planned product of operands with extents `E` and `E2`, through
-/// [`Plan::fill`] with the kernel entry inlined when both are static.
+/// Calls `$plan.$fill::<$St, INLINE, MATRICES>(args)` with the two constants of operands
+/// of extents `$E` and `$E2`: `INLINE` when both are static (the kernel entry is then
+/// inlined), `MATRICES` when both types are rank 2. It branches on the constants
+/// themselves (not on a local holding them, which rustc would not see through), so one
+/// instance is compiled.
+macro_rules! by_operand_types {
+    ($E:ty, $E2:ty, $plan:ident.$fill:ident::<$St:ty>($($arg:expr),*)) => {
+        if BothMatrices::<$E, $E2>::YES {
+            if <$E>::ALL_STATIC && <$E2>::ALL_STATIC {
+                $plan.$fill::<$St, true, true>($($arg),*)
+            } else {
+                $plan.$fill::<$St, false, true>($($arg),*)
+            }
+        } else if <$E>::ALL_STATIC && <$E2>::ALL_STATIC {
+            $plan.$fill::<$St, true, false>($($arg),*)
+        } else {
+            $plan.$fill::<$St, false, false>($($arg),*)
+        }
+    };
+}
+
+/// The storage of a planned product of operands with extents `E` and `E2` ([`Plan::fill`]).
 #[inline(always)]
 #[track_caller]
 fn product_storage<T: GemmElem, E: Extents, E2: Extents, St: OwnedStorage<T>>(
@@ -204,19 +215,7 @@ fn product_storage<T: GemmElem, E: Extents, E2: Extents, St: OwnedStorage<T>>(
     total: usize,
     par: Par,
 ) -> Option<St> {
-    // Branches on the constants themselves (not on a local holding them, which rustc
-    // would not see through): one `fill` is compiled.
-    if BothMatrices::<E, E2>::YES {
-        if E::ALL_STATIC && E2::ALL_STATIC {
-            plan.fill::<St, true, true>(total, par)
-        } else {
-            plan.fill::<St, false, true>(total, par)
-        }
-    } else if E::ALL_STATIC && E2::ALL_STATIC {
-        plan.fill::<St, true, false>(total, par)
-    } else {
-        plan.fill::<St, false, false>(total, par)
-    }
+    by_operand_types!(E, E2, plan.fill::<St>(total, par))
 }
 
 /// [`product_storage`] for the `try_` forms (see [`Plan::try_fill`]).
@@ -226,17 +225,7 @@ fn try_product_storage<T: GemmElem, E: Extents, E2: Extents, St: OwnedStorage<T>
     total: usize,
     par: Par,
 ) -> Result<Option<St>, ShapeError> {
-    if BothMatrices::<E, E2>::YES {
-        if E::ALL_STATIC && E2::ALL_STATIC {
-            plan.try_fill::<St, true, true>(total, par)
-        } else {
-            plan.try_fill::<St, false, true>(total, par)
-        }
-    } else if E::ALL_STATIC && E2::ALL_STATIC {
-        plan.try_fill::<St, true, false>(total, par)
-    } else {
-        plan.try_fill::<St, false, false>(total, par)
-    }
+    by_operand_types!(E, E2, plan.try_fill::<St>(total, par))
 }
 
 /// # Linear algebra: products

@@ -64,7 +64,10 @@ pub use expr::UnaryOp;
 pub use expr::{Binary, BinaryOp, Expr, ExprShape, FnOp, IntoExpr, Owned, ScalarLeaf, Unary};
 pub use join::{concatenate_dyn, stack, stack_dyn, try_concatenate_dyn, try_stack, try_stack_dyn, DenseOperand};
 pub use linalg::Product;
-pub use math::{select, ElementwiseExt};
+pub use math::{
+    select, AbsOp, CosOp, ElementwiseExt, ExpOp, FloorOp, LnOp, PowfOp, PowiOp, ReluOp, RoundOp, SigmoidOp, SinOp,
+    SqrtOp, TanhOp,
+};
 pub use norm::Norm;
 pub use reduce::{AxisReductions, Extreme, Logical, Mean, Prod, Reductions, Sum, Var};
 pub use sum_storage::{sum_stored, sum_stored_axes_keepdims, sum_stored_axis, SumStorage};

@@ -5,6 +5,7 @@
 //! matrices). Each kind's `from_triplets` keeps its own spelling; the other one is added
 //! here under its own name.
 
+use crate::alloc::try_vec_with_capacity;
 use crate::error::ShapeError;
 use crate::extents::{Dim, Extents};
 use crate::layout::{ColMajor, Layout};
@@ -21,9 +22,16 @@ impl<T, E: Extents, S: SparseOrder + Layout<E>, I: SparseIndex> Tensor<T, E, S, 
         T: SparseElem,
         E: Rank2,
     {
-        let rows: Vec<usize> = triplets.iter().map(|t| t.0).collect();
-        let cols: Vec<usize> = triplets.iter().map(|t| t.1).collect();
-        let values: Vec<T> = triplets.iter().map(|t| t.2).collect();
+        // The compressed build reads three arrays: split the tuples into them, fallibly.
+        const OP: &str = "from_triplet_tuples";
+        let n = triplets.len();
+        let (mut rows, mut cols, mut values) =
+            (try_vec_with_capacity(OP, n)?, try_vec_with_capacity(OP, n)?, try_vec_with_capacity(OP, n)?);
+        for &(i, j, v) in triplets {
+            rows.push(i);
+            cols.push(j);
+            values.push(v);
+        }
         Self::try_from_triplets(shape, &rows, &cols, &values)
     }
     /// See [`Tensor::try_from_triplet_tuples`].
@@ -64,9 +72,8 @@ impl<T: Clone + Zero, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
                 reason: format!("{} rows, {} columns and {} values", rows.len(), cols.len(), values.len()),
             }));
         }
-        let triplets: Vec<(usize, usize, T)> =
-            rows.iter().zip(cols).zip(values).map(|((&i, &j), v)| (i, j, v.clone())).collect();
-        Self::try_from_triplets(shape, kl, ku, &triplets)
+        let triplets = rows.iter().zip(cols).zip(values).map(|((&i, &j), v)| (i, j, v.clone()));
+        Self::try_from_triplet_iter(shape, kl, ku, triplets)
     }
     /// See [`Tensor::try_from_triplet_arrays`]; panics with its message.
     ///

@@ -32,7 +32,7 @@
 //!
 //! The band type is `Tensor<T, (M, N), ColMajor, Band<T>>`, spelled
 //! [`BandMatrix`](crate::BandMatrix); its constructors live with the tensor type, its
-//! operations (products, solves, conversions) in [`crate::ops`].
+//! operations (products, solves, conversions) in `mdtensor::ops`.
 
 pub use crate::error::BandError;
 
@@ -51,7 +51,7 @@ pub struct Band<T> {
 }
 
 /// A band matrix is one of the sparse storages; its `sum` and `sum_axis` read its stored
-/// entries (see [`SumStorage`](crate::ops::SumStorage)).
+/// entries (see `SumStorage` in `mdtensor::ops`).
 impl<T> super::sparse::SparseStorage<T> for Band<T> {}
 
 impl<T> Storage<T> for Band<T> {

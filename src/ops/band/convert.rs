@@ -73,10 +73,18 @@ impl<T: Clone + Zero, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
         ku: usize,
         triplets: &[(usize, usize, T)],
     ) -> Result<Self, BandError> {
+        Self::try_from_triplet_iter(shape, kl, ku, triplets.iter().cloned())
+    }
+    /// The one loop of both triplet spellings: each `(i, j, value)` added into its slot.
+    pub(crate) fn try_from_triplet_iter(
+        shape: impl ShapeArg<(M, N)>,
+        kl: usize,
+        ku: usize,
+        triplets: impl Iterator<Item = (usize, usize, T)>,
+    ) -> Result<Self, BandError> {
         let mut band = Self::try_with_bandwidths(shape, kl, ku)?;
         for (i, j, v) in triplets {
             let [rows, cols] = band.dims();
-            let (i, j) = (*i, *j);
             if i >= rows || j >= cols {
                 return Err(BandError::IndexOutOfBounds { op: "from_triplets", row: i, col: j, rows, cols });
             }
@@ -87,7 +95,7 @@ impl<T: Clone + Zero, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
                 kl,
                 ku,
             })?;
-            *slot = slot.clone() + v.clone();
+            *slot = slot.clone() + v;
         }
         Ok(band)
     }

@@ -1,6 +1,6 @@
 //! Sparse storage policies: the [`Coo`] and [`Compressed`] (CSR/CSC) arrays, the index
 //! and element traits, and the checks that establish the sparse invariants. The tensors
-//! over them, their constructors and accessors are [`crate::sparse`]'s (tensor layer).
+//! over them, their constructors and accessors are `mdtensor::sparse`'s (tensor layer).
 
 mod compressed;
 mod coo;
@@ -82,7 +82,7 @@ impl SparseOrder for ColMajor {
 
 /// Marks the sparse storages (COO, compressed, band), for code that wants to tell them
 /// apart from dense ones. Methods that both families have (`sum`, `sum_axis`) dispatch
-/// through [`SumStorage`](crate::ops::SumStorage) instead: two inherent methods of one
+/// through `SumStorage` (in `mdtensor::ops`) instead: two inherent methods of one
 /// name with different storage bounds do not compile.
 pub trait SparseStorage<T>: crate::storage::Storage<T> {}
 
