@@ -234,6 +234,24 @@ fn plain_forms_panic_at_the_callers_line() {
     let l = line!() + 1;
     let got = panic_location(|| drop(Tensor::<f32, DynRank>::from_vec([2], vec![1.0])));
     check(got, l, "from_vec");
+    // The families written by one definition (matmul, matmul_into, dot): every plain
+    // and `_with` form reports the caller's line too.
+    let l = line!() + 1;
+    let got = panic_location(|| drop(t.matmul(&t)));
+    check(got, l, "matmul");
+    let l = line!() + 1;
+    let got = panic_location(|| drop(t.matmul_with(&t, mdtensor::Par::Seq)));
+    check(got, l, "matmul_with");
+    let mut out = Tensor::<f32, DynRank>::zeros(DynRank::new(vec![3, 3]));
+    let l = line!() + 1;
+    let got = panic_location(|| t.matmul_into(&t.t(), &mut out));
+    check(got, l, "matmul_into");
+    let l = line!() + 1;
+    let got = panic_location(|| t.matmul_into_with(&t, &mut out, mdtensor::Par::Seq));
+    check(got, l, "matmul_into_with");
+    let l = line!() + 1;
+    let got = panic_location(|| drop(t.dot(&t)));
+    check(got, l, "dot");
 }
 
 #[test]

@@ -13,6 +13,7 @@ mod band;
 #[cfg(feature = "cuda")]
 mod device;
 mod npy;
+mod panic;
 mod shape;
 mod sparse;
 
@@ -22,6 +23,6 @@ pub use band::BandError;
 pub use device::DeviceError;
 pub(crate) use npy::PyShape;
 pub use npy::{NpyError, MAX_HEADER_LEN};
+pub(crate) use panic::or_panic;
 pub use shape::*;
-pub(crate) use sparse::or_panic as sparse_or_panic;
 pub use sparse::{Rejected, SparseError};

@@ -203,13 +203,3 @@ impl<P> fmt::Display for Rejected<P> {
 }
 
 impl<P: fmt::Debug> std::error::Error for Rejected<P> {}
-
-/// Unwraps a sparse result into the panic a user reads, at the user's line (a `match`, not
-/// `unwrap_or_else`: a closure would not carry `#[track_caller]`'s location).
-#[track_caller]
-pub(crate) fn or_panic<R, E: fmt::Display>(r: Result<R, E>) -> R {
-    match r {
-        Ok(v) => v,
-        Err(e) => panic!("{e}"),
-    }
-}

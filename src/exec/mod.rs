@@ -4,6 +4,7 @@
 //! about threads or CPU features themselves.
 
 pub(crate) mod cpu;
+pub(crate) mod forms;
 pub mod par;
 pub(crate) mod paths;
 pub(crate) mod prefetch;

@@ -8,7 +8,9 @@
 //! may have any stride policy (row-major, column-major, transposed, sliced or flipped
 //! views) and are read in place; each batch is one call of the crate's gemm kernel.
 
+use crate::error::or_panic;
 use crate::error::ShapeError;
+use crate::exec::forms::forms;
 use crate::exec::par::{for_each_block, Par};
 use crate::exec::par::{Work, PAR_MULTIPLY_ADDS};
 use crate::extents::{
@@ -18,7 +20,7 @@ use crate::kernels::elementwise::{unravel, SendPtr};
 use crate::kernels::gemm::{gemm, Gemm, GemmElem, MatRef};
 use crate::layout::{Layout, RowMajor};
 use crate::storage::{DenseStorage, DenseStorageMut, OwnedStorage, ResultStorage};
-use crate::tensor::{or_panic, Tensor};
+use crate::tensor::Tensor;
 
 /// A product's result type: extents from [`MatMulShape`], storage from the left operand
 /// ([`ResultStorage`]: stack stays stack).
@@ -288,259 +290,178 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
         Ok((Plan::Batched { d, a, b }, ext, total))
     }
 
-    /// Matrix product with an explicit choice of threads; `Err` when dynamic inner
-    /// dimensions or batch axes disagree, or (for [`DynRank`](crate::DynRank)) when an
-    /// operand is a scalar.
-    #[inline]
-    pub fn try_matmul_with<E2, S2, St2>(
-        &self,
-        rhs: &Tensor<T, E2, S2, St2>,
-        par: Par,
-    ) -> Result<Product<T, E, E2, St>, ShapeError>
-    where
-        E: MatMulShape<E2>,
-        E2: Extents,
-        S2: Layout<E2>,
-        St2: DenseStorage<T>,
-        St: ResultStorage<T, <E as MatMulShape<E2>>::Output>,
-    {
-        let (plan, ext, total) = self.product_plan(rhs)?;
-        let filled = try_product_storage::<T, E, E2, <St as ResultStorage<T, _>>::Out>(&plan, total, par)?;
-        let storage = filled.ok_or_else(|| plan.capacity_error())?;
-        // SAFETY: a row-major block of numel elements.
-        Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, ()) })
-    }
-
-    /// `out = self @ rhs` into an existing tensor of any stride policy (numpy's
-    /// `matmul(a, b, out=out)`); `Err` when the operands do not multiply or `out` does not
-    /// have the product's extents. A row-major `out` is written in place; any other
-    /// layout receives a copy of the product.
-    pub fn try_matmul_into<E2, S2, St2, E3, S3, St3>(
-        &self,
-        rhs: &Tensor<T, E2, S2, St2>,
-        out: &mut Tensor<T, E3, S3, St3>,
-    ) -> Result<(), ShapeError>
-    where
-        E: MatMulShape<E2>,
-        E2: Extents,
-        S2: Layout<E2>,
-        St2: DenseStorage<T>,
-        E3: OutputFor<<E as MatMulShape<E2>>::Output>,
-        S3: Layout<E3>,
-        St3: DenseStorageMut<T>,
-    {
-        self.try_matmul_into_with(rhs, out, Par::Auto)
-    }
-
-    /// [`Tensor::try_matmul_into`] with an explicit choice of threads.
-    pub fn try_matmul_into_with<E2, S2, St2, E3, S3, St3>(
-        &self,
-        rhs: &Tensor<T, E2, S2, St2>,
-        out: &mut Tensor<T, E3, S3, St3>,
-        par: Par,
-    ) -> Result<(), ShapeError>
-    where
-        E: MatMulShape<E2>,
-        E2: Extents,
-        S2: Layout<E2>,
-        St2: DenseStorage<T>,
-        E3: OutputFor<<E as MatMulShape<E2>>::Output>,
-        S3: Layout<E3>,
-        St3: DenseStorageMut<T>,
-    {
-        let (d, a, b) = self.matmul_plan(rhs)?;
-        let od = out.dims();
-        if !d.with_out(|want| want == od.as_ref()) {
-            return Err(ShapeError::Incompatible {
-                op: "matmul_into",
-                lhs: d.out(),
-                rhs: od.as_ref().to_vec(),
-                reason: "the output's extents differ from the product's".into(),
-            });
+    forms! {
+        /// Matrix product with an explicit choice of threads; `Err` when dynamic inner
+        /// dimensions or batch axes disagree, or (for [`DynRank`](crate::DynRank)) when an
+        /// operand is a scalar.
+        pub fn try_matmul_with[E2, S2, St2](&self, rhs: &Tensor<T, E2, S2, St2>) with par
+            -> Result<Product<T, E, E2, St>, ShapeError>
+        where [
+            E: MatMulShape<E2>,
+            E2: Extents,
+            S2: Layout<E2>,
+            St2: DenseStorage<T>,
+            St: ResultStorage<T, <E as MatMulShape<E2>>::Output>,
+        ]
+        {
+            let (plan, ext, total) = self.product_plan(rhs)?;
+            let filled = try_product_storage::<T, E, E2, <St as ResultStorage<T, _>>::Out>(&plan, total, par)?;
+            let storage = filled.ok_or_else(|| plan.capacity_error())?;
+            // SAFETY: a row-major block of numel elements.
+            Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, ()) })
         }
-        if let Some(c) = out.as_slice_mut() {
-            // SAFETY: the output's numel = batch·m·n elements are consecutive in row-major
-            // order; `&mut out` cannot alias the operands.
-            unsafe { batched_gemm(&d, &a, &b, c.as_mut_ptr(), par) };
-            return Ok(());
-        }
-        let mut tmp = crate::alloc::try_vec_filled("matmul_into", out.numel(), T::zero())?;
-        // SAFETY: as above, into a fresh row-major buffer of the product's extents.
-        unsafe { batched_gemm(&d, &a, &b, tmp.as_mut_ptr(), par) };
-        // Both sides in logical (row-major) order.
-        out.iter_mut().zip(tmp).for_each(|(o, x)| *o = x);
-        Ok(())
+        /// See [`Tensor::matmul`].
+        pub fn try_matmul;
+        /// Matrix product (numpy's `@`): matrix × matrix, matrix × vector, vector × matrix,
+        /// vector · vector, and batches of matrices with broadcast batch axes.
+        ///
+        /// ```
+        /// use mdtensor::{ext, tensor, Tensor};
+        /// let a = tensor![[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]; // 3×2
+        /// let b = tensor![[1.0, 0.0, 2.0], [0.0, 1.0, 3.0]];   // 2×3
+        /// let c = a.matmul(&b);
+        /// let _: &ext![3, 3] = c.extents();
+        /// assert_eq!(c.to_vec(), [1.0, 2.0, 8.0, 3.0, 4.0, 18.0, 5.0, 6.0, 28.0]);
+        /// assert_eq!(a.t().matmul(&a).to_vec(), [35.0, 44.0, 44.0, 56.0]); // transposed view, no copy
+        /// ```
+        #[inline]
+        pub fn matmul { self.matmul_with(rhs, Par::Auto) }
+        /// [`Tensor::matmul`] with an explicit choice of threads.
+        ///
+        /// ```
+        /// use mdtensor::{tensor, Par};
+        /// let a = tensor![[1.0, 2.0], [3.0, 4.0]];
+        /// assert_eq!(a.matmul_with(&a, Par::Seq), a.matmul(&a));
+        /// ```
+        #[inline]
+        pub fn matmul_with {
+            // Not through `try_matmul_with`: see `product_plan`.
+            let (plan, ext, total) = or_panic(self.product_plan(rhs));
+            let filled = product_storage::<T, E, E2, <St as ResultStorage<T, _>>::Out>(&plan, total, par);
+            let Some(storage) = filled else { panic!("{}", plan.capacity_error()) };
+            // SAFETY: a row-major block of numel elements.
+            unsafe { Tensor::from_parts_unchecked(storage, ext, ()) }
+        };
     }
 
-    /// `out = self @ rhs` into an existing tensor; static extents of `out` that differ
-    /// from the product's do not compile. See [`Tensor::try_matmul_into`].
-    ///
-    /// ```
-    /// use mdtensor::{ext, tensor, Tensor};
-    /// let a = tensor![[1.0, 2.0], [3.0, 4.0]];
-    /// let mut out = Tensor::<f64, ext![2, 2]>::zeros(ext![2, 2]);
-    /// a.matmul_into(&a, &mut out);
-    /// assert_eq!(out.to_vec(), [7.0, 10.0, 15.0, 22.0]);
-    /// let mut t = Tensor::<f64, ext![2, 2]>::zeros(ext![2, 2]);
-    /// a.matmul_into(&a, &mut t.t_mut()); // a column-major output
-    /// assert_eq!(t.to_vec(), [7.0, 15.0, 10.0, 22.0]);
-    /// ```
-    #[track_caller]
-    pub fn matmul_into<E2, S2, St2, E3, S3, St3>(&self, rhs: &Tensor<T, E2, S2, St2>, out: &mut Tensor<T, E3, S3, St3>)
-    where
-        E: MatMulShape<E2>,
-        E2: Extents,
-        S2: Layout<E2>,
-        St2: DenseStorage<T>,
-        E3: OutputFor<<E as MatMulShape<E2>>::Output>,
-        S3: Layout<E3>,
-        St3: DenseStorageMut<T>,
-    {
-        or_panic(self.try_matmul_into_with(rhs, out, Par::Auto))
-    }
-
-    /// [`Tensor::matmul_into`] with an explicit choice of threads.
-    #[track_caller]
-    pub fn matmul_into_with<E2, S2, St2, E3, S3, St3>(
-        &self,
-        rhs: &Tensor<T, E2, S2, St2>,
-        out: &mut Tensor<T, E3, S3, St3>,
-        par: Par,
-    ) where
-        E: MatMulShape<E2>,
-        E2: Extents,
-        S2: Layout<E2>,
-        St2: DenseStorage<T>,
-        E3: OutputFor<<E as MatMulShape<E2>>::Output>,
-        S3: Layout<E3>,
-        St3: DenseStorageMut<T>,
-    {
-        or_panic(self.try_matmul_into_with(rhs, out, par))
-    }
-
-    /// See [`Tensor::matmul`].
-    #[inline]
-    pub fn try_matmul<E2, S2, St2>(&self, rhs: &Tensor<T, E2, S2, St2>) -> Result<Product<T, E, E2, St>, ShapeError>
-    where
-        E: MatMulShape<E2>,
-        E2: Extents,
-        S2: Layout<E2>,
-        St2: DenseStorage<T>,
-        St: ResultStorage<T, <E as MatMulShape<E2>>::Output>,
-    {
-        self.try_matmul_with(rhs, Par::Auto)
-    }
-
-    /// Matrix product (numpy's `@`): matrix × matrix, matrix × vector, vector × matrix,
-    /// vector · vector, and batches of matrices with broadcast batch axes.
-    ///
-    /// ```
-    /// use mdtensor::{ext, tensor, Tensor};
-    /// let a = tensor![[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]; // 3×2
-    /// let b = tensor![[1.0, 0.0, 2.0], [0.0, 1.0, 3.0]];   // 2×3
-    /// let c = a.matmul(&b);
-    /// let _: &ext![3, 3] = c.extents();
-    /// assert_eq!(c.to_vec(), [1.0, 2.0, 8.0, 3.0, 4.0, 18.0, 5.0, 6.0, 28.0]);
-    /// assert_eq!(a.t().matmul(&a).to_vec(), [35.0, 44.0, 44.0, 56.0]); // transposed view, no copy
-    /// ```
-    #[track_caller]
-    #[inline]
-    pub fn matmul<E2, S2, St2>(&self, rhs: &Tensor<T, E2, S2, St2>) -> Product<T, E, E2, St>
-    where
-        E: MatMulShape<E2>,
-        E2: Extents,
-        S2: Layout<E2>,
-        St2: DenseStorage<T>,
-        St: ResultStorage<T, <E as MatMulShape<E2>>::Output>,
-    {
-        self.matmul_with(rhs, Par::Auto)
-    }
-
-    /// [`Tensor::matmul`] with an explicit choice of threads.
-    #[track_caller]
-    #[inline]
-    pub fn matmul_with<E2, S2, St2>(&self, rhs: &Tensor<T, E2, S2, St2>, par: Par) -> Product<T, E, E2, St>
-    where
-        E: MatMulShape<E2>,
-        E2: Extents,
-        S2: Layout<E2>,
-        St2: DenseStorage<T>,
-        St: ResultStorage<T, <E as MatMulShape<E2>>::Output>,
-    {
-        // Not through `try_matmul_with`: see `product_plan`.
-        let (plan, ext, total) = or_panic(self.product_plan(rhs));
-        let filled = product_storage::<T, E, E2, <St as ResultStorage<T, _>>::Out>(&plan, total, par);
-        let Some(storage) = filled else { panic!("{}", plan.capacity_error()) };
-        // SAFETY: a row-major block of numel elements.
-        unsafe { Tensor::from_parts_unchecked(storage, ext, ()) }
-    }
-
-    /// Dot product of two vectors; `Err` when dynamic lengths differ or a
-    /// [`DynRank`](crate::DynRank) operand is not a vector.
-    #[inline]
-    pub fn try_dot<E2, S2, St2>(&self, rhs: &Tensor<T, E2, S2, St2>) -> Result<T, ShapeError>
-    where
-        E: DotShape<E2>,
-        E2: Extents,
-        S2: Layout<E2>,
-        St2: DenseStorage<T>,
-    {
-        let (n, n2) = (self.numel(), rhs.numel());
-        if self.rank() != 1 || rhs.rank() != 1 {
-            // Only reachable with DynRank: tuple extents are rank 1 by the bound.
-            return Err(ShapeError::Incompatible {
-                op: "dot",
-                lhs: self.shape(),
-                rhs: rhs.shape(),
-                reason: "dot takes two vectors; use matmul or tensordot_dyn for higher ranks".into(),
-            });
-        }
-        if n != n2 {
-            return Err(ShapeError::Incompatible {
-                op: "dot",
-                lhs: self.shape(),
-                rhs: rhs.shape(),
-                reason: format!("lengths {n} and {n2} differ"),
-            });
-        }
-        if let (Some(a), Some(b)) = (self.as_slice(), rhs.as_slice()) {
-            if (1..8).contains(&n) {
-                // Short vectors (a static 3-vector): one chain from the first product, with
-                // no zero partial sums (floating-point rules keep the compiler from
-                // dropping an added zero).
-                return Ok(a[1..].iter().zip(&b[1..]).fold(a[0] * b[0], |s, (&x, &y)| s + x * y));
+    forms! {
+        /// `out = self @ rhs` into an existing tensor of any stride policy (numpy's
+        /// `matmul(a, b, out=out)`) with an explicit choice of threads; `Err` when the
+        /// operands do not multiply or `out` does not have the product's extents. A
+        /// row-major `out` is written in place; any other layout receives a copy of the
+        /// product.
+        pub fn try_matmul_into_with[E2, S2, St2, E3, S3, St3](
+            &self,
+            rhs: &Tensor<T, E2, S2, St2>,
+            out: &mut Tensor<T, E3, S3, St3>,
+        ) with par -> Result<(), ShapeError>
+        where [
+            E: MatMulShape<E2>,
+            E2: Extents,
+            S2: Layout<E2>,
+            St2: DenseStorage<T>,
+            E3: OutputFor<<E as MatMulShape<E2>>::Output>,
+            S3: Layout<E3>,
+            St3: DenseStorageMut<T>,
+        ]
+        {
+            let (d, a, b) = self.matmul_plan(rhs)?;
+            let od = out.dims();
+            if !d.with_out(|want| want == od.as_ref()) {
+                return Err(ShapeError::Incompatible {
+                    op: "matmul_into",
+                    lhs: d.out(),
+                    rhs: od.as_ref().to_vec(),
+                    reason: "the output's extents differ from the product's".into(),
+                });
             }
-            // Eight independent partial sums: vectorisable, and a shorter error chain.
-            let mut acc = [T::zero(); 8];
-            let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
-            let (ra, rb) = (ca.remainder(), cb.remainder());
-            for (x, y) in ca.zip(cb) {
-                for l in 0..8 {
-                    acc[l] = acc[l] + x[l] * y[l];
+            if let Some(c) = out.as_slice_mut() {
+                // SAFETY: the output's numel = batch·m·n elements are consecutive in row-major
+                // order; `&mut out` cannot alias the operands.
+                unsafe { batched_gemm(&d, &a, &b, c.as_mut_ptr(), par) };
+                return Ok(());
+            }
+            let mut tmp = crate::alloc::try_vec_filled("matmul_into", out.numel(), T::zero())?;
+            // SAFETY: as above, into a fresh row-major buffer of the product's extents.
+            unsafe { batched_gemm(&d, &a, &b, tmp.as_mut_ptr(), par) };
+            // Both sides in logical (row-major) order.
+            out.iter_mut().zip(tmp).for_each(|(o, x)| *o = x);
+            Ok(())
+        }
+        /// [`Tensor::try_matmul_into_with`] with the threads left to the library.
+        pub fn try_matmul_into;
+        /// `out = self @ rhs` into an existing tensor; static extents of `out` that differ
+        /// from the product's do not compile. See [`Tensor::try_matmul_into_with`].
+        ///
+        /// ```
+        /// use mdtensor::{ext, tensor, Tensor};
+        /// let a = tensor![[1.0, 2.0], [3.0, 4.0]];
+        /// let mut out = Tensor::<f64, ext![2, 2]>::zeros(ext![2, 2]);
+        /// a.matmul_into(&a, &mut out);
+        /// assert_eq!(out.to_vec(), [7.0, 10.0, 15.0, 22.0]);
+        /// let mut t = Tensor::<f64, ext![2, 2]>::zeros(ext![2, 2]);
+        /// a.matmul_into(&a, &mut t.t_mut()); // a column-major output
+        /// assert_eq!(t.to_vec(), [7.0, 15.0, 10.0, 22.0]);
+        /// ```
+        pub fn matmul_into;
+        /// [`Tensor::matmul_into`] with an explicit choice of threads.
+        pub fn matmul_into_with;
+    }
+
+    forms! {
+        /// Dot product of two vectors; `Err` when dynamic lengths differ or a
+        /// [`DynRank`](crate::DynRank) operand is not a vector.
+        #[inline]
+        pub fn try_dot[E2, S2, St2](&self, rhs: &Tensor<T, E2, S2, St2>) -> Result<T, ShapeError>
+        where [E: DotShape<E2>, E2: Extents, S2: Layout<E2>, St2: DenseStorage<T>]
+        {
+            let (n, n2) = (self.numel(), rhs.numel());
+            if self.rank() != 1 || rhs.rank() != 1 {
+                // Only reachable with DynRank: tuple extents are rank 1 by the bound.
+                return Err(ShapeError::Incompatible {
+                    op: "dot",
+                    lhs: self.shape(),
+                    rhs: rhs.shape(),
+                    reason: "dot takes two vectors; use matmul or tensordot_dyn for higher ranks".into(),
+                });
+            }
+            if n != n2 {
+                return Err(ShapeError::Incompatible {
+                    op: "dot",
+                    lhs: self.shape(),
+                    rhs: rhs.shape(),
+                    reason: format!("lengths {n} and {n2} differ"),
+                });
+            }
+            if let (Some(a), Some(b)) = (self.as_slice(), rhs.as_slice()) {
+                if (1..8).contains(&n) {
+                    // Short vectors (a static 3-vector): one chain from the first product, with
+                    // no zero partial sums (floating-point rules keep the compiler from
+                    // dropping an added zero).
+                    return Ok(a[1..].iter().zip(&b[1..]).fold(a[0] * b[0], |s, (&x, &y)| s + x * y));
                 }
+                // Eight independent partial sums: vectorisable, and a shorter error chain.
+                let mut acc = [T::zero(); 8];
+                let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+                let (ra, rb) = (ca.remainder(), cb.remainder());
+                for (x, y) in ca.zip(cb) {
+                    for l in 0..8 {
+                        acc[l] = acc[l] + x[l] * y[l];
+                    }
+                }
+                let tail = ra.iter().zip(rb).fold(T::zero(), |s, (&x, &y)| s + x * y);
+                return Ok(((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7])) + tail);
             }
-            let tail = ra.iter().zip(rb).fold(T::zero(), |s, (&x, &y)| s + x * y);
-            return Ok(((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7])) + tail);
+            Ok(self.iter().zip(rhs.iter()).fold(T::zero(), |s, (&x, &y)| s + x * y))
         }
-        Ok(self.iter().zip(rhs.iter()).fold(T::zero(), |s, (&x, &y)| s + x * y))
-    }
-
-    /// Dot product of two vectors (static lengths that differ do not compile).
-    ///
-    /// ```
-    /// use mdtensor::tensor;
-    /// assert_eq!(tensor![1, 2, 3].dot(&tensor![4, 5, 6]), 32);
-    /// ```
-    #[track_caller]
-    #[inline]
-    pub fn dot<E2, S2, St2>(&self, rhs: &Tensor<T, E2, S2, St2>) -> T
-    where
-        E: DotShape<E2>,
-        E2: Extents,
-        S2: Layout<E2>,
-        St2: DenseStorage<T>,
-    {
-        or_panic(self.try_dot(rhs))
+        /// Dot product of two vectors (static lengths that differ do not compile).
+        ///
+        /// ```
+        /// use mdtensor::tensor;
+        /// assert_eq!(tensor![1, 2, 3].dot(&tensor![4, 5, 6]), 32);
+        /// ```
+        #[inline]
+        pub fn dot;
     }
 }
 
@@ -575,47 +496,36 @@ impl<T, D: crate::extents::Dim, S: Layout<(D,)>, St: DenseStorage<T> + ResultSto
 where
     T: Copy + core::ops::Mul<Output = T> + core::ops::Sub<Output = T>,
 {
-    /// Cross product of two 3-vectors, `a × b`; `Err` when a dynamic length is not 3.
-    #[inline]
-    pub fn try_cross<D2: CrossDim, S2: Layout<(D2,)>, St2: DenseStorage<T>>(
-        &self,
-        rhs: &Tensor<T, (D2,), S2, St2>,
-    ) -> Result<Tensor<T, (D,), RowMajor, St::Out>, ShapeError>
-    where
-        D: CrossDim,
-    {
-        let (n, n2) = (self.numel(), rhs.numel());
-        if n != 3 || n2 != 3 {
-            return Err(ShapeError::Incompatible {
-                op: "cross",
-                lhs: self.shape(),
-                rhs: rhs.shape(),
-                reason: format!("the cross product needs two vectors of length 3, not {n} and {n2}"),
-            });
+    forms! {
+        /// Cross product of two 3-vectors, `a × b`; `Err` when a dynamic length is not 3.
+        #[inline]
+        pub fn try_cross[D2: CrossDim, S2: Layout<(D2,)>, St2: DenseStorage<T>](&self, rhs: &Tensor<T, (D2,), S2, St2>)
+            -> Result<Tensor<T, (D,), RowMajor, St::Out>, ShapeError>
+        where [D: CrossDim]
+        {
+            let (n, n2) = (self.numel(), rhs.numel());
+            if n != 3 || n2 != 3 {
+                return Err(ShapeError::Incompatible {
+                    op: "cross",
+                    lhs: self.shape(),
+                    rhs: rhs.shape(),
+                    reason: format!("the cross product needs two vectors of length 3, not {n} and {n2}"),
+                });
+            }
+            let (a, b) = (|i: usize| self[[i]], |i: usize| rhs[[i]]);
+            let c = [a(1) * b(2) - a(2) * b(1), a(2) * b(0) - a(0) * b(2), a(0) * b(1) - a(1) * b(0)];
+            let storage = St::Out::from_fn_linear(3, |i| c[i]).expect("a result storage of a 3-vector holds 3 elements");
+            // SAFETY: a fresh row-major storage of exactly 3 elements for extents of length 3.
+            Ok(unsafe { Tensor::from_parts_unchecked(storage, *self.extents(), ()) })
         }
-        let (a, b) = (|i: usize| self[[i]], |i: usize| rhs[[i]]);
-        let c = [a(1) * b(2) - a(2) * b(1), a(2) * b(0) - a(0) * b(2), a(0) * b(1) - a(1) * b(0)];
-        let storage = St::Out::from_fn_linear(3, |i| c[i]).expect("a result storage of a 3-vector holds 3 elements");
-        // SAFETY: a fresh row-major storage of exactly 3 elements for extents of length 3.
-        Ok(unsafe { Tensor::from_parts_unchecked(storage, *self.extents(), ()) })
-    }
-
-    /// Cross product of two 3-vectors (a static length other than 3 does not compile).
-    ///
-    /// ```
-    /// use mdtensor::tensor;
-    /// let z = tensor![1.0, 0.0, 0.0].cross(&tensor![0.0, 1.0, 0.0]);
-    /// assert_eq!(z.to_vec(), [0.0, 0.0, 1.0]);
-    /// ```
-    #[track_caller]
-    #[inline]
-    pub fn cross<D2: CrossDim, S2: Layout<(D2,)>, St2: DenseStorage<T>>(
-        &self,
-        rhs: &Tensor<T, (D2,), S2, St2>,
-    ) -> Tensor<T, (D,), RowMajor, St::Out>
-    where
-        D: CrossDim,
-    {
-        or_panic(self.try_cross(rhs))
+        /// Cross product of two 3-vectors (a static length other than 3 does not compile).
+        ///
+        /// ```
+        /// use mdtensor::tensor;
+        /// let z = tensor![1.0, 0.0, 0.0].cross(&tensor![0.0, 1.0, 0.0]);
+        /// assert_eq!(z.to_vec(), [0.0, 0.0, 1.0]);
+        /// ```
+        #[inline]
+        pub fn cross;
     }
 }

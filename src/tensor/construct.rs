@@ -9,6 +9,7 @@
 //! never copies.
 
 use super::Tensor;
+use crate::error::or_panic;
 use crate::error::ShapeError;
 use crate::extents::{extents_from, Const, Dim, Dyn, DynRank, Extents};
 use crate::layout::{Layout, RowMajor};
@@ -88,15 +89,6 @@ array_shape!(3; A B C);
 array_shape!(4; A B C D);
 array_shape!(5; A B C D F);
 array_shape!(6; A B C D F G);
-
-/// Unwraps a `try_` result into the panic a user reads.
-#[track_caller]
-pub(crate) fn or_panic<R>(r: Result<R, ShapeError>) -> R {
-    match r {
-        Ok(v) => v,
-        Err(e) => panic!("{e}"),
-    }
-}
 
 /// Position in memory order → multi-index, for a dense mapping with non-negative strides.
 fn unravel<E: Extents>(pos: usize, dims: &[usize], strides: &[isize], out: &mut E::Index) {

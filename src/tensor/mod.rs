@@ -26,8 +26,8 @@ mod generic;
 
 mod parts;
 
+pub(crate) use crate::error::or_panic;
 pub use band::BandMatrix;
-pub(crate) use construct::or_panic;
 pub use construct::{ArrayShape, NestedArray, Scalar, ShapeArg};
 pub use generic::{DenseTensor, ReadTensor, Real};
 pub use index::TensorIndex;

@@ -10,7 +10,7 @@
 //! (and `sparse_map` panics): map `to_dense()` instead.
 
 use super::{merge, Side};
-use crate::error::sparse_or_panic as or_panic;
+use crate::error::or_panic;
 use crate::error::ShapeError;
 use crate::extents::Extents;
 use crate::layout::Layout;

@@ -5,7 +5,7 @@
 // `try_new` contract); the few words moved are nothing next to the arrays themselves.
 #![allow(clippy::result_large_err)]
 
-use crate::error::sparse_or_panic as or_panic;
+use crate::error::or_panic;
 use crate::extents::Extents;
 use crate::layout::Layout;
 use crate::storage::sparse::validate::{check_coo, check_extents, LaneOrder};
