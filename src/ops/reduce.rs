@@ -20,7 +20,8 @@ use crate::extents::{Extents, RemoveAxis};
 use crate::kernels::reduce::{reduce_all, reduce_axis, AxisFacts, Reducer};
 use crate::layout::RowMajor;
 use crate::storage::Heap;
-use crate::tensor::{or_panic, Tensor};
+use crate::exec::forms::forms;
+use crate::tensor::Tensor;
 use num_traits::{Float, FromPrimitive, One, Zero};
 
 /// Σ x.
@@ -252,103 +253,203 @@ pub trait Reductions: Expr {
         let dims = self.shape()?;
         Ok(reduce_all::<Self, R, PathsFor<Self, Self::Extents, RowMajor>>(&self, dims.as_ref(), r, par))
     }
-    /// Sum of all elements (0 when empty).
-    #[track_caller]
-    fn sum(self) -> Self::Elem
-    where
-        Self::Elem: Zero,
-    {
-        or_panic(self.try_reduce_with(Sum, Par::Auto))
+    forms! {
+        /// Sum of all elements (0 when empty), with an explicit choice of threads (the same result whatever the
+        /// threads); `Err` only when a fused expression's dynamic extents do not broadcast.
+        fn try_sum_with[](self) with par -> Result<Self::Elem, ShapeError>
+        where [Self::Elem: Zero,]
+        {
+            self.try_reduce_with(Sum, par)
+        }
+        /// Sum of all elements (0 when empty); `Err` only when a fused expression's dynamic extents do not
+        /// broadcast.
+        fn try_sum;
+        /// Sum of all elements (0 when empty).
+        fn sum;
+        /// Sum of all elements (0 when empty), with an explicit choice of threads.
+        fn sum_with;
     }
-    /// Sum with an explicit choice of threads (the result is the same either way).
-    #[track_caller]
-    fn sum_with(self, par: Par) -> Self::Elem
-    where
-        Self::Elem: Zero,
-    {
-        or_panic(self.try_reduce_with(Sum, par))
+
+    forms! {
+        /// Product of all elements (1 when empty), with an explicit choice of threads (the same result whatever the
+        /// threads); `Err` only when a fused expression's dynamic extents do not broadcast.
+        fn try_prod_with[](self) with par -> Result<Self::Elem, ShapeError>
+        where [Self::Elem: One,]
+        {
+            self.try_reduce_with(Prod, par)
+        }
+        /// Product of all elements (1 when empty); `Err` only when a fused expression's dynamic extents do not
+        /// broadcast.
+        fn try_prod;
+        /// Product of all elements (1 when empty).
+        fn prod;
+        /// Product of all elements (1 when empty), with an explicit choice of threads.
+        fn prod_with;
     }
-    /// Product of all elements (1 when empty).
-    #[track_caller]
-    fn prod(self) -> Self::Elem
-    where
-        Self::Elem: One,
-    {
-        or_panic(self.try_reduce_with(Prod, Par::Auto))
+
+    forms! {
+        /// Arithmetic mean (NaN when empty): numpy's `a.mean()`, with an explicit choice of threads (the same
+        /// result whatever the threads); `Err` only when a fused expression's dynamic extents do not broadcast.
+        fn try_mean_with[](self) with par -> Result<Self::Elem, ShapeError>
+        where [Self::Elem: Float + FromPrimitive,]
+        {
+            self.try_reduce_with(Mean, par)
+        }
+        /// Arithmetic mean (NaN when empty): numpy's `a.mean()`; `Err` only when a fused expression's dynamic
+        /// extents do not broadcast.
+        fn try_mean;
+        /// Arithmetic mean (NaN when empty): numpy's `a.mean()`.
+        fn mean;
+        /// Arithmetic mean (NaN when empty): numpy's `a.mean()`, with an explicit choice of threads.
+        fn mean_with;
     }
-    /// Arithmetic mean (NaN when empty).
-    #[track_caller]
-    fn mean(self) -> Self::Elem
-    where
-        Self::Elem: Float + FromPrimitive,
-    {
-        or_panic(self.try_reduce_with(Mean, Par::Auto))
+
+    forms! {
+        /// Variance with `ddof` delta degrees of freedom (numpy's `var(ddof=…)`, an integer or a float: [`Ddof`]);
+        /// the divisor is `max(n - ddof, 0)`, so `ddof >= n` gives `inf` (NaN when every element is equal, and when
+        /// there are none unless `ddof < 0`), with an explicit choice of threads (the same result whatever the
+        /// threads); `Err` only when a fused expression's dynamic extents do not broadcast.
+        fn try_var_with[](self, ddof: impl Into<Ddof>) with par -> Result<Self::Elem, ShapeError>
+        where [Self::Elem: Float + FromPrimitive,]
+        {
+            self.try_reduce_with(Var::new(ddof), par)
+        }
+        /// Variance with `ddof` delta degrees of freedom (numpy's `var(ddof=…)`, an integer or a float: [`Ddof`]);
+        /// the divisor is `max(n - ddof, 0)`, so `ddof >= n` gives `inf` (NaN when every element is equal, and when
+        /// there are none unless `ddof < 0`); `Err` only when a fused expression's dynamic extents do not
+        /// broadcast.
+        fn try_var;
+        /// Variance with `ddof` delta degrees of freedom (numpy's `var(ddof=…)`, an integer or a float: [`Ddof`]);
+        /// the divisor is `max(n - ddof, 0)`, so `ddof >= n` gives `inf` (NaN when every element is equal, and when
+        /// there are none unless `ddof < 0`).
+        fn var;
+        /// Variance with `ddof` delta degrees of freedom (numpy's `var(ddof=…)`, an integer or a float: [`Ddof`]);
+        /// the divisor is `max(n - ddof, 0)`, so `ddof >= n` gives `inf` (NaN when every element is equal, and when
+        /// there are none unless `ddof < 0`), with an explicit choice of threads.
+        fn var_with;
     }
-    /// Variance with `ddof` delta degrees of freedom (numpy's `var(ddof=…)`, an integer or
-    /// a float: [`Ddof`]); the divisor is `max(n - ddof, 0)`, so `ddof >= n` gives `inf`
-    /// (NaN when every element is equal, and when there are none unless `ddof < 0`).
-    #[track_caller]
-    fn var(self, ddof: impl Into<Ddof>) -> Self::Elem
-    where
-        Self::Elem: Float + FromPrimitive,
-    {
-        or_panic(self.try_reduce_with(Var::new(ddof), Par::Auto))
+
+    forms! {
+        /// Standard deviation with `ddof` delta degrees of freedom, with an explicit choice of threads (the same
+        /// result whatever the threads); `Err` only when a fused expression's dynamic extents do not broadcast.
+        fn try_std_with[](self, ddof: impl Into<Ddof>) with par -> Result<Self::Elem, ShapeError>
+        where [Self::Elem: Float + FromPrimitive,]
+        {
+            Ok(self.try_var_with(ddof, par)?.sqrt())
+        }
+        /// Standard deviation with `ddof` delta degrees of freedom; `Err` only when a fused expression's dynamic
+        /// extents do not broadcast.
+        fn try_std;
+        /// Standard deviation with `ddof` delta degrees of freedom.
+        fn std;
+        /// Standard deviation with `ddof` delta degrees of freedom, with an explicit choice of threads.
+        fn std_with;
     }
-    /// Standard deviation with `ddof` delta degrees of freedom.
-    #[track_caller]
-    fn std(self, ddof: impl Into<Ddof>) -> Self::Elem
-    where
-        Self::Elem: Float + FromPrimitive,
-    {
-        self.var(ddof).sqrt()
+
+    forms! {
+        /// Smallest element; NaN if any is NaN; `None` when empty, with an explicit choice of threads (the same
+        /// result whatever the threads); `Err` only when a fused expression's dynamic extents do not broadcast.
+        fn try_min_with[](self) with par -> Result<Option<Self::Elem>, ShapeError>
+        where [Self::Elem: PartialOrd,]
+        {
+            Ok(self.try_reduce_with(Extreme::<false>, par)?.map(|(v, _)| v))
+        }
+        /// Smallest element; NaN if any is NaN; `None` when empty; `Err` only when a fused expression's dynamic
+        /// extents do not broadcast.
+        fn try_min;
+        /// Smallest element; NaN if any is NaN; `None` when empty.
+        fn min;
+        /// Smallest element; NaN if any is NaN; `None` when empty, with an explicit choice of threads.
+        fn min_with;
     }
-    /// Smallest element; NaN if any is NaN; `None` when empty.
-    #[track_caller]
-    fn min(self) -> Option<Self::Elem>
-    where
-        Self::Elem: PartialOrd,
-    {
-        or_panic(self.try_reduce_with(Extreme::<false>, Par::Auto)).map(|(v, _)| v)
+
+    forms! {
+        /// Largest element; NaN if any is NaN; `None` when empty, with an explicit choice of threads (the same
+        /// result whatever the threads); `Err` only when a fused expression's dynamic extents do not broadcast.
+        fn try_max_with[](self) with par -> Result<Option<Self::Elem>, ShapeError>
+        where [Self::Elem: PartialOrd,]
+        {
+            Ok(self.try_reduce_with(Extreme::<true>, par)?.map(|(v, _)| v))
+        }
+        /// Largest element; NaN if any is NaN; `None` when empty; `Err` only when a fused expression's dynamic
+        /// extents do not broadcast.
+        fn try_max;
+        /// Largest element; NaN if any is NaN; `None` when empty.
+        fn max;
+        /// Largest element; NaN if any is NaN; `None` when empty, with an explicit choice of threads.
+        fn max_with;
     }
-    /// Largest element; NaN if any is NaN; `None` when empty.
-    #[track_caller]
-    fn max(self) -> Option<Self::Elem>
-    where
-        Self::Elem: PartialOrd,
-    {
-        or_panic(self.try_reduce_with(Extreme::<true>, Par::Auto)).map(|(v, _)| v)
+
+    forms! {
+        /// Row-major position of the first smallest element (of the first NaN, if any), with an explicit choice of
+        /// threads (the same result whatever the threads); `Err` only when a fused expression's dynamic extents do
+        /// not broadcast.
+        fn try_argmin_with[](self) with par -> Result<Option<usize>, ShapeError>
+        where [Self::Elem: PartialOrd,]
+        {
+            Ok(self.try_reduce_with(Extreme::<false>, par)?.map(|(_, p)| p))
+        }
+        /// Row-major position of the first smallest element (of the first NaN, if any); `Err` only when a fused
+        /// expression's dynamic extents do not broadcast.
+        fn try_argmin;
+        /// Row-major position of the first smallest element (of the first NaN, if any).
+        fn argmin;
+        /// Row-major position of the first smallest element (of the first NaN, if any), with an explicit choice of
+        /// threads.
+        fn argmin_with;
     }
-    /// Row-major position of the first smallest element (of the first NaN, if any).
-    #[track_caller]
-    fn argmin(self) -> Option<usize>
-    where
-        Self::Elem: PartialOrd,
-    {
-        or_panic(self.try_reduce_with(Extreme::<false>, Par::Auto)).map(|(_, p)| p)
+
+    forms! {
+        /// Row-major position of the first largest element (of the first NaN, if any): numpy's `a.argmax()`, with
+        /// an explicit choice of threads (the same result whatever the threads); `Err` only when a fused
+        /// expression's dynamic extents do not broadcast.
+        fn try_argmax_with[](self) with par -> Result<Option<usize>, ShapeError>
+        where [Self::Elem: PartialOrd,]
+        {
+            Ok(self.try_reduce_with(Extreme::<true>, par)?.map(|(_, p)| p))
+        }
+        /// Row-major position of the first largest element (of the first NaN, if any): numpy's `a.argmax()`; `Err`
+        /// only when a fused expression's dynamic extents do not broadcast.
+        fn try_argmax;
+        /// Row-major position of the first largest element (of the first NaN, if any): numpy's `a.argmax()`.
+        fn argmax;
+        /// Row-major position of the first largest element (of the first NaN, if any): numpy's `a.argmax()`, with
+        /// an explicit choice of threads.
+        fn argmax_with;
     }
-    /// Row-major position of the first largest element (of the first NaN, if any).
-    #[track_caller]
-    fn argmax(self) -> Option<usize>
-    where
-        Self::Elem: PartialOrd,
-    {
-        or_panic(self.try_reduce_with(Extreme::<true>, Par::Auto)).map(|(_, p)| p)
+
+    forms! {
+        /// Whether every element is true (true when empty), with an explicit choice of threads (the same result
+        /// whatever the threads); `Err` only when a fused expression's dynamic extents do not broadcast.
+        fn try_all_with[](self) with par -> Result<bool, ShapeError>
+        where [Self: Expr<Elem = bool>,]
+        {
+            self.try_reduce_with(Logical::<true>, par)
+        }
+        /// Whether every element is true (true when empty); `Err` only when a fused expression's dynamic extents do
+        /// not broadcast.
+        fn try_all;
+        /// Whether every element is true (true when empty).
+        fn all;
+        /// Whether every element is true (true when empty), with an explicit choice of threads.
+        fn all_with;
     }
-    /// Whether every element is true (true when empty).
-    #[track_caller]
-    fn all(self) -> bool
-    where
-        Self: Expr<Elem = bool>,
-    {
-        or_panic(self.try_reduce_with(Logical::<true>, Par::Auto))
-    }
-    /// Whether some element is true (false when empty).
-    #[track_caller]
-    fn any(self) -> bool
-    where
-        Self: Expr<Elem = bool>,
-    {
-        or_panic(self.try_reduce_with(Logical::<false>, Par::Auto))
+
+    forms! {
+        /// Whether some element is true (false when empty), with an explicit choice of threads (the same result
+        /// whatever the threads); `Err` only when a fused expression's dynamic extents do not broadcast.
+        fn try_any_with[](self) with par -> Result<bool, ShapeError>
+        where [Self: Expr<Elem = bool>,]
+        {
+            self.try_reduce_with(Logical::<false>, par)
+        }
+        /// Whether some element is true (false when empty); `Err` only when a fused expression's dynamic extents do
+        /// not broadcast.
+        fn try_any;
+        /// Whether some element is true (false when empty).
+        fn any;
+        /// Whether some element is true (false when empty), with an explicit choice of threads.
+        fn any_with;
     }
 }
 impl<X: Expr> Reductions for X {}
@@ -419,208 +520,195 @@ pub trait AxisReductions: Expr {
     {
         axis_reduce::<Self, R, I>(&self, r, par)
     }
-    /// Sum along axis `I`; `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or
-    /// when a fused expression's dynamic extents do not broadcast.
-    fn try_sum_axis<const I: usize>(self) -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
-    where
-        Self::Elem: Zero,
-        Self::Extents: RemoveAxis<I>,
-    {
-        self.try_reduce_axis_with::<_, I>(Sum, Par::Auto)
+    forms! {
+        /// Sum along axis `I`, with an explicit choice of threads (the same result whatever the
+        /// threads); `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        fn try_sum_axis_with[const I: usize]::<I>(self) with par
+            -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
+        where [Self::Elem: Zero, Self::Extents: RemoveAxis<I>]
+        {
+            self.try_reduce_axis_with::<_, I>(Sum, par)
+        }
+        /// Sum along axis `I`; `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        fn try_sum_axis;
+        /// Sum along axis `I`.
+        fn sum_axis;
+        /// Sum along axis `I`, with an explicit choice of threads.
+        fn sum_axis_with;
     }
-    /// Sum along axis `I`.
-    #[track_caller]
-    fn sum_axis<const I: usize>(self) -> Reduced<Self::Elem, Self::Extents, I>
-    where
-        Self::Elem: Zero,
-        Self::Extents: RemoveAxis<I>,
-    {
-        or_panic(self.try_sum_axis::<I>())
+
+    forms! {
+        /// Product along axis `I`, with an explicit choice of threads (the same result whatever the
+        /// threads); `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        fn try_prod_axis_with[const I: usize]::<I>(self) with par
+            -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
+        where [Self::Elem: One, Self::Extents: RemoveAxis<I>]
+        {
+            self.try_reduce_axis_with::<_, I>(Prod, par)
+        }
+        /// Product along axis `I`; `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        fn try_prod_axis;
+        /// Product along axis `I`.
+        fn prod_axis;
+        /// Product along axis `I`, with an explicit choice of threads.
+        fn prod_axis_with;
     }
-    /// Product along axis `I`; `Err` as [`AxisReductions::try_sum_axis`].
-    fn try_prod_axis<const I: usize>(self) -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
-    where
-        Self::Elem: One,
-        Self::Extents: RemoveAxis<I>,
-    {
-        self.try_reduce_axis_with::<_, I>(Prod, Par::Auto)
+
+    forms! {
+        /// Mean along axis `I` (NaN along an empty axis), with an explicit choice of threads (the same result whatever the
+        /// threads); `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        fn try_mean_axis_with[const I: usize]::<I>(self) with par
+            -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
+        where [Self::Elem: Float + FromPrimitive, Self::Extents: RemoveAxis<I>]
+        {
+            self.try_reduce_axis_with::<_, I>(Mean, par)
+        }
+        /// Mean along axis `I` (NaN along an empty axis); `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        fn try_mean_axis;
+        /// Mean along axis `I` (NaN along an empty axis).
+        fn mean_axis;
+        /// Mean along axis `I` (NaN along an empty axis), with an explicit choice of threads.
+        fn mean_axis_with;
     }
-    /// Product along axis `I`.
-    #[track_caller]
-    fn prod_axis<const I: usize>(self) -> Reduced<Self::Elem, Self::Extents, I>
-    where
-        Self::Elem: One,
-        Self::Extents: RemoveAxis<I>,
-    {
-        or_panic(self.try_prod_axis::<I>())
+
+    forms! {
+        /// Variance along axis `I` with `ddof` delta degrees of freedom, with an explicit choice of threads (the same result whatever the
+        /// threads); `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        fn try_var_axis_with[const I: usize]::<I>(self, ddof: impl Into<Ddof>) with par
+            -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
+        where [Self::Elem: Float + FromPrimitive, Self::Extents: RemoveAxis<I>]
+        {
+            self.try_reduce_axis_with::<_, I>(Var::new(ddof), par)
+        }
+        /// Variance along axis `I` with `ddof` delta degrees of freedom; `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        fn try_var_axis;
+        /// Variance along axis `I` with `ddof` delta degrees of freedom.
+        fn var_axis;
+        /// Variance along axis `I` with `ddof` delta degrees of freedom, with an explicit choice of threads.
+        fn var_axis_with;
     }
-    /// Mean along axis `I` (NaN along an empty axis); `Err` as
-    /// [`AxisReductions::try_sum_axis`].
-    fn try_mean_axis<const I: usize>(self) -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
-    where
-        Self::Elem: Float + FromPrimitive,
-        Self::Extents: RemoveAxis<I>,
-    {
-        self.try_reduce_axis_with::<_, I>(Mean, Par::Auto)
+
+    forms! {
+        /// Standard deviation along axis `I` with `ddof` delta degrees of freedom, with an explicit choice of threads (the same result whatever the
+        /// threads); `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        fn try_std_axis_with[const I: usize]::<I>(self, ddof: impl Into<Ddof>) with par
+            -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
+        where [Self::Elem: Float + FromPrimitive, Self::Extents: RemoveAxis<I>]
+        {
+            self.try_var_axis_with::<I>(ddof, par)?.try_map_op("std_axis", |v: &Self::Elem| v.sqrt())
+        }
+        /// Standard deviation along axis `I` with `ddof` delta degrees of freedom; `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        fn try_std_axis;
+        /// Standard deviation along axis `I` with `ddof` delta degrees of freedom.
+        fn std_axis;
+        /// Standard deviation along axis `I` with `ddof` delta degrees of freedom, with an explicit choice of threads.
+        fn std_axis_with;
     }
-    /// Mean along axis `I` (NaN along an empty axis).
-    #[track_caller]
-    fn mean_axis<const I: usize>(self) -> Reduced<Self::Elem, Self::Extents, I>
-    where
-        Self::Elem: Float + FromPrimitive,
-        Self::Extents: RemoveAxis<I>,
-    {
-        or_panic(self.try_mean_axis::<I>())
+
+    forms! {
+        /// Smallest element along axis `I` (NaN propagates), with an explicit choice of threads (the same result whatever the
+        /// threads); `Err` for an empty axis, for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        fn try_min_axis_with[const I: usize]::<I>(self) with par
+            -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
+        where [Self::Elem: PartialOrd, Self::Extents: RemoveAxis<I>]
+        {
+            let empty = self.shape()?.as_ref().get(I) == Some(&0);
+            extreme_values(self.try_reduce_axis_with::<_, I>(Extreme::<false>, par)?, "min_axis", empty)
+        }
+        /// Smallest element along axis `I` (NaN propagates); `Err` for an empty axis, for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        fn try_min_axis;
+        /// Smallest element along axis `I` (NaN propagates).
+        fn min_axis;
+        /// Smallest element along axis `I` (NaN propagates), with an explicit choice of threads.
+        fn min_axis_with;
     }
-    /// Largest element along axis `I` (NaN propagates); `Err` for an empty axis.
-    fn try_max_axis<const I: usize>(self) -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
-    where
-        Self::Elem: PartialOrd,
-        Self::Extents: RemoveAxis<I>,
-    {
-        let empty = self.shape()?.as_ref().get(I) == Some(&0);
-        extreme_values(self.try_reduce_axis_with::<_, I>(Extreme::<true>, Par::Auto)?, "max_axis", empty)
+
+    forms! {
+        /// Largest element along axis `I` (NaN propagates), with an explicit choice of threads (the same result whatever the
+        /// threads); `Err` for an empty axis, for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        fn try_max_axis_with[const I: usize]::<I>(self) with par
+            -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
+        where [Self::Elem: PartialOrd, Self::Extents: RemoveAxis<I>]
+        {
+            let empty = self.shape()?.as_ref().get(I) == Some(&0);
+            extreme_values(self.try_reduce_axis_with::<_, I>(Extreme::<true>, par)?, "max_axis", empty)
+        }
+        /// Largest element along axis `I` (NaN propagates); `Err` for an empty axis, for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        fn try_max_axis;
+        /// Largest element along axis `I` (NaN propagates).
+        fn max_axis;
+        /// Largest element along axis `I` (NaN propagates), with an explicit choice of threads.
+        fn max_axis_with;
     }
-    /// Smallest element along axis `I` (NaN propagates); `Err` for an empty axis.
-    fn try_min_axis<const I: usize>(self) -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
-    where
-        Self::Elem: PartialOrd,
-        Self::Extents: RemoveAxis<I>,
-    {
-        let empty = self.shape()?.as_ref().get(I) == Some(&0);
-        extreme_values(self.try_reduce_axis_with::<_, I>(Extreme::<false>, Par::Auto)?, "min_axis", empty)
+
+    forms! {
+        /// Index along axis `I` of the first smallest element (of the first NaN), with an explicit choice of threads (the same result whatever the
+        /// threads); `Err` for an empty axis, for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        fn try_argmin_axis_with[const I: usize]::<I>(self) with par
+            -> Result<Reduced<usize, Self::Extents, I>, ShapeError>
+        where [Self::Elem: PartialOrd, Self::Extents: RemoveAxis<I>]
+        {
+            let empty = self.shape()?.as_ref().get(I) == Some(&0);
+            extreme_positions(self.try_reduce_axis_with::<_, I>(Extreme::<false>, par)?, "argmin_axis", empty)
+        }
+        /// Index along axis `I` of the first smallest element (of the first NaN); `Err` for an empty axis, for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        fn try_argmin_axis;
+        /// Index along axis `I` of the first smallest element (of the first NaN).
+        fn argmin_axis;
+        /// Index along axis `I` of the first smallest element (of the first NaN), with an explicit choice of threads.
+        fn argmin_axis_with;
     }
-    /// See [`AxisReductions::try_max_axis`].
-    #[track_caller]
-    fn max_axis<const I: usize>(self) -> Reduced<Self::Elem, Self::Extents, I>
-    where
-        Self::Elem: PartialOrd,
-        Self::Extents: RemoveAxis<I>,
-    {
-        or_panic(self.try_max_axis::<I>())
+
+    forms! {
+        /// Index along axis `I` of the first largest element (of the first NaN), with an explicit choice of threads (the same result whatever the
+        /// threads); `Err` for an empty axis, for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        fn try_argmax_axis_with[const I: usize]::<I>(self) with par
+            -> Result<Reduced<usize, Self::Extents, I>, ShapeError>
+        where [Self::Elem: PartialOrd, Self::Extents: RemoveAxis<I>]
+        {
+            let empty = self.shape()?.as_ref().get(I) == Some(&0);
+            extreme_positions(self.try_reduce_axis_with::<_, I>(Extreme::<true>, par)?, "argmax_axis", empty)
+        }
+        /// Index along axis `I` of the first largest element (of the first NaN); `Err` for an empty axis, for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        fn try_argmax_axis;
+        /// Index along axis `I` of the first largest element (of the first NaN).
+        fn argmax_axis;
+        /// Index along axis `I` of the first largest element (of the first NaN), with an explicit choice of threads.
+        fn argmax_axis_with;
     }
-    /// See [`AxisReductions::try_min_axis`].
-    #[track_caller]
-    fn min_axis<const I: usize>(self) -> Reduced<Self::Elem, Self::Extents, I>
-    where
-        Self::Elem: PartialOrd,
-        Self::Extents: RemoveAxis<I>,
-    {
-        or_panic(self.try_min_axis::<I>())
+
+    forms! {
+        /// Whether every element along axis `I` is true, with an explicit choice of threads (the same result whatever the
+        /// threads); `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        fn try_all_axis_with[const I: usize]::<I>(self) with par
+            -> Result<Reduced<bool, Self::Extents, I>, ShapeError>
+        where [Self: Expr<Elem = bool>, Self::Extents: RemoveAxis<I>]
+        {
+            self.try_reduce_axis_with::<_, I>(Logical::<true>, par)
+        }
+        /// Whether every element along axis `I` is true; `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        fn try_all_axis;
+        /// Whether every element along axis `I` is true.
+        fn all_axis;
+        /// Whether every element along axis `I` is true, with an explicit choice of threads.
+        fn all_axis_with;
     }
-    /// Index along axis `I` of the first largest element (first NaN); `Err` for an empty axis.
-    fn try_argmax_axis<const I: usize>(self) -> Result<Reduced<usize, Self::Extents, I>, ShapeError>
-    where
-        Self::Elem: PartialOrd,
-        Self::Extents: RemoveAxis<I>,
-    {
-        let empty = self.shape()?.as_ref().get(I) == Some(&0);
-        extreme_positions(self.try_reduce_axis_with::<_, I>(Extreme::<true>, Par::Auto)?, "argmax_axis", empty)
-    }
-    /// Index along axis `I` of the first smallest element (first NaN); `Err` for an empty axis.
-    fn try_argmin_axis<const I: usize>(self) -> Result<Reduced<usize, Self::Extents, I>, ShapeError>
-    where
-        Self::Elem: PartialOrd,
-        Self::Extents: RemoveAxis<I>,
-    {
-        let empty = self.shape()?.as_ref().get(I) == Some(&0);
-        extreme_positions(self.try_reduce_axis_with::<_, I>(Extreme::<false>, Par::Auto)?, "argmin_axis", empty)
-    }
-    /// See [`AxisReductions::try_argmax_axis`].
-    #[track_caller]
-    fn argmax_axis<const I: usize>(self) -> Reduced<usize, Self::Extents, I>
-    where
-        Self::Elem: PartialOrd,
-        Self::Extents: RemoveAxis<I>,
-    {
-        or_panic(self.try_argmax_axis::<I>())
-    }
-    /// See [`AxisReductions::try_argmin_axis`].
-    #[track_caller]
-    fn argmin_axis<const I: usize>(self) -> Reduced<usize, Self::Extents, I>
-    where
-        Self::Elem: PartialOrd,
-        Self::Extents: RemoveAxis<I>,
-    {
-        or_panic(self.try_argmin_axis::<I>())
-    }
-    /// Whether every element along axis `I` is true; `Err` as
-    /// [`AxisReductions::try_sum_axis`].
-    fn try_all_axis<const I: usize>(self) -> Result<Reduced<bool, Self::Extents, I>, ShapeError>
-    where
-        Self: Expr<Elem = bool>,
-        Self::Extents: RemoveAxis<I>,
-    {
-        self.try_reduce_axis_with::<_, I>(Logical::<true>, Par::Auto)
-    }
-    /// Whether every element along axis `I` is true.
-    #[track_caller]
-    fn all_axis<const I: usize>(self) -> Reduced<bool, Self::Extents, I>
-    where
-        Self: Expr<Elem = bool>,
-        Self::Extents: RemoveAxis<I>,
-    {
-        or_panic(self.try_all_axis::<I>())
-    }
-    /// Whether some element along axis `I` is true; `Err` as
-    /// [`AxisReductions::try_sum_axis`].
-    fn try_any_axis<const I: usize>(self) -> Result<Reduced<bool, Self::Extents, I>, ShapeError>
-    where
-        Self: Expr<Elem = bool>,
-        Self::Extents: RemoveAxis<I>,
-    {
-        self.try_reduce_axis_with::<_, I>(Logical::<false>, Par::Auto)
-    }
-    /// Whether some element along axis `I` is true.
-    #[track_caller]
-    fn any_axis<const I: usize>(self) -> Reduced<bool, Self::Extents, I>
-    where
-        Self: Expr<Elem = bool>,
-        Self::Extents: RemoveAxis<I>,
-    {
-        or_panic(self.try_any_axis::<I>())
-    }
-    /// Variance along axis `I` with `ddof` delta degrees of freedom; `Err` as
-    /// [`AxisReductions::try_sum_axis`].
-    fn try_var_axis<const I: usize>(
-        self,
-        ddof: impl Into<Ddof>,
-    ) -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
-    where
-        Self::Elem: Float + FromPrimitive,
-        Self::Extents: RemoveAxis<I>,
-    {
-        self.try_reduce_axis_with::<_, I>(Var::new(ddof), Par::Auto)
-    }
-    /// Variance along axis `I` with `ddof` delta degrees of freedom.
-    #[track_caller]
-    fn var_axis<const I: usize>(self, ddof: impl Into<Ddof>) -> Reduced<Self::Elem, Self::Extents, I>
-    where
-        Self::Elem: Float + FromPrimitive,
-        Self::Extents: RemoveAxis<I>,
-    {
-        or_panic(self.try_var_axis::<I>(ddof))
-    }
-    /// Standard deviation along axis `I` with `ddof` delta degrees of freedom; `Err` as
-    /// [`AxisReductions::try_sum_axis`].
-    fn try_std_axis<const I: usize>(
-        self,
-        ddof: impl Into<Ddof>,
-    ) -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
-    where
-        Self::Elem: Float + FromPrimitive,
-        Self::Extents: RemoveAxis<I>,
-    {
-        self.try_var_axis::<I>(ddof)?.try_map_op("std_axis", |v: &Self::Elem| v.sqrt())
-    }
-    /// Standard deviation along axis `I` with `ddof` delta degrees of freedom.
-    #[track_caller]
-    fn std_axis<const I: usize>(self, ddof: impl Into<Ddof>) -> Reduced<Self::Elem, Self::Extents, I>
-    where
-        Self::Elem: Float + FromPrimitive,
-        Self::Extents: RemoveAxis<I>,
-    {
-        or_panic(self.try_std_axis::<I>(ddof))
+
+    forms! {
+        /// Whether some element along axis `I` is true, with an explicit choice of threads (the same result whatever the
+        /// threads); `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        fn try_any_axis_with[const I: usize]::<I>(self) with par
+            -> Result<Reduced<bool, Self::Extents, I>, ShapeError>
+        where [Self: Expr<Elem = bool>, Self::Extents: RemoveAxis<I>]
+        {
+            self.try_reduce_axis_with::<_, I>(Logical::<false>, par)
+        }
+        /// Whether some element along axis `I` is true; `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        fn try_any_axis;
+        /// Whether some element along axis `I` is true.
+        fn any_axis;
+        /// Whether some element along axis `I` is true, with an explicit choice of threads.
+        fn any_axis_with;
     }
 }
 impl<X: Expr> AxisReductions for X {}

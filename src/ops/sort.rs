@@ -1,6 +1,7 @@
 //! Sorting along an axis: numpy's `sort(a, axis, kind='stable')` and `argsort`. The order
 //! is stable and puts NaN (any element not comparable with itself) last, as numpy does.
 
+use crate::exec::forms::forms;
 use super::along::{around, check_axis};
 use crate::alloc::{try_vec_filled, try_vec_with_capacity};
 use crate::error::ShapeError;
@@ -92,72 +93,62 @@ fn argsorted<T: Clone + PartialOrd, E: Extents, S: Layout<E>, St: DenseStorage<T
 
 /// # Sorting along an axis
 impl<T: Clone + PartialOrd, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
-    /// See [`Tensor::sort_axis`]; `Err` only for a [`DynRank`](crate::DynRank) tensor
-    /// without axis `I`.
-    pub fn try_sort_axis<const I: usize>(&self) -> Result<Tensor<T, E>, ShapeError>
-    where
-        E: AxisAt<I>,
-    {
-        sorted(self, "sort_axis", I)
+    forms! {
+        /// See [`Tensor::sort_axis`]; `Err` only for a [`DynRank`](crate::DynRank) tensor
+        /// without axis `I`.
+        pub fn try_sort_axis[const I: usize]::<I>(&self) -> Result<Tensor<T, E>, ShapeError>
+        where [E: AxisAt<I>]
+        {
+            sorted(self, "sort_axis", I)
+        }
+        /// A copy sorted along axis `I`, stable, NaN last (numpy's
+        /// `sort(a, axis=I, kind='stable')`).
+        ///
+        /// ```
+        /// use mdtensor::tensor;
+        /// let a = tensor![[3.0, f64::NAN, 1.0], [2.0, 0.0, -1.0]];
+        /// let s = a.sort_axis::<1>().to_vec();
+        /// assert_eq!(&s[..2], [1.0, 3.0]);
+        /// assert!(s[2].is_nan());
+        /// assert_eq!(&s[3..], [-1.0, 0.0, 2.0]);
+        /// ```
+        pub fn sort_axis;
     }
-    /// A copy sorted along axis `I`, stable, NaN last (numpy's
-    /// `sort(a, axis=I, kind='stable')`).
-    ///
-    /// ```
-    /// use mdtensor::tensor;
-    /// let a = tensor![[3.0, f64::NAN, 1.0], [2.0, 0.0, -1.0]];
-    /// let s = a.sort_axis::<1>().to_vec();
-    /// assert_eq!(&s[..2], [1.0, 3.0]);
-    /// assert!(s[2].is_nan());
-    /// assert_eq!(&s[3..], [-1.0, 0.0, 2.0]);
-    /// ```
-    #[track_caller]
-    pub fn sort_axis<const I: usize>(&self) -> Tensor<T, E>
-    where
-        E: AxisAt<I>,
-    {
-        or_panic(self.try_sort_axis::<I>())
+    forms! {
+        /// [`Tensor::sort_axis`] along a run-time axis; `Err` outside `-rank..rank` (a negative axis counts from the end).
+        pub fn try_sort_axis_dyn[](&self, axis: impl Into<Axis>) -> Result<Tensor<T, E>, ShapeError>
+        {
+            let axis = axis.into().resolve("sort_axis_dyn", self.rank())?;
+            sorted(self, "sort_axis_dyn", axis)
+        }
+        /// [`Tensor::sort_axis`] along a run-time axis.
+        pub fn sort_axis_dyn;
     }
-    /// [`Tensor::sort_axis`] along a run-time axis; `Err` outside `-rank..rank` (a negative axis counts from the end).
-    pub fn try_sort_axis_dyn(&self, axis: impl Into<Axis>) -> Result<Tensor<T, E>, ShapeError> {
-        let axis = axis.into().resolve("sort_axis_dyn", self.rank())?;
-        sorted(self, "sort_axis_dyn", axis)
+    forms! {
+        /// See [`Tensor::argsort_axis`].
+        pub fn try_argsort_axis[const I: usize]::<I>(&self) -> Result<Tensor<usize, E>, ShapeError>
+        where [E: AxisAt<I>]
+        {
+            argsorted(self, "argsort_axis", I)
+        }
+        /// The indices along axis `I` that sort each lane, stable (ties keep their order), NaN
+        /// last (numpy's `argsort(a, axis=I, kind='stable')`).
+        ///
+        /// ```
+        /// use mdtensor::tensor;
+        /// let a = tensor![2.0, f64::NAN, 1.0, 2.0];
+        /// assert_eq!(a.argsort_axis::<0>().to_vec(), [2, 0, 3, 1]);
+        /// ```
+        pub fn argsort_axis;
     }
-    /// [`Tensor::sort_axis`] along a run-time axis.
-    #[track_caller]
-    pub fn sort_axis_dyn(&self, axis: impl Into<Axis>) -> Tensor<T, E> {
-        or_panic(self.try_sort_axis_dyn(axis))
-    }
-    /// See [`Tensor::argsort_axis`].
-    pub fn try_argsort_axis<const I: usize>(&self) -> Result<Tensor<usize, E>, ShapeError>
-    where
-        E: AxisAt<I>,
-    {
-        argsorted(self, "argsort_axis", I)
-    }
-    /// The indices along axis `I` that sort each lane, stable (ties keep their order), NaN
-    /// last (numpy's `argsort(a, axis=I, kind='stable')`).
-    ///
-    /// ```
-    /// use mdtensor::tensor;
-    /// let a = tensor![2.0, f64::NAN, 1.0, 2.0];
-    /// assert_eq!(a.argsort_axis::<0>().to_vec(), [2, 0, 3, 1]);
-    /// ```
-    #[track_caller]
-    pub fn argsort_axis<const I: usize>(&self) -> Tensor<usize, E>
-    where
-        E: AxisAt<I>,
-    {
-        or_panic(self.try_argsort_axis::<I>())
-    }
-    /// [`Tensor::argsort_axis`] along a run-time axis; `Err` outside `-rank..rank` (a negative axis counts from the end).
-    pub fn try_argsort_axis_dyn(&self, axis: impl Into<Axis>) -> Result<Tensor<usize, E>, ShapeError> {
-        let axis = axis.into().resolve("argsort_axis_dyn", self.rank())?;
-        argsorted(self, "argsort_axis_dyn", axis)
-    }
-    /// [`Tensor::argsort_axis`] along a run-time axis.
-    #[track_caller]
-    pub fn argsort_axis_dyn(&self, axis: impl Into<Axis>) -> Tensor<usize, E> {
-        or_panic(self.try_argsort_axis_dyn(axis))
+    forms! {
+        /// [`Tensor::argsort_axis`] along a run-time axis; `Err` outside `-rank..rank` (a negative axis counts from the end).
+        pub fn try_argsort_axis_dyn[](&self, axis: impl Into<Axis>) -> Result<Tensor<usize, E>, ShapeError>
+        {
+            let axis = axis.into().resolve("argsort_axis_dyn", self.rank())?;
+            argsorted(self, "argsort_axis_dyn", axis)
+        }
+        /// [`Tensor::argsort_axis`] along a run-time axis.
+        pub fn argsort_axis_dyn;
     }
 }

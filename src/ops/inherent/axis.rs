@@ -7,6 +7,7 @@ use crate::kernels::reduce::Reducer;
 use crate::layout::Layout;
 use crate::ops::{AxisReductions, Ddof};
 use crate::storage::DenseStorage;
+use crate::exec::forms::forms;
 use crate::tensor::or_panic;
 use crate::tensor::Tensor;
 use crate::ShapeError;
@@ -61,7 +62,8 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     {
         or_panic(self.try_reduce_axis_with::<R, I>(r, par))
     }
-    /// Sum along axis `I` ([`Tensor::sum_axis`] as a `Result`); see [`AxisReductions::try_sum_axis`].
+    /// Sum along axis `I` ([`Tensor::sum_axis`], the sums of every storage, as a `Result`);
+    /// see [`AxisReductions::try_sum_axis`].
     #[inline]
     pub fn try_sum_axis<const I: usize>(&self) -> Result<Reduced<T, E, I>, ShapeError>
     where
@@ -70,157 +72,150 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     {
         AxisReductions::try_sum_axis::<I>(self)
     }
-    /// Product along axis `I`; see [`AxisReductions::try_prod_axis`].
-    #[inline]
-    pub fn try_prod_axis<const I: usize>(&self) -> Result<Reduced<T, E, I>, ShapeError>
-    where
-        T: One,
-        E: RemoveAxis<I>,
-    {
-        AxisReductions::try_prod_axis::<I>(self)
+    forms! {
+        /// Sum along axis `I` with an explicit choice of threads; see
+        /// [`AxisReductions::try_sum_axis_with`].
+        pub fn try_sum_axis_with[const I: usize]::<I>(&self, par: Par) -> Result<Reduced<T, E, I>, ShapeError>
+        where [T: Zero, E: RemoveAxis<I>]
+        {
+            AxisReductions::try_sum_axis_with::<I>(self, par)
+        }
+        /// Sum along axis `I` with an explicit choice of threads (the same result whatever
+        /// the threads).
+        ///
+        /// ```
+        /// use mdtensor::{tensor, Par};
+        /// assert_eq!(tensor![[1, 2], [3, 4]].sum_axis_with::<0>(Par::Seq).to_vec(), [4, 6]);
+        /// ```
+        pub fn sum_axis_with;
     }
-    /// Product along axis `I`; see [`AxisReductions::prod_axis`].
-    #[inline]
-    #[track_caller]
-    pub fn prod_axis<const I: usize>(&self) -> Reduced<T, E, I>
-    where
-        T: One,
-        E: RemoveAxis<I>,
-    {
-        AxisReductions::prod_axis::<I>(self)
+
+    forms! {
+        /// Product along axis `I` with an explicit choice of threads; see [`AxisReductions::try_prod_axis_with`].
+        pub fn try_prod_axis_with[const I: usize]::<I>(&self) with par
+            -> Result<Reduced<T, E, I>, ShapeError>
+        where [T: One, E: RemoveAxis<I>]
+        {
+            AxisReductions::try_prod_axis_with::<I>(self, par)
+        }
+        /// Product along axis `I`; see [`AxisReductions::try_prod_axis`].
+        pub fn try_prod_axis;
+        /// Product along axis `I`.
+        pub fn prod_axis;
+        /// Product along axis `I`, with an explicit choice of threads.
+        pub fn prod_axis_with;
     }
-    /// Mean along axis `I` (NaN along an empty axis); see [`AxisReductions::try_mean_axis`].
-    #[inline]
-    pub fn try_mean_axis<const I: usize>(&self) -> Result<Reduced<T, E, I>, ShapeError>
-    where
-        T: Float + FromPrimitive,
-        E: RemoveAxis<I>,
-    {
-        AxisReductions::try_mean_axis::<I>(self)
+
+    forms! {
+        /// Mean along axis `I` (NaN along an empty axis) with an explicit choice of threads; see [`AxisReductions::try_mean_axis_with`].
+        pub fn try_mean_axis_with[const I: usize]::<I>(&self) with par
+            -> Result<Reduced<T, E, I>, ShapeError>
+        where [T: Float + FromPrimitive, E: RemoveAxis<I>]
+        {
+            AxisReductions::try_mean_axis_with::<I>(self, par)
+        }
+        /// Mean along axis `I` (NaN along an empty axis); see [`AxisReductions::try_mean_axis`].
+        pub fn try_mean_axis;
+        /// Mean along axis `I` (NaN along an empty axis).
+        pub fn mean_axis;
+        /// Mean along axis `I` (NaN along an empty axis), with an explicit choice of threads.
+        pub fn mean_axis_with;
     }
-    /// Mean along axis `I` (NaN along an empty axis): numpy's `a.mean(axis=I)`; see [`AxisReductions::mean_axis`].
-    #[inline]
-    #[track_caller]
-    pub fn mean_axis<const I: usize>(&self) -> Reduced<T, E, I>
-    where
-        T: Float + FromPrimitive,
-        E: RemoveAxis<I>,
-    {
-        AxisReductions::mean_axis::<I>(self)
+
+    forms! {
+        /// Variance along axis `I` with `ddof` delta degrees of freedom with an explicit choice of threads; see [`AxisReductions::try_var_axis_with`].
+        pub fn try_var_axis_with[const I: usize]::<I>(&self, ddof: impl Into<Ddof>) with par
+            -> Result<Reduced<T, E, I>, ShapeError>
+        where [T: Float + FromPrimitive, E: RemoveAxis<I>]
+        {
+            AxisReductions::try_var_axis_with::<I>(self, ddof, par)
+        }
+        /// Variance along axis `I` with `ddof` delta degrees of freedom; see [`AxisReductions::try_var_axis`].
+        pub fn try_var_axis;
+        /// Variance along axis `I` with `ddof` delta degrees of freedom.
+        pub fn var_axis;
+        /// Variance along axis `I` with `ddof` delta degrees of freedom, with an explicit choice of threads.
+        pub fn var_axis_with;
     }
-    /// Variance along axis `I` with `ddof` delta degrees of freedom; see [`AxisReductions::try_var_axis`].
-    #[inline]
-    pub fn try_var_axis<const I: usize>(&self, ddof: impl Into<Ddof>) -> Result<Reduced<T, E, I>, ShapeError>
-    where
-        T: Float + FromPrimitive,
-        E: RemoveAxis<I>,
-    {
-        AxisReductions::try_var_axis::<I>(self, ddof)
+
+    forms! {
+        /// Standard deviation along axis `I` with `ddof` delta degrees of freedom with an explicit choice of threads; see [`AxisReductions::try_std_axis_with`].
+        pub fn try_std_axis_with[const I: usize]::<I>(&self, ddof: impl Into<Ddof>) with par
+            -> Result<Reduced<T, E, I>, ShapeError>
+        where [T: Float + FromPrimitive, E: RemoveAxis<I>]
+        {
+            AxisReductions::try_std_axis_with::<I>(self, ddof, par)
+        }
+        /// Standard deviation along axis `I` with `ddof` delta degrees of freedom; see [`AxisReductions::try_std_axis`].
+        pub fn try_std_axis;
+        /// Standard deviation along axis `I` with `ddof` delta degrees of freedom.
+        pub fn std_axis;
+        /// Standard deviation along axis `I` with `ddof` delta degrees of freedom, with an explicit choice of threads.
+        pub fn std_axis_with;
     }
-    /// Variance along axis `I` with `ddof` delta degrees of freedom; see [`AxisReductions::var_axis`].
-    #[inline]
-    #[track_caller]
-    pub fn var_axis<const I: usize>(&self, ddof: impl Into<Ddof>) -> Reduced<T, E, I>
-    where
-        T: Float + FromPrimitive,
-        E: RemoveAxis<I>,
-    {
-        AxisReductions::var_axis::<I>(self, ddof)
+
+    forms! {
+        /// Smallest element along axis `I` (NaN propagates) with an explicit choice of threads; see [`AxisReductions::try_min_axis_with`].
+        pub fn try_min_axis_with[const I: usize]::<I>(&self) with par
+            -> Result<Reduced<T, E, I>, ShapeError>
+        where [T: PartialOrd, E: RemoveAxis<I>]
+        {
+            AxisReductions::try_min_axis_with::<I>(self, par)
+        }
+        /// Smallest element along axis `I` (NaN propagates); see [`AxisReductions::try_min_axis`].
+        pub fn try_min_axis;
+        /// Smallest element along axis `I` (NaN propagates).
+        pub fn min_axis;
+        /// Smallest element along axis `I` (NaN propagates), with an explicit choice of threads.
+        pub fn min_axis_with;
     }
-    /// Standard deviation along axis `I` with `ddof` delta degrees of freedom; see [`AxisReductions::try_std_axis`].
-    #[inline]
-    pub fn try_std_axis<const I: usize>(&self, ddof: impl Into<Ddof>) -> Result<Reduced<T, E, I>, ShapeError>
-    where
-        T: Float + FromPrimitive,
-        E: RemoveAxis<I>,
-    {
-        AxisReductions::try_std_axis::<I>(self, ddof)
+
+    forms! {
+        /// Largest element along axis `I` (NaN propagates) with an explicit choice of threads; see [`AxisReductions::try_max_axis_with`].
+        pub fn try_max_axis_with[const I: usize]::<I>(&self) with par
+            -> Result<Reduced<T, E, I>, ShapeError>
+        where [T: PartialOrd, E: RemoveAxis<I>]
+        {
+            AxisReductions::try_max_axis_with::<I>(self, par)
+        }
+        /// Largest element along axis `I` (NaN propagates); see [`AxisReductions::try_max_axis`].
+        pub fn try_max_axis;
+        /// Largest element along axis `I` (NaN propagates).
+        pub fn max_axis;
+        /// Largest element along axis `I` (NaN propagates), with an explicit choice of threads.
+        pub fn max_axis_with;
     }
-    /// Standard deviation along axis `I` with `ddof` delta degrees of freedom; see [`AxisReductions::std_axis`].
-    #[inline]
-    #[track_caller]
-    pub fn std_axis<const I: usize>(&self, ddof: impl Into<Ddof>) -> Reduced<T, E, I>
-    where
-        T: Float + FromPrimitive,
-        E: RemoveAxis<I>,
-    {
-        AxisReductions::std_axis::<I>(self, ddof)
+
+    forms! {
+        /// Index along axis `I` of the first smallest element (of the first NaN) with an explicit choice of threads; see [`AxisReductions::try_argmin_axis_with`].
+        pub fn try_argmin_axis_with[const I: usize]::<I>(&self) with par
+            -> Result<Reduced<usize, E, I>, ShapeError>
+        where [T: PartialOrd, E: RemoveAxis<I>]
+        {
+            AxisReductions::try_argmin_axis_with::<I>(self, par)
+        }
+        /// Index along axis `I` of the first smallest element (of the first NaN); see [`AxisReductions::try_argmin_axis`].
+        pub fn try_argmin_axis;
+        /// Index along axis `I` of the first smallest element (of the first NaN).
+        pub fn argmin_axis;
+        /// Index along axis `I` of the first smallest element (of the first NaN), with an explicit choice of threads.
+        pub fn argmin_axis_with;
     }
-    /// Smallest element along axis `I` (NaN propagates); `Err` for an empty axis; see [`AxisReductions::try_min_axis`].
-    #[inline]
-    pub fn try_min_axis<const I: usize>(&self) -> Result<Reduced<T, E, I>, ShapeError>
-    where
-        T: PartialOrd,
-        E: RemoveAxis<I>,
-    {
-        AxisReductions::try_min_axis::<I>(self)
-    }
-    /// Smallest element along axis `I` (NaN propagates); panics for an empty axis; see [`AxisReductions::min_axis`].
-    #[inline]
-    #[track_caller]
-    pub fn min_axis<const I: usize>(&self) -> Reduced<T, E, I>
-    where
-        T: PartialOrd,
-        E: RemoveAxis<I>,
-    {
-        AxisReductions::min_axis::<I>(self)
-    }
-    /// Largest element along axis `I` (NaN propagates); `Err` for an empty axis; see [`AxisReductions::try_max_axis`].
-    #[inline]
-    pub fn try_max_axis<const I: usize>(&self) -> Result<Reduced<T, E, I>, ShapeError>
-    where
-        T: PartialOrd,
-        E: RemoveAxis<I>,
-    {
-        AxisReductions::try_max_axis::<I>(self)
-    }
-    /// Largest element along axis `I` (NaN propagates): numpy's `a.max(axis=I)`; panics for an empty axis; see [`AxisReductions::max_axis`].
-    #[inline]
-    #[track_caller]
-    pub fn max_axis<const I: usize>(&self) -> Reduced<T, E, I>
-    where
-        T: PartialOrd,
-        E: RemoveAxis<I>,
-    {
-        AxisReductions::max_axis::<I>(self)
-    }
-    /// Index along axis `I` of the first smallest element; `Err` for an empty axis; see [`AxisReductions::try_argmin_axis`].
-    #[inline]
-    pub fn try_argmin_axis<const I: usize>(&self) -> Result<Reduced<usize, E, I>, ShapeError>
-    where
-        T: PartialOrd,
-        E: RemoveAxis<I>,
-    {
-        AxisReductions::try_argmin_axis::<I>(self)
-    }
-    /// Index along axis `I` of the first smallest element; panics for an empty axis; see [`AxisReductions::argmin_axis`].
-    #[inline]
-    #[track_caller]
-    pub fn argmin_axis<const I: usize>(&self) -> Reduced<usize, E, I>
-    where
-        T: PartialOrd,
-        E: RemoveAxis<I>,
-    {
-        AxisReductions::argmin_axis::<I>(self)
-    }
-    /// Index along axis `I` of the first largest element; `Err` for an empty axis; see [`AxisReductions::try_argmax_axis`].
-    #[inline]
-    pub fn try_argmax_axis<const I: usize>(&self) -> Result<Reduced<usize, E, I>, ShapeError>
-    where
-        T: PartialOrd,
-        E: RemoveAxis<I>,
-    {
-        AxisReductions::try_argmax_axis::<I>(self)
-    }
-    /// Index along axis `I` of the first largest element: numpy's `a.argmax(axis=I)`; panics for an empty axis; see [`AxisReductions::argmax_axis`].
-    #[inline]
-    #[track_caller]
-    pub fn argmax_axis<const I: usize>(&self) -> Reduced<usize, E, I>
-    where
-        T: PartialOrd,
-        E: RemoveAxis<I>,
-    {
-        AxisReductions::argmax_axis::<I>(self)
+
+    forms! {
+        /// Index along axis `I` of the first largest element (of the first NaN) with an explicit choice of threads; see [`AxisReductions::try_argmax_axis_with`].
+        pub fn try_argmax_axis_with[const I: usize]::<I>(&self) with par
+            -> Result<Reduced<usize, E, I>, ShapeError>
+        where [T: PartialOrd, E: RemoveAxis<I>]
+        {
+            AxisReductions::try_argmax_axis_with::<I>(self, par)
+        }
+        /// Index along axis `I` of the first largest element (of the first NaN); see [`AxisReductions::try_argmax_axis`].
+        pub fn try_argmax_axis;
+        /// Index along axis `I` of the first largest element (of the first NaN).
+        pub fn argmax_axis;
+        /// Index along axis `I` of the first largest element (of the first NaN), with an explicit choice of threads.
+        pub fn argmax_axis_with;
     }
 }
 
@@ -235,38 +230,35 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
 /// assert_eq!(t.gt(0).eval().any_axis::<0>().to_vec(), [true, true]);
 /// ```
 impl<E: Extents, S: Layout<E>, St: DenseStorage<bool>> Tensor<bool, E, S, St> {
-    /// Whether every element along axis `I` is true; see [`AxisReductions::try_all_axis`].
-    #[inline]
-    pub fn try_all_axis<const I: usize>(&self) -> Result<Reduced<bool, E, I>, ShapeError>
-    where
-        E: RemoveAxis<I>,
-    {
-        AxisReductions::try_all_axis::<I>(self)
+    forms! {
+        /// Whether every element along axis `I` is true with an explicit choice of threads; see [`AxisReductions::try_all_axis_with`].
+        pub fn try_all_axis_with[const I: usize]::<I>(&self) with par
+            -> Result<Reduced<bool, E, I>, ShapeError>
+        where [E: RemoveAxis<I>]
+        {
+            AxisReductions::try_all_axis_with::<I>(self, par)
+        }
+        /// Whether every element along axis `I` is true; see [`AxisReductions::try_all_axis`].
+        pub fn try_all_axis;
+        /// Whether every element along axis `I` is true.
+        pub fn all_axis;
+        /// Whether every element along axis `I` is true, with an explicit choice of threads.
+        pub fn all_axis_with;
     }
-    /// Whether every element along axis `I` is true; see [`AxisReductions::all_axis`].
-    #[inline]
-    #[track_caller]
-    pub fn all_axis<const I: usize>(&self) -> Reduced<bool, E, I>
-    where
-        E: RemoveAxis<I>,
-    {
-        AxisReductions::all_axis::<I>(self)
-    }
-    /// Whether some element along axis `I` is true; see [`AxisReductions::try_any_axis`].
-    #[inline]
-    pub fn try_any_axis<const I: usize>(&self) -> Result<Reduced<bool, E, I>, ShapeError>
-    where
-        E: RemoveAxis<I>,
-    {
-        AxisReductions::try_any_axis::<I>(self)
-    }
-    /// Whether some element along axis `I` is true; see [`AxisReductions::any_axis`].
-    #[inline]
-    #[track_caller]
-    pub fn any_axis<const I: usize>(&self) -> Reduced<bool, E, I>
-    where
-        E: RemoveAxis<I>,
-    {
-        AxisReductions::any_axis::<I>(self)
+
+    forms! {
+        /// Whether some element along axis `I` is true with an explicit choice of threads; see [`AxisReductions::try_any_axis_with`].
+        pub fn try_any_axis_with[const I: usize]::<I>(&self) with par
+            -> Result<Reduced<bool, E, I>, ShapeError>
+        where [E: RemoveAxis<I>]
+        {
+            AxisReductions::try_any_axis_with::<I>(self, par)
+        }
+        /// Whether some element along axis `I` is true; see [`AxisReductions::try_any_axis`].
+        pub fn try_any_axis;
+        /// Whether some element along axis `I` is true.
+        pub fn any_axis;
+        /// Whether some element along axis `I` is true, with an explicit choice of threads.
+        pub fn any_axis_with;
     }
 }

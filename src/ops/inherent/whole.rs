@@ -6,6 +6,7 @@ use crate::kernels::reduce::Reducer;
 use crate::layout::Layout;
 use crate::ops::{Ddof, Reductions};
 use crate::storage::DenseStorage;
+use crate::exec::forms::forms;
 use crate::tensor::or_panic;
 use crate::tensor::Tensor;
 use crate::ShapeError;
@@ -42,99 +43,158 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     pub fn reduce_with<R: Reducer<T>>(&self, r: R, par: Par) -> R::Out {
         or_panic(self.try_reduce_with(r, par))
     }
-    /// Sum with an explicit choice of threads (the result is the same either way); see
-    /// [`Reductions::sum_with`].
-    #[inline]
-    #[track_caller]
-    pub fn sum_with(&self, par: Par) -> T
-    where
-        T: Zero,
-    {
-        Reductions::sum_with(self, par)
+    forms! {
+        /// Sum with an explicit choice of threads; see [`Reductions::try_sum_with`] (for a
+        /// tensor it is always `Ok`).
+        pub fn try_sum_with[](&self, par: Par) -> Result<T, ShapeError>
+        where [T: Zero]
+        {
+            Reductions::try_sum_with(self, par)
+        }
+        /// Sum with an explicit choice of threads (the result is the same either way); the
+        /// sums of every storage: [`Tensor::sum`].
+        ///
+        /// ```
+        /// use mdtensor::{tensor, Par};
+        /// assert_eq!(tensor![[1, 2], [3, 4]].sum_with(Par::Seq), 10);
+        /// ```
+        pub fn sum_with;
     }
-    /// Product of all elements (1 when empty); see [`Reductions::prod`].
-    #[inline]
-    #[track_caller]
-    pub fn prod(&self) -> T
-    where
-        T: One,
-    {
-        Reductions::prod(self)
+
+    forms! {
+        /// Product of all elements (1 when empty), with an explicit choice of threads; see
+        /// [`Reductions::try_prod_with`].
+        pub fn try_prod_with[](&self) with par -> Result<T, ShapeError>
+        where [T: One,]
+        {
+            Reductions::try_prod_with(self, par)
+        }
+        /// See [`Reductions::try_prod`].
+        pub fn try_prod;
+        /// Product of all elements (1 when empty); see [`Reductions::prod`].
+        pub fn prod;
+        /// Product of all elements (1 when empty), with an explicit choice of threads.
+        pub fn prod_with;
     }
-    /// Arithmetic mean (NaN when empty): numpy's `a.mean()`; see [`Reductions::mean`].
-    ///
-    /// ```
-    /// use mdtensor::tensor;
-    /// assert_eq!(tensor![[1.0, 2.0], [3.0, 6.0]].mean(), 3.0);
-    /// ```
-    #[inline]
-    #[track_caller]
-    pub fn mean(&self) -> T
-    where
-        T: Float + FromPrimitive,
-    {
-        Reductions::mean(self)
+
+    forms! {
+        /// Arithmetic mean (NaN when empty): numpy's `a.mean()`, with an explicit choice of threads; see
+        /// [`Reductions::try_mean_with`].
+        pub fn try_mean_with[](&self) with par -> Result<T, ShapeError>
+        where [T: Float + FromPrimitive,]
+        {
+            Reductions::try_mean_with(self, par)
+        }
+        /// See [`Reductions::try_mean`].
+        pub fn try_mean;
+        /// Arithmetic mean (NaN when empty): numpy's `a.mean()`; see [`Reductions::mean`].
+        pub fn mean;
+        /// Arithmetic mean (NaN when empty): numpy's `a.mean()`, with an explicit choice of threads.
+        pub fn mean_with;
     }
-    /// Variance with `ddof` delta degrees of freedom (numpy's `var(ddof=…)`); see
-    /// [`Reductions::var`].
-    #[inline]
-    #[track_caller]
-    pub fn var(&self, ddof: impl Into<Ddof>) -> T
-    where
-        T: Float + FromPrimitive,
-    {
-        Reductions::var(self, ddof)
+
+    forms! {
+        /// Variance with `ddof` delta degrees of freedom (numpy's `var(ddof=…)`, an integer or a float: [`Ddof`]);
+        /// the divisor is `max(n - ddof, 0)`, so `ddof >= n` gives `inf` (NaN when every element is equal, and when
+        /// there are none unless `ddof < 0`), with an explicit choice of threads; see [`Reductions::try_var_with`].
+        pub fn try_var_with[](&self, ddof: impl Into<Ddof>) with par -> Result<T, ShapeError>
+        where [T: Float + FromPrimitive,]
+        {
+            Reductions::try_var_with(self, ddof, par)
+        }
+        /// See [`Reductions::try_var`].
+        pub fn try_var;
+        /// Variance with `ddof` delta degrees of freedom (numpy's `var(ddof=…)`, an integer or a float: [`Ddof`]);
+        /// the divisor is `max(n - ddof, 0)`, so `ddof >= n` gives `inf` (NaN when every element is equal, and when
+        /// there are none unless `ddof < 0`); see [`Reductions::var`].
+        pub fn var;
+        /// Variance with `ddof` delta degrees of freedom (numpy's `var(ddof=…)`, an integer or a float: [`Ddof`]);
+        /// the divisor is `max(n - ddof, 0)`, so `ddof >= n` gives `inf` (NaN when every element is equal, and when
+        /// there are none unless `ddof < 0`), with an explicit choice of threads.
+        pub fn var_with;
     }
-    /// Standard deviation with `ddof` delta degrees of freedom; see [`Reductions::std`].
-    #[inline]
-    #[track_caller]
-    pub fn std(&self, ddof: impl Into<Ddof>) -> T
-    where
-        T: Float + FromPrimitive,
-    {
-        Reductions::std(self, ddof)
+
+    forms! {
+        /// Standard deviation with `ddof` delta degrees of freedom, with an explicit choice of threads; see
+        /// [`Reductions::try_std_with`].
+        pub fn try_std_with[](&self, ddof: impl Into<Ddof>) with par -> Result<T, ShapeError>
+        where [T: Float + FromPrimitive,]
+        {
+            Reductions::try_std_with(self, ddof, par)
+        }
+        /// See [`Reductions::try_std`].
+        pub fn try_std;
+        /// Standard deviation with `ddof` delta degrees of freedom; see [`Reductions::std`].
+        pub fn std;
+        /// Standard deviation with `ddof` delta degrees of freedom, with an explicit choice of threads.
+        pub fn std_with;
     }
-    /// Smallest element (NaN if any is NaN; `None` when empty); see [`Reductions::min`].
-    #[inline]
-    #[track_caller]
-    pub fn min(&self) -> Option<T>
-    where
-        T: PartialOrd,
-    {
-        Reductions::min(self)
+
+    forms! {
+        /// Smallest element; NaN if any is NaN; `None` when empty, with an explicit choice of threads; see
+        /// [`Reductions::try_min_with`].
+        pub fn try_min_with[](&self) with par -> Result<Option<T>, ShapeError>
+        where [T: PartialOrd,]
+        {
+            Reductions::try_min_with(self, par)
+        }
+        /// See [`Reductions::try_min`].
+        pub fn try_min;
+        /// Smallest element; NaN if any is NaN; `None` when empty; see [`Reductions::min`].
+        pub fn min;
+        /// Smallest element; NaN if any is NaN; `None` when empty, with an explicit choice of threads.
+        pub fn min_with;
     }
-    /// Largest element (NaN if any is NaN; `None` when empty); see [`Reductions::max`].
-    #[inline]
-    #[track_caller]
-    pub fn max(&self) -> Option<T>
-    where
-        T: PartialOrd,
-    {
-        Reductions::max(self)
+
+    forms! {
+        /// Largest element; NaN if any is NaN; `None` when empty, with an explicit choice of threads; see
+        /// [`Reductions::try_max_with`].
+        pub fn try_max_with[](&self) with par -> Result<Option<T>, ShapeError>
+        where [T: PartialOrd,]
+        {
+            Reductions::try_max_with(self, par)
+        }
+        /// See [`Reductions::try_max`].
+        pub fn try_max;
+        /// Largest element; NaN if any is NaN; `None` when empty; see [`Reductions::max`].
+        pub fn max;
+        /// Largest element; NaN if any is NaN; `None` when empty, with an explicit choice of threads.
+        pub fn max_with;
     }
-    /// Row-major position of the first smallest element; see [`Reductions::argmin`].
-    #[inline]
-    #[track_caller]
-    pub fn argmin(&self) -> Option<usize>
-    where
-        T: PartialOrd,
-    {
-        Reductions::argmin(self)
+
+    forms! {
+        /// Row-major position of the first smallest element (of the first NaN, if any), with an explicit choice of
+        /// threads; see [`Reductions::try_argmin_with`].
+        pub fn try_argmin_with[](&self) with par -> Result<Option<usize>, ShapeError>
+        where [T: PartialOrd,]
+        {
+            Reductions::try_argmin_with(self, par)
+        }
+        /// See [`Reductions::try_argmin`].
+        pub fn try_argmin;
+        /// Row-major position of the first smallest element (of the first NaN, if any); see [`Reductions::argmin`].
+        pub fn argmin;
+        /// Row-major position of the first smallest element (of the first NaN, if any), with an explicit choice of
+        /// threads.
+        pub fn argmin_with;
     }
-    /// Row-major position of the first largest element: numpy's `a.argmax()`; see
-    /// [`Reductions::argmax`].
-    ///
-    /// ```
-    /// use mdtensor::tensor;
-    /// assert_eq!(tensor![[1, 9], [9, 2]].argmax(), Some(1)); // the first of equal maxima
-    /// ```
-    #[inline]
-    #[track_caller]
-    pub fn argmax(&self) -> Option<usize>
-    where
-        T: PartialOrd,
-    {
-        Reductions::argmax(self)
+
+    forms! {
+        /// Row-major position of the first largest element (of the first NaN, if any): numpy's `a.argmax()`, with
+        /// an explicit choice of threads; see [`Reductions::try_argmax_with`].
+        pub fn try_argmax_with[](&self) with par -> Result<Option<usize>, ShapeError>
+        where [T: PartialOrd,]
+        {
+            Reductions::try_argmax_with(self, par)
+        }
+        /// See [`Reductions::try_argmax`].
+        pub fn try_argmax;
+        /// Row-major position of the first largest element (of the first NaN, if any): numpy's `a.argmax()`; see
+        /// [`Reductions::argmax`].
+        pub fn argmax;
+        /// Row-major position of the first largest element (of the first NaN, if any): numpy's `a.argmax()`, with
+        /// an explicit choice of threads.
+        pub fn argmax_with;
     }
 }
 
@@ -144,23 +204,42 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
 /// [`Reductions`] method of the same name. Along one axis: [`Tensor::all_axis`],
 /// [`Tensor::any_axis`].
 impl<E: Extents, S: Layout<E>, St: DenseStorage<bool>> Tensor<bool, E, S, St> {
-    /// Whether every element is true (true when empty); see [`Reductions::all`].
-    ///
-    /// ```
-    /// use mdtensor::{prelude::*, tensor};
-    /// let x = tensor![1.0, 2.0, 3.0];
-    /// assert!(x.gt(0.0).eval().all());
-    /// assert!(!x.gt(1.5).eval().all());
-    /// ```
-    #[inline]
-    #[track_caller]
-    pub fn all(&self) -> bool {
-        Reductions::all(self)
+    forms! {
+        /// Whether every element is true (true when empty), with an explicit choice of threads; see
+        /// [`Reductions::try_all_with`].
+        pub fn try_all_with[](&self) with par -> Result<bool, ShapeError>
+        where []
+        {
+            Reductions::try_all_with(self, par)
+        }
+        /// See [`Reductions::try_all`].
+        pub fn try_all;
+        /// Whether every element is true (true when empty); see [`Reductions::all`].
+        ///
+        /// ```
+        /// use mdtensor::{prelude::*, tensor};
+        /// let x = tensor![1.0, 2.0, 3.0];
+        /// assert!(x.gt(0.0).eval().all());
+        /// assert!(!x.gt(1.5).eval().all());
+        /// ```
+        pub fn all;
+        /// Whether every element is true (true when empty), with an explicit choice of threads.
+        pub fn all_with;
     }
-    /// Whether some element is true (false when empty); see [`Reductions::any`].
-    #[inline]
-    #[track_caller]
-    pub fn any(&self) -> bool {
-        Reductions::any(self)
+
+    forms! {
+        /// Whether some element is true (false when empty), with an explicit choice of threads; see
+        /// [`Reductions::try_any_with`].
+        pub fn try_any_with[](&self) with par -> Result<bool, ShapeError>
+        where []
+        {
+            Reductions::try_any_with(self, par)
+        }
+        /// See [`Reductions::try_any`].
+        pub fn try_any;
+        /// Whether some element is true (false when empty); see [`Reductions::any`].
+        pub fn any;
+        /// Whether some element is true (false when empty), with an explicit choice of threads.
+        pub fn any_with;
     }
 }
