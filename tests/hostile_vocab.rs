@@ -249,8 +249,10 @@ fn plain_forms_panic_at_the_callers_line() {
     let l = line!() + 1;
     let got = panic_location(|| t.matmul_into_with(&t, &mut out, mdtensor::Par::Seq));
     check(got, l, "matmul_into_with");
-    let l = line!() + 1;
-    let got = panic_location(|| drop(t.dot(&t)));
+    let l = line!() + 2;
+    let got = panic_location(|| {
+        let _ = t.dot(&t);
+    });
     check(got, l, "dot");
 }
 

@@ -77,16 +77,16 @@ macro_rules! forms {
     };
     // --- The receiver: the parameter list, and how the forms call the body's form.
     (@receiver [&mut $s:ident $(, $arg:ident : $ty:ty)* $(,)?] $($rest:tt)*) => {
-        $crate::exec::forms::forms!(@each [&mut $s] [$s .] [$($arg : $ty),*] $($rest)*);
+        $crate::exec::forms::forms!(@each [&mut $s, $($arg: $ty,)*] [$s .] [$($arg : $ty),*] $($rest)*);
     };
     (@receiver [& $s:ident $(, $arg:ident : $ty:ty)* $(,)?] $($rest:tt)*) => {
-        $crate::exec::forms::forms!(@each [& $s] [$s .] [$($arg : $ty),*] $($rest)*);
+        $crate::exec::forms::forms!(@each [& $s, $($arg: $ty,)*] [$s .] [$($arg : $ty),*] $($rest)*);
     };
     (@receiver [$s:ident $(, $arg:ident : $ty:ty)* $(,)?] $($rest:tt)*) => {
-        $crate::exec::forms::forms!(@each [$s] [$s .] [$($arg : $ty),*] $($rest)*);
+        $crate::exec::forms::forms!(@each [$s, $($arg: $ty,)*] [$s .] [$($arg : $ty),*] $($rest)*);
     };
     (@receiver [$($arg:ident : $ty:ty),* $(,)?] $($rest:tt)*) => {
-        $crate::exec::forms::forms!(@each [] [Self ::] [$($arg : $ty),*] $($rest)*);
+        $crate::exec::forms::forms!(@each [$($arg: $ty,)*] [Self ::] [$($arg : $ty),*] $($rest)*);
     };
     // --- One function per form: the first holds the body, the others forward to it.
     (@each $recv:tt $callee:tt $args:tt $gen:tt $fish:tt $bound:tt [$out:ty] [$err:ty]
@@ -99,9 +99,9 @@ macro_rules! forms {
             $crate::exec::forms::forms!(@forward $form $recv [$callee $first] $gen $fish $args $bound [$out] [$err]);
         )*
     };
-    (@first [$($head:tt)*] [$($recv:tt)*] [$($arg:ident : $ty:ty),*] [$($gen:tt)*] [$($bound:tt)*] [$out:ty] [$err:ty]
+    (@first [$($head:tt)*] [$($params:tt)*] $args:tt [$($gen:tt)*] [$($bound:tt)*] [$out:ty] [$err:ty]
         [$($par:ident)?] $body:block) => {
-        $($head)*<$($gen)*>($($recv)* $(, $arg: $ty)* $(, $par: $crate::exec::Par)?) -> Result<$out, $err>
+        $($head)*<$($gen)*>($($params)* $($par: $crate::exec::Par)?) -> Result<$out, $err>
         where $($bound)*
         $body
     };
@@ -130,15 +130,15 @@ macro_rules! forms {
             [$($pass)*] [$out] $bound
             { $crate::error::or_panic($($callee)* $first::<$($fish)*>($($arg,)* $($pass)*)) });
     };
-    (@signature [$($head:tt)*] [$($recv:tt)*] [$($gen:tt)*] [$($arg:ident : $ty:ty),*]
+    (@signature [$($head:tt)*] [$($params:tt)*] [$($gen:tt)*] $args:tt
         [$pass:ident] [$out:ty] [$($bound:tt)*] $body:block) => {
-        $($head)*<$($gen)*>($($recv)* $(, $arg: $ty)*, $pass: $crate::exec::Par) -> $out
+        $($head)*<$($gen)*>($($params)* $pass: $crate::exec::Par) -> $out
         where $($bound)*
         $body
     };
-    (@signature [$($head:tt)*] [$($recv:tt)*] [$($gen:tt)*] [$($arg:ident : $ty:ty),*]
+    (@signature [$($head:tt)*] [$($params:tt)*] [$($gen:tt)*] $args:tt
         [$($pass:tt)*] [$out:ty] [$($bound:tt)*] $body:block) => {
-        $($head)*<$($gen)*>($($recv)* $(, $arg: $ty)*) -> $out
+        $($head)*<$($gen)*>($($params)*) -> $out
         where $($bound)*
         $body
     };

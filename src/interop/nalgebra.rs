@@ -66,10 +66,11 @@
 
 use super::{view_parts, ViewParts};
 use crate::error::ShapeError;
+use crate::exec::forms::forms;
 use crate::extents::{extents_from, Const, Dim, Dyn, Extents, One};
 use crate::layout::{strides_match, ColMajor, Layout, Strided};
 use crate::storage::{DenseStorage, DenseStorageMut, Heap, InlineExtents, OwnedStorage, View, ViewMut};
-use crate::tensor::{or_panic, StackTensor, Tensor};
+use crate::tensor::{StackTensor, Tensor};
 use nalgebra::allocator::Allocator;
 use nalgebra::storage::{RawStorage, RawStorageMut};
 use nalgebra::{DMatrix, DefaultAllocator, Matrix, MatrixView, MatrixViewMut, OMatrix, SMatrix, Scalar, U1};
@@ -179,109 +180,94 @@ fn na_layout<R: NalgebraDim, C: NalgebraDim, S: NalgebraStrides<R, C>>(
 // finds the method and the compiler reports `NalgebraStrides`' message.
 /// # Conversion: nalgebra
 impl<T, R: NalgebraDim, C: NalgebraDim, S: Layout<(R, C)>, St: DenseStorage<T>> Tensor<T, (R, C), S, St> {
-    /// A nalgebra view of the same elements (no copy), or `Err` for a layout nalgebra 0.35
-    /// does not handle soundly: a row stride other than 1, interleaved, flipped or
-    /// broadcast columns (see the [module docs](self#which-layouts-nalgebra-035-can-view)).
-    #[allow(clippy::type_complexity)]
-    pub fn try_as_nalgebra(&self) -> Result<MatrixView<'_, T, R::Na, C::Na, S::RStride, S::CStride>, ShapeError>
-    where
-        S: NalgebraStrides<R, C>,
-    {
-        let (shape, strides) = na_layout::<R, C, S>("as_nalgebra", &self.extents, self.strides())?;
-        // SAFETY: the strides are non-negative and, by the dense invariant, every element
-        // position lies in the storage region, which `&self` keeps alive and unwritten for
-        // the view's lifetime.
-        let storage = unsafe { ViewStorage::from_raw_parts(self.as_ptr(), shape, strides) };
-        Ok(Matrix::from_data(storage))
-    }
-    /// See [`Tensor::try_as_nalgebra`]; never fails for `ColMajor`.
-    ///
-    /// ```
-    /// use mdtensor::{ext, ColMajor, Tensor};
-    /// let t = Tensor::<i32, ext![2, 3], ColMajor>::from_vec(ext![2, 3], vec![1, 4, 2, 5, 3, 6]);
-    /// let m = t.as_nalgebra();        // MatrixView<i32, Const<2>, Const<3>, Const<1>, Const<2>>
-    /// assert_eq!(m[(1, 2)], 6);
-    /// assert_eq!(m.as_ptr(), t.as_ptr());
-    /// ```
-    ///
-    /// A `RowMajor` tensor has none (nalgebra 0.35 mishandles row-major views):
-    ///
-    /// ```compile_fail
-    /// let t = mdtensor::tensor![[1, 2, 3], [4, 5, 6]];
-    /// let m = t.as_nalgebra(); // error: `RowMajor: NalgebraStrides<Const<2>, Const<3>>` is not satisfied
-    /// ```
-    #[track_caller]
-    pub fn as_nalgebra(&self) -> MatrixView<'_, T, R::Na, C::Na, S::RStride, S::CStride>
-    where
-        S: NalgebraStrides<R, C>,
-    {
-        or_panic(self.try_as_nalgebra())
+    forms! {
+        /// A nalgebra view of the same elements (no copy), or `Err` for a layout nalgebra 0.35
+        /// does not handle soundly: a row stride other than 1, interleaved, flipped or
+        /// broadcast columns (see the [module docs](self#which-layouts-nalgebra-035-can-view)).
+        #[allow(clippy::type_complexity)]
+        pub fn try_as_nalgebra[](&self) -> Result<MatrixView<'_, T, R::Na, C::Na, S::RStride, S::CStride>, ShapeError>
+        where [S: NalgebraStrides<R, C>]
+        {
+            let (shape, strides) = na_layout::<R, C, S>("as_nalgebra", &self.extents, self.strides())?;
+            // SAFETY: the strides are non-negative and, by the dense invariant, every element
+            // position lies in the storage region, which `&self` keeps alive and unwritten for
+            // the view's lifetime.
+            let storage = unsafe { ViewStorage::from_raw_parts(self.as_ptr(), shape, strides) };
+            Ok(Matrix::from_data(storage))
+        }
+        /// See [`Tensor::try_as_nalgebra`]; never fails for `ColMajor`.
+        ///
+        /// ```
+        /// use mdtensor::{ext, ColMajor, Tensor};
+        /// let t = Tensor::<i32, ext![2, 3], ColMajor>::from_vec(ext![2, 3], vec![1, 4, 2, 5, 3, 6]);
+        /// let m = t.as_nalgebra();        // MatrixView<i32, Const<2>, Const<3>, Const<1>, Const<2>>
+        /// assert_eq!(m[(1, 2)], 6);
+        /// assert_eq!(m.as_ptr(), t.as_ptr());
+        /// ```
+        ///
+        /// A `RowMajor` tensor has none (nalgebra 0.35 mishandles row-major views):
+        ///
+        /// ```compile_fail
+        /// let t = mdtensor::tensor![[1, 2, 3], [4, 5, 6]];
+        /// let m = t.as_nalgebra(); // error: `RowMajor: NalgebraStrides<Const<2>, Const<3>>` is not satisfied
+        /// ```
+        pub fn as_nalgebra;
     }
 
-    /// A mutable nalgebra view (no copy); errors as [`Tensor::try_as_nalgebra`].
-    #[allow(clippy::type_complexity)]
-    pub fn try_as_nalgebra_mut(
-        &mut self,
-    ) -> Result<MatrixViewMut<'_, T, R::Na, C::Na, S::RStride, S::CStride>, ShapeError>
-    where
-        S: NalgebraStrides<R, C>,
-        St: DenseStorageMut<T>,
-    {
-        let (shape, strides) = na_layout::<R, C, S>("as_nalgebra_mut", &self.extents, self.strides())?;
-        let off = S::offset(&self.mapping);
-        // SAFETY: as in `try_as_nalgebra`, with exclusive access through `&mut self`;
-        // writable storage maps distinct indices to distinct elements (dense invariant).
-        let storage = unsafe { ViewStorageMut::from_raw_parts(self.storage.as_mut_ptr().add(off), shape, strides) };
-        Ok(Matrix::from_data(storage))
-    }
-    /// See [`Tensor::try_as_nalgebra_mut`].
-    ///
-    /// ```
-    /// use mdtensor::{ext, ColMajor, Tensor};
-    /// let mut t = Tensor::<f64, ext![2, 2], ColMajor>::zeros(ext![2, 2]);
-    /// t.as_nalgebra_mut().fill_diagonal(1.0);
-    /// assert_eq!(t.to_vec(), [1.0, 0.0, 0.0, 1.0]);
-    /// ```
-    #[track_caller]
-    pub fn as_nalgebra_mut(&mut self) -> MatrixViewMut<'_, T, R::Na, C::Na, S::RStride, S::CStride>
-    where
-        S: NalgebraStrides<R, C>,
-        St: DenseStorageMut<T>,
-    {
-        or_panic(self.try_as_nalgebra_mut())
+    forms! {
+        /// A mutable nalgebra view (no copy); errors as [`Tensor::try_as_nalgebra`].
+        #[allow(clippy::type_complexity)]
+        pub fn try_as_nalgebra_mut[](
+            &mut self,
+        ) -> Result<MatrixViewMut<'_, T, R::Na, C::Na, S::RStride, S::CStride>, ShapeError>
+        where [S: NalgebraStrides<R, C>, St: DenseStorageMut<T>]
+        {
+            let (shape, strides) = na_layout::<R, C, S>("as_nalgebra_mut", &self.extents, self.strides())?;
+            let off = S::offset(&self.mapping);
+            // SAFETY: as in `try_as_nalgebra`, with exclusive access through `&mut self`;
+            // writable storage maps distinct indices to distinct elements (dense invariant).
+            let storage = unsafe { ViewStorageMut::from_raw_parts(self.storage.as_mut_ptr().add(off), shape, strides) };
+            Ok(Matrix::from_data(storage))
+        }
+        /// See [`Tensor::try_as_nalgebra_mut`].
+        ///
+        /// ```
+        /// use mdtensor::{ext, ColMajor, Tensor};
+        /// let mut t = Tensor::<f64, ext![2, 2], ColMajor>::zeros(ext![2, 2]);
+        /// t.as_nalgebra_mut().fill_diagonal(1.0);
+        /// assert_eq!(t.to_vec(), [1.0, 0.0, 0.0, 1.0]);
+        /// ```
+        pub fn as_nalgebra_mut;
     }
 }
 
 /// # Conversion: nalgebra
 impl<'a, T, R: NalgebraDim, C: NalgebraDim, S: Layout<(R, C)>> Tensor<T, (R, C), S, View<'a, T>> {
-    /// The nalgebra view of a tensor view, with the borrow's own lifetime `'a` (so
-    /// `a.t().try_into_nalgebra_view()` outlives the temporary `a.t()`); errors as
-    /// [`Tensor::try_as_nalgebra`].
-    #[allow(clippy::type_complexity)]
-    pub fn try_into_nalgebra_view(self) -> Result<MatrixView<'a, T, R::Na, C::Na, S::RStride, S::CStride>, ShapeError>
-    where
-        S: NalgebraStrides<R, C>,
-    {
-        let (shape, strides) = na_layout::<R, C, S>("into_nalgebra_view", &self.extents, self.strides())?;
-        // SAFETY: as in `try_as_nalgebra`; a `View<'a>` keeps its region readable and
-        // unwritten for 'a.
-        let storage = unsafe { ViewStorage::from_raw_parts(self.as_ptr(), shape, strides) };
-        Ok(Matrix::from_data(storage))
-    }
-    /// See [`Tensor::try_into_nalgebra_view`].
-    ///
-    /// ```
-    /// use mdtensor::tensor;
-    /// let a = tensor![[1, 2], [3, 4]];
-    /// let t = a.t().into_nalgebra_view();       // ColMajor: U1 and Const<2> strides
-    /// assert_eq!(t, nalgebra::Matrix2::new(1, 3, 2, 4));
-    /// ```
-    #[track_caller]
-    pub fn into_nalgebra_view(self) -> MatrixView<'a, T, R::Na, C::Na, S::RStride, S::CStride>
-    where
-        S: NalgebraStrides<R, C>,
-    {
-        or_panic(self.try_into_nalgebra_view())
+    forms! {
+        /// The nalgebra view of a tensor view, with the borrow's own lifetime `'a` (so
+        /// `a.t().try_into_nalgebra_view()` outlives the temporary `a.t()`); errors as
+        /// [`Tensor::try_as_nalgebra`].
+        #[allow(clippy::type_complexity)]
+        pub fn try_into_nalgebra_view[](
+            self,
+        ) -> Result<MatrixView<'a, T, R::Na, C::Na, S::RStride, S::CStride>, ShapeError>
+        where [S: NalgebraStrides<R, C>]
+        {
+            let (shape, strides) = na_layout::<R, C, S>("into_nalgebra_view", &self.extents, self.strides())?;
+            // SAFETY: as in `try_as_nalgebra`; a `View<'a>` keeps its region readable and
+            // unwritten for 'a.
+            let storage = unsafe { ViewStorage::from_raw_parts(self.as_ptr(), shape, strides) };
+            Ok(Matrix::from_data(storage))
+        }
+        /// See [`Tensor::try_into_nalgebra_view`].
+        ///
+        /// ```
+        /// use mdtensor::tensor;
+        /// let a = tensor![[1, 2], [3, 4]];
+        /// let t = a.t().into_nalgebra_view();       // ColMajor: U1 and Const<2> strides
+        /// assert_eq!(t, nalgebra::Matrix2::new(1, 3, 2, 4));
+        /// ```
+        pub fn into_nalgebra_view;
     }
 }
 
@@ -349,39 +335,28 @@ where
 
 /// # Conversion: nalgebra
 impl<T, E: Extents, S: Layout<E>, St: OwnedStorage<T>> Tensor<T, E, S, St> {
-    /// An owned tensor (any policy, any owned storage) copied from any nalgebra matrix or
-    /// view; `Err` when its dimensions do not fit the rank-2 extents `E`.
-    ///
-    /// ```
-    /// use mdtensor::{ext, StackTensor};
-    /// let m = nalgebra::Matrix2x3::new(1, 2, 3, 4, 5, 6);
-    /// let t = StackTensor::<i32, ext![2, 3]>::from_nalgebra(&m.transpose().transpose());
-    /// assert_eq!(t.to_vec(), [1, 2, 3, 4, 5, 6]);
-    /// assert!(StackTensor::<i32, ext![3, 2]>::try_from_nalgebra(&m).is_err());
-    /// ```
-    pub fn try_from_nalgebra<R, C, NS>(m: &Matrix<T, R, C, NS>) -> Result<Self, ShapeError>
-    where
-        T: Clone,
-        R: nalgebra::Dim,
-        C: nalgebra::Dim,
-        NS: RawStorage<T, R, C>,
-    {
-        let (r, c) = m.shape();
-        let ext: E = extents_from("from_nalgebra", &[r, c])?;
-        crate::tensor::owns_dense::<E, S>("from_nalgebra", &ext)?;
-        // SAFETY: `(i, j)` comes from the checked extents `[r, c]`, inside the matrix.
-        Tensor::try_from_fn(ext, |idx| unsafe { m.get_unchecked((idx.as_ref()[0], idx.as_ref()[1])) }.clone())
-    }
-    /// See [`Tensor::try_from_nalgebra`]; panics with its message.
-    #[track_caller]
-    pub fn from_nalgebra<R, C, NS>(m: &Matrix<T, R, C, NS>) -> Self
-    where
-        T: Clone,
-        R: nalgebra::Dim,
-        C: nalgebra::Dim,
-        NS: RawStorage<T, R, C>,
-    {
-        or_panic(Self::try_from_nalgebra(m))
+    forms! {
+        /// An owned tensor (any policy, any owned storage) copied from any nalgebra matrix or
+        /// view; `Err` when its dimensions do not fit the rank-2 extents `E`.
+        ///
+        /// ```
+        /// use mdtensor::{ext, StackTensor};
+        /// let m = nalgebra::Matrix2x3::new(1, 2, 3, 4, 5, 6);
+        /// let t = StackTensor::<i32, ext![2, 3]>::from_nalgebra(&m.transpose().transpose());
+        /// assert_eq!(t.to_vec(), [1, 2, 3, 4, 5, 6]);
+        /// assert!(StackTensor::<i32, ext![3, 2]>::try_from_nalgebra(&m).is_err());
+        /// ```
+        pub fn try_from_nalgebra[R, C, NS](m: &Matrix<T, R, C, NS>) -> Result<Self, ShapeError>
+        where [T: Clone, R: nalgebra::Dim, C: nalgebra::Dim, NS: RawStorage<T, R, C>]
+        {
+            let (r, c) = m.shape();
+            let ext: E = extents_from("from_nalgebra", &[r, c])?;
+            crate::tensor::owns_dense::<E, S>("from_nalgebra", &ext)?;
+            // SAFETY: `(i, j)` comes from the checked extents `[r, c]`, inside the matrix.
+            Tensor::try_from_fn(ext, |idx| unsafe { m.get_unchecked((idx.as_ref()[0], idx.as_ref()[1])) }.clone())
+        }
+        /// See [`Tensor::try_from_nalgebra`]; panics with its message.
+        pub fn from_nalgebra;
     }
 }
 
@@ -396,89 +371,71 @@ fn matrix_layout<T, R: nalgebra::Dim, C: nalgebra::Dim, NS: RawStorage<T, R, C>>
 
 /// # Conversion: nalgebra
 impl<'a, T, E: Extents, S: Layout<E>> Tensor<T, E, S, View<'a, T>> {
-    /// A tensor view of a nalgebra matrix or view, without copying: `Err` when the
-    /// dimensions do not fit `E` or the strides are not the policy's (an owned matrix is
-    /// [`ColMajor`]; any strides fit [`Strided`]).
-    pub fn try_from_nalgebra_view<R, C, NS>(m: &'a Matrix<T, R, C, NS>) -> Result<Self, ShapeError>
-    where
-        R: nalgebra::Dim,
-        C: nalgebra::Dim,
-        NS: RawStorage<T, R, C>,
-    {
-        let (dims, strides) = matrix_layout(m);
-        let ViewParts { ext, mapping, low, len } = view_parts::<E, S>("from_nalgebra_view", &dims, &strides, S::NAME)?;
-        debug_assert_eq!(low, 0, "nalgebra strides are non-negative");
-        // SAFETY: nalgebra's `RawStorage` contract: every element at `ptr + i·rs + j·cs` is
-        // valid for reads while the matrix is borrowed (for 'a); `len` reaches the last
-        // one, and the tensor reads only at its elements' positions.
-        let storage = unsafe { View::from_raw(m.as_ptr(), len) };
-        // SAFETY: `view_parts` built the mapping for this region and checked the dense
-        // invariant.
-        Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, mapping) })
-    }
-    /// See [`Tensor::try_from_nalgebra_view`]; panics with its message.
-    ///
-    /// ```
-    /// use mdtensor::{ext, Strided, TensorView};
-    /// let m = nalgebra::Matrix3::new(1, 2, 3, 4, 5, 6, 7, 8, 9);
-    /// let block = m.view((1, 1), (2, 2));              // a strided nalgebra view
-    /// let t = TensorView::<i32, ext![2, 2], Strided>::from_nalgebra_view(&block);
-    /// assert_eq!(t.to_vec(), [5, 6, 8, 9]);
-    /// ```
-    #[track_caller]
-    pub fn from_nalgebra_view<R, C, NS>(m: &'a Matrix<T, R, C, NS>) -> Self
-    where
-        R: nalgebra::Dim,
-        C: nalgebra::Dim,
-        NS: RawStorage<T, R, C>,
-    {
-        or_panic(Self::try_from_nalgebra_view(m))
+    forms! {
+        /// A tensor view of a nalgebra matrix or view, without copying: `Err` when the
+        /// dimensions do not fit `E` or the strides are not the policy's (an owned matrix is
+        /// [`ColMajor`]; any strides fit [`Strided`]).
+        pub fn try_from_nalgebra_view[R, C, NS](m: &'a Matrix<T, R, C, NS>) -> Result<Self, ShapeError>
+        where [R: nalgebra::Dim, C: nalgebra::Dim, NS: RawStorage<T, R, C>]
+        {
+            let (dims, strides) = matrix_layout(m);
+            let ViewParts { ext, mapping, low, len } = view_parts::<E, S>("from_nalgebra_view", &dims, &strides, S::NAME)?;
+            debug_assert_eq!(low, 0, "nalgebra strides are non-negative");
+            // SAFETY: nalgebra's `RawStorage` contract: every element at `ptr + i·rs + j·cs` is
+            // valid for reads while the matrix is borrowed (for 'a); `len` reaches the last
+            // one, and the tensor reads only at its elements' positions.
+            let storage = unsafe { View::from_raw(m.as_ptr(), len) };
+            // SAFETY: `view_parts` built the mapping for this region and checked the dense
+            // invariant.
+            Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, mapping) })
+        }
+        /// See [`Tensor::try_from_nalgebra_view`]; panics with its message.
+        ///
+        /// ```
+        /// use mdtensor::{ext, Strided, TensorView};
+        /// let m = nalgebra::Matrix3::new(1, 2, 3, 4, 5, 6, 7, 8, 9);
+        /// let block = m.view((1, 1), (2, 2));              // a strided nalgebra view
+        /// let t = TensorView::<i32, ext![2, 2], Strided>::from_nalgebra_view(&block);
+        /// assert_eq!(t.to_vec(), [5, 6, 8, 9]);
+        /// ```
+        pub fn from_nalgebra_view;
     }
 }
 
 /// # Conversion: nalgebra
 impl<'a, T, E: Extents, S: Layout<E>> Tensor<T, E, S, ViewMut<'a, T>> {
-    /// A mutable tensor view of a nalgebra matrix or mutable view, without copying; errors
-    /// as [`Tensor::try_from_nalgebra_view`], and when two indices could reach the same
-    /// element (nalgebra's unchecked views can overlap; a tensor that writes must not).
-    pub fn try_from_nalgebra_view_mut<R, C, NS>(m: &'a mut Matrix<T, R, C, NS>) -> Result<Self, ShapeError>
-    where
-        R: nalgebra::Dim,
-        C: nalgebra::Dim,
-        NS: RawStorageMut<T, R, C>,
-    {
-        const OP: &str = "from_nalgebra_view_mut";
-        let (dims, strides) = matrix_layout(m);
-        if !super::strides_unique(&dims, &strides) {
-            return Err(ShapeError::InvalidArgument {
-                op: OP,
-                reason: format!("strides {strides:?} for extents {dims:?} reach some element twice"),
-            });
+    forms! {
+        /// A mutable tensor view of a nalgebra matrix or mutable view, without copying; errors
+        /// as [`Tensor::try_from_nalgebra_view`], and when two indices could reach the same
+        /// element (nalgebra's unchecked views can overlap; a tensor that writes must not).
+        pub fn try_from_nalgebra_view_mut[R, C, NS](m: &'a mut Matrix<T, R, C, NS>) -> Result<Self, ShapeError>
+        where [R: nalgebra::Dim, C: nalgebra::Dim, NS: RawStorageMut<T, R, C>]
+        {
+            const OP: &str = "from_nalgebra_view_mut";
+            let (dims, strides) = matrix_layout(m);
+            if !super::strides_unique(&dims, &strides) {
+                return Err(ShapeError::InvalidArgument {
+                    op: OP,
+                    reason: format!("strides {strides:?} for extents {dims:?} reach some element twice"),
+                });
+            }
+            let ViewParts { ext, mapping, len, .. } = view_parts::<E, S>(OP, &dims, &strides, S::NAME)?;
+            // SAFETY: as in `try_from_nalgebra_view`, with the exclusive borrow of the matrix
+            // for 'a (`RawStorageMut`: the elements are valid for writes); the strides were
+            // checked to reach every element once.
+            let storage = unsafe { ViewMut::from_raw(m.as_mut_ptr(), len) };
+            // SAFETY: as in `try_from_nalgebra_view`.
+            Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, mapping) })
         }
-        let ViewParts { ext, mapping, len, .. } = view_parts::<E, S>(OP, &dims, &strides, S::NAME)?;
-        // SAFETY: as in `try_from_nalgebra_view`, with the exclusive borrow of the matrix
-        // for 'a (`RawStorageMut`: the elements are valid for writes); the strides were
-        // checked to reach every element once.
-        let storage = unsafe { ViewMut::from_raw(m.as_mut_ptr(), len) };
-        // SAFETY: as in `try_from_nalgebra_view`.
-        Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, mapping) })
-    }
-    /// See [`Tensor::try_from_nalgebra_view_mut`]; panics with its message.
-    ///
-    /// ```
-    /// use mdtensor::{ext, ColMajor, TensorViewMut};
-    /// let mut m = nalgebra::Matrix2::new(1, 2, 3, 4);
-    /// TensorViewMut::<i32, ext![2, 2], ColMajor>::from_nalgebra_view_mut(&mut m).fill(7);
-    /// assert_eq!(m, nalgebra::Matrix2::repeat(7));
-    /// ```
-    #[track_caller]
-    pub fn from_nalgebra_view_mut<R, C, NS>(m: &'a mut Matrix<T, R, C, NS>) -> Self
-    where
-        R: nalgebra::Dim,
-        C: nalgebra::Dim,
-        NS: RawStorageMut<T, R, C>,
-    {
-        or_panic(Self::try_from_nalgebra_view_mut(m))
+        /// See [`Tensor::try_from_nalgebra_view_mut`]; panics with its message.
+        ///
+        /// ```
+        /// use mdtensor::{ext, ColMajor, TensorViewMut};
+        /// let mut m = nalgebra::Matrix2::new(1, 2, 3, 4);
+        /// TensorViewMut::<i32, ext![2, 2], ColMajor>::from_nalgebra_view_mut(&mut m).fill(7);
+        /// assert_eq!(m, nalgebra::Matrix2::repeat(7));
+        /// ```
+        pub fn from_nalgebra_view_mut;
     }
 }
 

@@ -42,6 +42,7 @@
 
 use super::{view_parts, ViewParts};
 use crate::error::ShapeError;
+use crate::exec::forms::forms;
 use crate::extents::{extents_from, Dim, Dyn, DynRank, Extents};
 use crate::layout::{ColMajor, Layout, RowMajor, Strided};
 use crate::storage::{DenseStorage, DenseStorageMut, Heap, OwnedStorage, View, ViewMut};
@@ -214,33 +215,33 @@ impl<'a, T, E: NdarrayDim, S: Layout<E>> Tensor<T, E, S, ViewMut<'a, T>> {
 
 /// # Conversion: ndarray
 impl<'a, T, E: Extents, S: Layout<E>> Tensor<T, E, S, View<'a, T>> {
-    /// A tensor view of an ndarray view, without copying: `Err` when the shape does not
-    /// fit `E` (rank or a static extent), or when the strides are not the policy's (any
-    /// strides fit [`Strided`]).
-    pub fn try_from_ndarray_view<D: Dimension>(view: ArrayView<'a, T, D>) -> Result<Self, ShapeError> {
-        let parts = view_parts::<E, S>("from_ndarray_view", view.shape(), view.strides(), S::NAME)?;
-        let ViewParts { ext, mapping, low, len } = parts;
-        // SAFETY: ndarray guarantees every element of the view lies in one allocation,
-        // readable and unwritten for 'a; `low` is the lowest of them and `len` reaches the
-        // highest, and the tensor only ever reads at its elements' positions (`view_parts`
-        // checked they fit the region).
-        let storage = unsafe { View::from_raw(view.as_ptr().offset(low), len) };
-        // SAFETY: `view_parts` built the mapping for this region and checked the dense
-        // invariant.
-        Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, mapping) })
-    }
-    /// See [`Tensor::try_from_ndarray_view`]; panics with its message.
-    ///
-    /// ```
-    /// use mdtensor::{ext, ColMajor, TensorView};
-    /// let a = ndarray::Array2::<f32>::zeros((3, 4).f()); // Fortran order
-    /// # use ndarray::ShapeBuilder;
-    /// let t = TensorView::<f32, ext![3, 4], ColMajor>::from_ndarray_view(a.view());
-    /// assert_eq!(t.as_ptr(), a.as_ptr());
-    /// ```
-    #[track_caller]
-    pub fn from_ndarray_view<D: Dimension>(view: ArrayView<'a, T, D>) -> Self {
-        or_panic(Self::try_from_ndarray_view(view))
+    forms! {
+        /// A tensor view of an ndarray view, without copying: `Err` when the shape does not
+        /// fit `E` (rank or a static extent), or when the strides are not the policy's (any
+        /// strides fit [`Strided`]).
+        pub fn try_from_ndarray_view[D: Dimension](view: ArrayView<'a, T, D>) -> Result<Self, ShapeError>
+        {
+            let parts = view_parts::<E, S>("from_ndarray_view", view.shape(), view.strides(), S::NAME)?;
+            let ViewParts { ext, mapping, low, len } = parts;
+            // SAFETY: ndarray guarantees every element of the view lies in one allocation,
+            // readable and unwritten for 'a; `low` is the lowest of them and `len` reaches the
+            // highest, and the tensor only ever reads at its elements' positions (`view_parts`
+            // checked they fit the region).
+            let storage = unsafe { View::from_raw(view.as_ptr().offset(low), len) };
+            // SAFETY: `view_parts` built the mapping for this region and checked the dense
+            // invariant.
+            Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, mapping) })
+        }
+        /// See [`Tensor::try_from_ndarray_view`]; panics with its message.
+        ///
+        /// ```
+        /// use mdtensor::{ext, ColMajor, TensorView};
+        /// let a = ndarray::Array2::<f32>::zeros((3, 4).f()); // Fortran order
+        /// # use ndarray::ShapeBuilder;
+        /// let t = TensorView::<f32, ext![3, 4], ColMajor>::from_ndarray_view(a.view());
+        /// assert_eq!(t.as_ptr(), a.as_ptr());
+        /// ```
+        pub fn from_ndarray_view;
     }
 }
 
@@ -281,60 +282,55 @@ fn is_dense_order<E: Extents, P: Layout<E, Mapping = ()>>(ext: &E, strides: &[is
 
 /// # Conversion: ndarray
 impl<T, E: Extents, S: Layout<E>> Tensor<T, E, S, Heap<T>> {
-    /// An owned tensor from an owned ndarray array, or why its shape does not fit `E`.
-    ///
-    /// No copy when the array fills its whole `Vec` (offset 0, no gaps) in an order the
-    /// policy `S` expresses (C order for `RowMajor`, Fortran order for `ColMajor`); the
-    /// tensor then keeps that `Vec`. Otherwise the elements are copied once, into `S`'s
-    /// order.
-    pub fn try_from_ndarray<D: Dimension>(array: Array<T, D>) -> Result<Self, ShapeError>
-    where
-        T: Clone,
-    {
-        const OP: &str = "from_ndarray";
-        let ext: E = extents_from(OP, array.shape())?;
-        let n = ext.checked_numel(OP, core::mem::size_of::<T>())?;
-        crate::tensor::owns_dense::<E, S>(OP, &ext)?;
-        let mut strides = ext.zero_strides();
-        strides.as_mut().copy_from_slice(array.strides());
-        // Contiguous by ndarray's own test: one position per element, no gaps.
-        let contiguous = array.as_slice_memory_order().is_some();
-        let (vec, offset) = array.into_raw_vec_and_offset();
-        let offset = offset.unwrap_or(0);
-        let fits = crate::tensor::fits_region(ext.dims().as_ref(), strides.as_ref(), 0, vec.len());
-        if contiguous && offset == 0 && vec.len() == n && fits {
-            if let Some(mapping) = S::mapping_for(&ext, &strides, 0) {
-                let storage = Heap::from_vec(vec).unwrap_or_else(|_| unreachable!("Heap takes any Vec"));
-                // SAFETY: `n` distinct positions (a contiguous array), checked above to lie
-                // inside the `Vec` of length `n` at the positions these strides give from 0:
-                // the dense invariant; `n` was checked for overflow.
-                return Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, mapping) });
+    forms! {
+        /// An owned tensor from an owned ndarray array, or why its shape does not fit `E`.
+        ///
+        /// No copy when the array fills its whole `Vec` (offset 0, no gaps) in an order the
+        /// policy `S` expresses (C order for `RowMajor`, Fortran order for `ColMajor`); the
+        /// tensor then keeps that `Vec`. Otherwise the elements are copied once, into `S`'s
+        /// order.
+        pub fn try_from_ndarray[D: Dimension](array: Array<T, D>) -> Result<Self, ShapeError>
+        where [T: Clone]
+        {
+            const OP: &str = "from_ndarray";
+            let ext: E = extents_from(OP, array.shape())?;
+            let n = ext.checked_numel(OP, core::mem::size_of::<T>())?;
+            crate::tensor::owns_dense::<E, S>(OP, &ext)?;
+            let mut strides = ext.zero_strides();
+            strides.as_mut().copy_from_slice(array.strides());
+            // Contiguous by ndarray's own test: one position per element, no gaps.
+            let contiguous = array.as_slice_memory_order().is_some();
+            let (vec, offset) = array.into_raw_vec_and_offset();
+            let offset = offset.unwrap_or(0);
+            let fits = crate::tensor::fits_region(ext.dims().as_ref(), strides.as_ref(), 0, vec.len());
+            if contiguous && offset == 0 && vec.len() == n && fits {
+                if let Some(mapping) = S::mapping_for(&ext, &strides, 0) {
+                    let storage = Heap::from_vec(vec).unwrap_or_else(|_| unreachable!("Heap takes any Vec"));
+                    // SAFETY: `n` distinct positions (a contiguous array), checked above to lie
+                    // inside the `Vec` of length `n` at the positions these strides give from 0:
+                    // the dense invariant; `n` was checked for overflow.
+                    return Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, mapping) });
+                }
             }
+            // Another order, an offset or gaps: copy each element from its position in the
+            // `Vec` (indexing is bounds-checked, so a wrong position panics, never reads out).
+            Tensor::try_from_fn(ext, |idx| {
+                let pos = idx.as_ref().iter().zip(strides.as_ref()).fold(offset as isize, |p, (&i, &s)| p + i as isize * s);
+                vec[pos as usize].clone()
+            })
         }
-        // Another order, an offset or gaps: copy each element from its position in the
-        // `Vec` (indexing is bounds-checked, so a wrong position panics, never reads out).
-        Tensor::try_from_fn(ext, |idx| {
-            let pos = idx.as_ref().iter().zip(strides.as_ref()).fold(offset as isize, |p, (&i, &s)| p + i as isize * s);
-            vec[pos as usize].clone()
-        })
-    }
-    /// See [`Tensor::try_from_ndarray`]; panics with its message.
-    ///
-    /// ```
-    /// use mdtensor::{ext, ColMajor, Tensor};
-    /// use ndarray::ShapeBuilder;
-    /// let a = ndarray::Array::from_shape_vec((2, 3).f(), vec![1, 4, 2, 5, 3, 6]).unwrap();
-    /// let p = a.as_ptr();
-    /// let t = Tensor::<i32, ext![2, 3], ColMajor>::from_ndarray(a); // Fortran order kept: no copy
-    /// assert_eq!(t.as_ptr(), p);
-    /// assert_eq!(t.to_vec(), [1, 2, 3, 4, 5, 6]);
-    /// ```
-    #[track_caller]
-    pub fn from_ndarray<D: Dimension>(array: Array<T, D>) -> Self
-    where
-        T: Clone,
-    {
-        or_panic(Self::try_from_ndarray(array))
+        /// See [`Tensor::try_from_ndarray`]; panics with its message.
+        ///
+        /// ```
+        /// use mdtensor::{ext, ColMajor, Tensor};
+        /// use ndarray::ShapeBuilder;
+        /// let a = ndarray::Array::from_shape_vec((2, 3).f(), vec![1, 4, 2, 5, 3, 6]).unwrap();
+        /// let p = a.as_ptr();
+        /// let t = Tensor::<i32, ext![2, 3], ColMajor>::from_ndarray(a); // Fortran order kept: no copy
+        /// assert_eq!(t.as_ptr(), p);
+        /// assert_eq!(t.to_vec(), [1, 2, 3, 4, 5, 6]);
+        /// ```
+        pub fn from_ndarray;
     }
 }
 

@@ -7,6 +7,7 @@
 //! `_dyn(axis)` forms take the axis at run time and give dynamic-rank or dynamic items.
 
 use crate::error::ShapeError;
+use crate::exec::forms::forms;
 use crate::extents::check_axis;
 use crate::extents::{Axis, AxisAt, Dim, Dyn, DynRank, Extents, RemoveAxis};
 use crate::layout::{Layout, Strided};
@@ -168,30 +169,25 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         let item = crate::extents::extents_from(op, &without(dims, axis))?;
         Ok(SubViews::new(self.view(), vec![dims[axis]], vec![strides[axis]], item, &without(strides, axis)))
     }
-    /// See [`Tensor::axis_iter`]; `Err` only for a [`DynRank`] tensor without axis `I`.
-    pub fn try_axis_iter<const I: usize>(
-        &self,
-    ) -> Result<SubViews<'_, T, E, S, <E as RemoveAxis<I>>::Output>, ShapeError>
-    where
-        E: RemoveAxis<I>,
-    {
-        self.axis_views("axis_iter", I)
-    }
-    /// The views at index 0, 1, … along axis `I`, which they lack (numpy's `a[:, i]` for
-    /// `I = 1`, in a loop).
-    ///
-    /// ```
-    /// use mdtensor::tensor;
-    /// let a = tensor![[1, 2, 3], [4, 5, 6]];
-    /// let cols: Vec<Vec<i32>> = a.axis_iter::<1>().map(|c| c.to_vec()).collect();
-    /// assert_eq!(cols, [[1, 4], [2, 5], [3, 6]]);
-    /// ```
-    #[track_caller]
-    pub fn axis_iter<const I: usize>(&self) -> SubViews<'_, T, E, S, <E as RemoveAxis<I>>::Output>
-    where
-        E: RemoveAxis<I>,
-    {
-        or_panic(self.try_axis_iter::<I>())
+    forms! {
+        /// See [`Tensor::axis_iter`]; `Err` only for a [`DynRank`] tensor without axis `I`.
+        pub fn try_axis_iter[const I: usize]::<I>(
+            &self,
+        ) -> Result<SubViews<'_, T, E, S, <E as RemoveAxis<I>>::Output>, ShapeError>
+        where [E: RemoveAxis<I>]
+        {
+            self.axis_views("axis_iter", I)
+        }
+        /// The views at index 0, 1, … along axis `I`, which they lack (numpy's `a[:, i]` for
+        /// `I = 1`, in a loop).
+        ///
+        /// ```
+        /// use mdtensor::tensor;
+        /// let a = tensor![[1, 2, 3], [4, 5, 6]];
+        /// let cols: Vec<Vec<i32>> = a.axis_iter::<1>().map(|c| c.to_vec()).collect();
+        /// assert_eq!(cols, [[1, 4], [2, 5], [3, 6]]);
+        /// ```
+        pub fn axis_iter;
     }
     /// The sub-tensors along the first axis, numpy's `for x in a` (`axis_iter::<0>`).
     ///
@@ -208,21 +204,21 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     {
         or_panic(self.try_axis_iter::<0>())
     }
-    /// [`Tensor::axis_iter`] with the axis chosen at run time; `Err` outside `-rank..rank` (a negative axis counts from the end).
-    pub fn try_axis_iter_dyn(&self, axis: impl Into<Axis>) -> Result<SubViews<'_, T, E, S, DynRank>, ShapeError> {
-        let axis = axis.into().resolve("axis_iter_dyn", self.rank())?;
-        self.axis_views("axis_iter_dyn", axis)
-    }
-    /// [`Tensor::axis_iter`] with the axis chosen at run time; the items have dynamic rank.
-    ///
-    /// ```
-    /// use mdtensor::tensor;
-    /// let a = tensor![[1, 2], [3, 4]];
-    /// assert_eq!(a.axis_iter_dyn(1).nth(1).unwrap().to_vec(), [2, 4]);
-    /// ```
-    #[track_caller]
-    pub fn axis_iter_dyn(&self, axis: impl Into<Axis>) -> SubViews<'_, T, E, S, DynRank> {
-        or_panic(self.try_axis_iter_dyn(axis))
+    forms! {
+        /// [`Tensor::axis_iter`] with the axis chosen at run time; `Err` outside `-rank..rank` (a negative axis counts from the end).
+        pub fn try_axis_iter_dyn[](&self, axis: impl Into<Axis>) -> Result<SubViews<'_, T, E, S, DynRank>, ShapeError>
+        {
+            let axis = axis.into().resolve("axis_iter_dyn", self.rank())?;
+            self.axis_views("axis_iter_dyn", axis)
+        }
+        /// [`Tensor::axis_iter`] with the axis chosen at run time; the items have dynamic rank.
+        ///
+        /// ```
+        /// use mdtensor::tensor;
+        /// let a = tensor![[1, 2], [3, 4]];
+        /// assert_eq!(a.axis_iter_dyn(1).nth(1).unwrap().to_vec(), [2, 4]);
+        /// ```
+        pub fn axis_iter_dyn;
     }
 
     pub(super) fn lane_views<D: Dim>(
@@ -236,70 +232,67 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         let item = crate::extents::extents_from(op, &[dims[axis]])?;
         Ok(SubViews::new(self.view(), without(dims, axis), without(strides, axis), item, &[strides[axis]]))
     }
-    /// See [`Tensor::lanes`]; `Err` only for a [`DynRank`] tensor without axis `I`.
-    pub fn try_lanes<const I: usize>(&self) -> Result<SubViews<'_, T, E, S, (<E as AxisAt<I>>::Dim,)>, ShapeError>
-    where
-        E: AxisAt<I>,
-    {
-        self.lane_views("lanes", I)
+    forms! {
+        /// See [`Tensor::lanes`]; `Err` only for a [`DynRank`] tensor without axis `I`.
+        pub fn try_lanes[const I: usize]::<I>(
+            &self,
+        ) -> Result<SubViews<'_, T, E, S, (<E as AxisAt<I>>::Dim,)>, ShapeError>
+        where [E: AxisAt<I>]
+        {
+            self.lane_views("lanes", I)
+        }
+        /// Every 1-D view along axis `I`, the other axes in row-major order (ndarray's
+        /// `lanes(Axis(I))`: for a matrix, `lanes::<1>()` are its rows).
+        ///
+        /// ```
+        /// use mdtensor::tensor;
+        /// let a = tensor![[1, 2, 3], [4, 5, 6]];
+        /// let maxima: Vec<i32> = a.lanes::<0>().map(|l| *l.iter().max().unwrap()).collect();
+        /// assert_eq!(maxima, [4, 5, 6]);
+        /// ```
+        pub fn lanes;
     }
-    /// Every 1-D view along axis `I`, the other axes in row-major order (ndarray's
-    /// `lanes(Axis(I))`: for a matrix, `lanes::<1>()` are its rows).
-    ///
-    /// ```
-    /// use mdtensor::tensor;
-    /// let a = tensor![[1, 2, 3], [4, 5, 6]];
-    /// let maxima: Vec<i32> = a.lanes::<0>().map(|l| *l.iter().max().unwrap()).collect();
-    /// assert_eq!(maxima, [4, 5, 6]);
-    /// ```
-    #[track_caller]
-    pub fn lanes<const I: usize>(&self) -> SubViews<'_, T, E, S, (<E as AxisAt<I>>::Dim,)>
-    where
-        E: AxisAt<I>,
-    {
-        or_panic(self.try_lanes::<I>())
-    }
-    /// [`Tensor::lanes`] with the axis chosen at run time; `Err` outside `-rank..rank` (a negative axis counts from the end).
-    pub fn try_lanes_dyn(&self, axis: impl Into<Axis>) -> Result<SubViews<'_, T, E, S, (Dyn,)>, ShapeError> {
-        let axis = axis.into().resolve("lanes_dyn", self.rank())?;
-        self.lane_views("lanes_dyn", axis)
-    }
-    /// [`Tensor::lanes`] with the axis chosen at run time.
-    #[track_caller]
-    pub fn lanes_dyn(&self, axis: impl Into<Axis>) -> SubViews<'_, T, E, S, (Dyn,)> {
-        or_panic(self.try_lanes_dyn(axis))
+    forms! {
+        /// [`Tensor::lanes`] with the axis chosen at run time; `Err` outside `-rank..rank` (a negative axis counts from the end).
+        pub fn try_lanes_dyn[](&self, axis: impl Into<Axis>) -> Result<SubViews<'_, T, E, S, (Dyn,)>, ShapeError>
+        {
+            let axis = axis.into().resolve("lanes_dyn", self.rank())?;
+            self.lane_views("lanes_dyn", axis)
+        }
+        /// [`Tensor::lanes`] with the axis chosen at run time.
+        pub fn lanes_dyn;
     }
 
-    /// See [`Tensor::windows`].
-    pub fn try_windows(&self, window: &[usize]) -> Result<SubViews<'_, T, E, S, E::Dynamic>, ShapeError> {
-        let (dims, strides) = (self.dims(), self.strides());
-        let (dims, strides) = (dims.as_ref(), strides.as_ref());
-        if window.len() != dims.len() {
-            return Err(ShapeError::RankMismatch { op: "windows", expected: dims.len(), found: window.len() });
+    forms! {
+        /// See [`Tensor::windows`].
+        pub fn try_windows[](&self, window: &[usize]) -> Result<SubViews<'_, T, E, S, E::Dynamic>, ShapeError>
+        {
+            let (dims, strides) = (self.dims(), self.strides());
+            let (dims, strides) = (dims.as_ref(), strides.as_ref());
+            if window.len() != dims.len() {
+                return Err(ShapeError::RankMismatch { op: "windows", expected: dims.len(), found: window.len() });
+            }
+            if let Some(k) = (0..dims.len()).find(|&k| window[k] == 0 || window[k] > dims[k]) {
+                return Err(ShapeError::InvalidArgument {
+                    op: "windows",
+                    reason: format!("window {window:?} on extents {dims:?}: axis {k} needs 1 <= window <= extent"),
+                });
+            }
+            let grid = dims.iter().zip(window).map(|(&n, &w)| n - w + 1).collect();
+            let item = E::Dynamic::from_dims(window)?;
+            Ok(SubViews::new(self.view(), grid, strides.to_vec(), item, strides))
         }
-        if let Some(k) = (0..dims.len()).find(|&k| window[k] == 0 || window[k] > dims[k]) {
-            return Err(ShapeError::InvalidArgument {
-                op: "windows",
-                reason: format!("window {window:?} on extents {dims:?}: axis {k} needs 1 <= window <= extent"),
-            });
-        }
-        let grid = dims.iter().zip(window).map(|(&n, &w)| n - w + 1).collect();
-        let item = E::Dynamic::from_dims(window)?;
-        Ok(SubViews::new(self.view(), grid, strides.to_vec(), item, strides))
-    }
-    /// Every window of extents `window`, sliding by one along each axis, in row-major order
-    /// of their first element (numpy's `sliding_window_view`). `Err` when the rank differs
-    /// or a window extent is 0 or larger than the axis.
-    ///
-    /// ```
-    /// use mdtensor::tensor;
-    /// let a = tensor![1, 2, 3, 4];
-    /// let sums: Vec<i32> = a.windows(&[2]).map(|w| w.iter().sum()).collect();
-    /// assert_eq!(sums, [3, 5, 7]);
-    /// ```
-    #[track_caller]
-    pub fn windows(&self, window: &[usize]) -> SubViews<'_, T, E, S, E::Dynamic> {
-        or_panic(self.try_windows(window))
+        /// Every window of extents `window`, sliding by one along each axis, in row-major order
+        /// of their first element (numpy's `sliding_window_view`). `Err` when the rank differs
+        /// or a window extent is 0 or larger than the axis.
+        ///
+        /// ```
+        /// use mdtensor::tensor;
+        /// let a = tensor![1, 2, 3, 4];
+        /// let sums: Vec<i32> = a.windows(&[2]).map(|w| w.iter().sum()).collect();
+        /// assert_eq!(sums, [3, 5, 7]);
+        /// ```
+        pub fn windows;
     }
 
     pub(super) fn chunk_views(
@@ -324,44 +317,42 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         v.chunk = Some((axis, size, n));
         Ok(v)
     }
-    /// See [`Tensor::axis_chunks`]; `Err` when `size` is 0 (or, for [`DynRank`], without
-    /// axis `I`).
-    pub fn try_axis_chunks<const I: usize>(&self, size: usize) -> Result<SubViews<'_, T, E, S, E::Dynamic>, ShapeError>
-    where
-        E: AxisAt<I>,
-    {
-        self.chunk_views("axis_chunks", I, size)
+    forms! {
+        /// See [`Tensor::axis_chunks`]; `Err` when `size` is 0 (or, for [`DynRank`], without
+        /// axis `I`).
+        pub fn try_axis_chunks[const I: usize]::<I>(
+            &self,
+            size: usize,
+        ) -> Result<SubViews<'_, T, E, S, E::Dynamic>, ShapeError>
+        where [E: AxisAt<I>]
+        {
+            self.chunk_views("axis_chunks", I, size)
+        }
+        /// Views of `size` consecutive indices along axis `I` (the last one shorter when
+        /// `size` does not divide the extent), ndarray's `axis_chunks_iter`.
+        ///
+        /// ```
+        /// use mdtensor::tensor;
+        /// let a = tensor![1, 2, 3, 4, 5];
+        /// let parts: Vec<Vec<i32>> = a.axis_chunks::<0>(2).map(|c| c.to_vec()).collect();
+        /// assert_eq!(parts, [vec![1, 2], vec![3, 4], vec![5]]);
+        /// ```
+        pub fn axis_chunks;
     }
-    /// Views of `size` consecutive indices along axis `I` (the last one shorter when
-    /// `size` does not divide the extent), ndarray's `axis_chunks_iter`.
-    ///
-    /// ```
-    /// use mdtensor::tensor;
-    /// let a = tensor![1, 2, 3, 4, 5];
-    /// let parts: Vec<Vec<i32>> = a.axis_chunks::<0>(2).map(|c| c.to_vec()).collect();
-    /// assert_eq!(parts, [vec![1, 2], vec![3, 4], vec![5]]);
-    /// ```
-    #[track_caller]
-    pub fn axis_chunks<const I: usize>(&self, size: usize) -> SubViews<'_, T, E, S, E::Dynamic>
-    where
-        E: AxisAt<I>,
-    {
-        or_panic(self.try_axis_chunks::<I>(size))
-    }
-    /// [`Tensor::axis_chunks`] with the axis chosen at run time; `Err` outside `-rank..rank` (a negative axis counts from the end)
-    /// or `size` is 0.
-    pub fn try_axis_chunks_dyn(
-        &self,
-        axis: impl Into<Axis>,
-        size: usize,
-    ) -> Result<SubViews<'_, T, E, S, E::Dynamic>, ShapeError> {
-        let axis = axis.into().resolve("axis_chunks_dyn", self.rank())?;
-        self.chunk_views("axis_chunks_dyn", axis, size)
-    }
-    /// [`Tensor::axis_chunks`] with the axis chosen at run time.
-    #[track_caller]
-    pub fn axis_chunks_dyn(&self, axis: impl Into<Axis>, size: usize) -> SubViews<'_, T, E, S, E::Dynamic> {
-        or_panic(self.try_axis_chunks_dyn(axis, size))
+    forms! {
+        /// [`Tensor::axis_chunks`] with the axis chosen at run time; `Err` outside `-rank..rank` (a negative axis counts from the end)
+        /// or `size` is 0.
+        pub fn try_axis_chunks_dyn[](
+            &self,
+            axis: impl Into<Axis>,
+            size: usize,
+        ) -> Result<SubViews<'_, T, E, S, E::Dynamic>, ShapeError>
+        {
+            let axis = axis.into().resolve("axis_chunks_dyn", self.rank())?;
+            self.chunk_views("axis_chunks_dyn", axis, size)
+        }
+        /// [`Tensor::axis_chunks`] with the axis chosen at run time.
+        pub fn axis_chunks_dyn;
     }
 }
 
@@ -387,35 +378,35 @@ mod sealed {
 /// [`Tensor::index_axis`] (`index_axis::<0>(i)` is row `i`).
 #[allow(private_bounds)]
 impl<T, R: Dim, C: Dim, S: Layout<(R, C)>, St: DenseStorage<T> + sealed::CrateDense> Tensor<T, (R, C), S, St> {
-    /// See [`Tensor::row`].
-    pub fn try_row(&self, i: usize) -> Result<Tensor<T, (C,), Strided, View<'_, T>>, ShapeError> {
-        self.view().try_into_index_axis::<0>(i)
+    forms! {
+        /// See [`Tensor::row`].
+        pub fn try_row[](&self, i: usize) -> Result<Tensor<T, (C,), Strided, View<'_, T>>, ShapeError>
+        {
+            self.view().try_into_index_axis::<0>(i)
+        }
+        /// Row `i` as a view (numpy's `a[i, :]`).
+        ///
+        /// ```
+        /// use mdtensor::tensor;
+        /// let a = tensor![[1, 2, 3], [4, 5, 6]];
+        /// assert_eq!(a.row(1).to_vec(), [4, 5, 6]);
+        /// assert_eq!(a.t().row(1).to_vec(), [2, 5]);
+        /// ```
+        pub fn row;
     }
-    /// Row `i` as a view (numpy's `a[i, :]`).
-    ///
-    /// ```
-    /// use mdtensor::tensor;
-    /// let a = tensor![[1, 2, 3], [4, 5, 6]];
-    /// assert_eq!(a.row(1).to_vec(), [4, 5, 6]);
-    /// assert_eq!(a.t().row(1).to_vec(), [2, 5]);
-    /// ```
-    #[track_caller]
-    pub fn row(&self, i: usize) -> Tensor<T, (C,), Strided, View<'_, T>> {
-        or_panic(self.try_row(i))
-    }
-    /// See [`Tensor::col`].
-    pub fn try_col(&self, j: usize) -> Result<Tensor<T, (R,), Strided, View<'_, T>>, ShapeError> {
-        self.view().try_into_index_axis::<1>(j)
-    }
-    /// Column `j` as a view (numpy's `a[:, j]`).
-    ///
-    /// ```
-    /// use mdtensor::tensor;
-    /// let a = tensor![[1, 2, 3], [4, 5, 6]];
-    /// assert_eq!(a.col(2).to_vec(), [3, 6]);
-    /// ```
-    #[track_caller]
-    pub fn col(&self, j: usize) -> Tensor<T, (R,), Strided, View<'_, T>> {
-        or_panic(self.try_col(j))
+    forms! {
+        /// See [`Tensor::col`].
+        pub fn try_col[](&self, j: usize) -> Result<Tensor<T, (R,), Strided, View<'_, T>>, ShapeError>
+        {
+            self.view().try_into_index_axis::<1>(j)
+        }
+        /// Column `j` as a view (numpy's `a[:, j]`).
+        ///
+        /// ```
+        /// use mdtensor::tensor;
+        /// let a = tensor![[1, 2, 3], [4, 5, 6]];
+        /// assert_eq!(a.col(2).to_vec(), [3, 6]);
+        /// ```
+        pub fn col;
     }
 }

@@ -5,6 +5,7 @@
 
 use super::axis_iter::{locate_item, SubViews};
 use crate::error::ShapeError;
+use crate::exec::forms::forms;
 use crate::extents::{Axis, AxisAt, Dyn, DynRank, Extents, RemoveAxis};
 use crate::layout::{Layout, Strided};
 use crate::storage::{DenseStorageMut, ViewMut};
@@ -143,32 +144,27 @@ impl<T, E: Extents, S: Layout<E>, E2: Extents> DoubleEndedIterator for SubViewsM
 
 /// # Mutable sub-views along axes (no copies)
 impl<T, E: Extents, S: Layout<E>, St: DenseStorageMut<T>> Tensor<T, E, S, St> {
-    /// See [`Tensor::axis_iter_mut`]; `Err` only for a [`DynRank`] tensor without axis `I`.
-    pub fn try_axis_iter_mut<const I: usize>(
-        &mut self,
-    ) -> Result<SubViewsMut<'_, T, E, S, <E as RemoveAxis<I>>::Output>, ShapeError>
-    where
-        E: RemoveAxis<I>,
-    {
-        SubViewsMut::new(self, |t| t.axis_views("axis_iter_mut", I))
-    }
-    /// Mutable views at index 0, 1, … along axis `I`, which they lack (ndarray's
-    /// `axis_iter_mut(Axis(I))`).
-    ///
-    /// ```
-    /// use mdtensor::tensor;
-    /// let mut a = tensor![[1, 2, 3], [4, 5, 6]];
-    /// for (j, mut col) in a.axis_iter_mut::<1>().enumerate() {
-    ///     col.iter_mut().for_each(|x| *x *= j as i32);
-    /// }
-    /// assert_eq!(a.to_vec(), [0, 2, 6, 0, 5, 12]);
-    /// ```
-    #[track_caller]
-    pub fn axis_iter_mut<const I: usize>(&mut self) -> SubViewsMut<'_, T, E, S, <E as RemoveAxis<I>>::Output>
-    where
-        E: RemoveAxis<I>,
-    {
-        or_panic(self.try_axis_iter_mut::<I>())
+    forms! {
+        /// See [`Tensor::axis_iter_mut`]; `Err` only for a [`DynRank`] tensor without axis `I`.
+        pub fn try_axis_iter_mut[const I: usize]::<I>(
+            &mut self,
+        ) -> Result<SubViewsMut<'_, T, E, S, <E as RemoveAxis<I>>::Output>, ShapeError>
+        where [E: RemoveAxis<I>]
+        {
+            SubViewsMut::new(self, |t| t.axis_views("axis_iter_mut", I))
+        }
+        /// Mutable views at index 0, 1, … along axis `I`, which they lack (ndarray's
+        /// `axis_iter_mut(Axis(I))`).
+        ///
+        /// ```
+        /// use mdtensor::tensor;
+        /// let mut a = tensor![[1, 2, 3], [4, 5, 6]];
+        /// for (j, mut col) in a.axis_iter_mut::<1>().enumerate() {
+        ///     col.iter_mut().for_each(|x| *x *= j as i32);
+        /// }
+        /// assert_eq!(a.to_vec(), [0, 2, 6, 0, 5, 12]);
+        /// ```
+        pub fn axis_iter_mut;
     }
     /// Mutable sub-tensors along the first axis (ndarray's `outer_iter_mut`).
     ///
@@ -185,101 +181,94 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorageMut<T>> Tensor<T, E, S, St> {
     {
         or_panic(self.try_axis_iter_mut::<0>())
     }
-    /// [`Tensor::axis_iter_mut`] with the axis chosen at run time (negative counts from the
-    /// end); `Err` outside `-rank..rank`.
-    pub fn try_axis_iter_dyn_mut(
-        &mut self,
-        axis: impl Into<Axis>,
-    ) -> Result<SubViewsMut<'_, T, E, S, DynRank>, ShapeError> {
-        let axis = axis.into().resolve("axis_iter_dyn_mut", self.rank())?;
-        SubViewsMut::new(self, |t| t.axis_views("axis_iter_dyn_mut", axis))
+    forms! {
+        /// [`Tensor::axis_iter_mut`] with the axis chosen at run time (negative counts from the
+        /// end); `Err` outside `-rank..rank`.
+        pub fn try_axis_iter_dyn_mut[](
+            &mut self,
+            axis: impl Into<Axis>,
+        ) -> Result<SubViewsMut<'_, T, E, S, DynRank>, ShapeError>
+        {
+            let axis = axis.into().resolve("axis_iter_dyn_mut", self.rank())?;
+            SubViewsMut::new(self, |t| t.axis_views("axis_iter_dyn_mut", axis))
+        }
+        /// See [`Tensor::try_axis_iter_dyn_mut`].
+        pub fn axis_iter_dyn_mut;
     }
-    /// See [`Tensor::try_axis_iter_dyn_mut`].
-    #[track_caller]
-    pub fn axis_iter_dyn_mut(&mut self, axis: impl Into<Axis>) -> SubViewsMut<'_, T, E, S, DynRank> {
-        or_panic(self.try_axis_iter_dyn_mut(axis))
+    forms! {
+        /// See [`Tensor::lanes_mut`].
+        pub fn try_lanes_mut[const I: usize]::<I>(
+            &mut self,
+        ) -> Result<SubViewsMut<'_, T, E, S, (<E as AxisAt<I>>::Dim,)>, ShapeError>
+        where [E: AxisAt<I>]
+        {
+            SubViewsMut::new(self, |t| t.lane_views("lanes_mut", I))
+        }
+        /// Every 1-D mutable view along axis `I` (ndarray's `lanes_mut(Axis(I))`).
+        ///
+        /// ```
+        /// use mdtensor::tensor;
+        /// let mut a = tensor![[3, 1, 2], [9, 7, 8]];
+        /// for mut row in a.lanes_mut::<1>() {
+        ///     let first = row[[0]];
+        ///     row.iter_mut().for_each(|x| *x -= first);
+        /// }
+        /// assert_eq!(a.to_vec(), [0, -2, -1, 0, -2, -1]);
+        /// ```
+        pub fn lanes_mut;
     }
-    /// See [`Tensor::lanes_mut`].
-    pub fn try_lanes_mut<const I: usize>(
-        &mut self,
-    ) -> Result<SubViewsMut<'_, T, E, S, (<E as AxisAt<I>>::Dim,)>, ShapeError>
-    where
-        E: AxisAt<I>,
-    {
-        SubViewsMut::new(self, |t| t.lane_views("lanes_mut", I))
+    forms! {
+        /// [`Tensor::lanes_mut`] along a run-time axis (negative counts from the end); `Err`
+        /// outside `-rank..rank`.
+        pub fn try_lanes_dyn_mut[](
+            &mut self,
+            axis: impl Into<Axis>,
+        ) -> Result<SubViewsMut<'_, T, E, S, (Dyn,)>, ShapeError>
+        {
+            let axis = axis.into().resolve("lanes_dyn_mut", self.rank())?;
+            SubViewsMut::new(self, |t| t.lane_views("lanes_dyn_mut", axis))
+        }
+        /// See [`Tensor::try_lanes_dyn_mut`].
+        pub fn lanes_dyn_mut;
     }
-    /// Every 1-D mutable view along axis `I` (ndarray's `lanes_mut(Axis(I))`).
-    ///
-    /// ```
-    /// use mdtensor::tensor;
-    /// let mut a = tensor![[3, 1, 2], [9, 7, 8]];
-    /// for mut row in a.lanes_mut::<1>() {
-    ///     let first = row[[0]];
-    ///     row.iter_mut().for_each(|x| *x -= first);
-    /// }
-    /// assert_eq!(a.to_vec(), [0, -2, -1, 0, -2, -1]);
-    /// ```
-    #[track_caller]
-    pub fn lanes_mut<const I: usize>(&mut self) -> SubViewsMut<'_, T, E, S, (<E as AxisAt<I>>::Dim,)>
-    where
-        E: AxisAt<I>,
-    {
-        or_panic(self.try_lanes_mut::<I>())
+    forms! {
+        /// See [`Tensor::axis_chunks_mut`]; `Err` when `size` is 0 (or, for [`DynRank`],
+        /// without axis `I`).
+        pub fn try_axis_chunks_mut[const I: usize]::<I>(
+            &mut self,
+            size: usize,
+        ) -> Result<SubViewsMut<'_, T, E, S, E::Dynamic>, ShapeError>
+        where [E: AxisAt<I>]
+        {
+            SubViewsMut::new(self, |t| t.chunk_views("axis_chunks_mut", I, size))
+        }
+        /// Mutable views of `size` consecutive indices along axis `I`, the last one shorter
+        /// when `size` does not divide the extent (ndarray's `axis_chunks_iter_mut`).
+        ///
+        /// ```
+        /// use mdtensor::tensor;
+        /// let mut a = tensor![1, 2, 3, 4, 5];
+        /// for (k, mut c) in a.axis_chunks_mut::<0>(2).enumerate() {
+        ///     c.fill(k as i32);
+        /// }
+        /// assert_eq!(a.to_vec(), [0, 0, 1, 1, 2]);
+        /// ```
+        #[doc(alias = "axis_chunks_iter_mut")]
+        pub fn axis_chunks_mut;
     }
-    /// [`Tensor::lanes_mut`] along a run-time axis (negative counts from the end); `Err`
-    /// outside `-rank..rank`.
-    pub fn try_lanes_dyn_mut(&mut self, axis: impl Into<Axis>) -> Result<SubViewsMut<'_, T, E, S, (Dyn,)>, ShapeError> {
-        let axis = axis.into().resolve("lanes_dyn_mut", self.rank())?;
-        SubViewsMut::new(self, |t| t.lane_views("lanes_dyn_mut", axis))
-    }
-    /// See [`Tensor::try_lanes_dyn_mut`].
-    #[track_caller]
-    pub fn lanes_dyn_mut(&mut self, axis: impl Into<Axis>) -> SubViewsMut<'_, T, E, S, (Dyn,)> {
-        or_panic(self.try_lanes_dyn_mut(axis))
-    }
-    /// See [`Tensor::axis_chunks_mut`]; `Err` when `size` is 0 (or, for [`DynRank`],
-    /// without axis `I`).
-    pub fn try_axis_chunks_mut<const I: usize>(
-        &mut self,
-        size: usize,
-    ) -> Result<SubViewsMut<'_, T, E, S, E::Dynamic>, ShapeError>
-    where
-        E: AxisAt<I>,
-    {
-        SubViewsMut::new(self, |t| t.chunk_views("axis_chunks_mut", I, size))
-    }
-    /// Mutable views of `size` consecutive indices along axis `I`, the last one shorter
-    /// when `size` does not divide the extent (ndarray's `axis_chunks_iter_mut`).
-    ///
-    /// ```
-    /// use mdtensor::tensor;
-    /// let mut a = tensor![1, 2, 3, 4, 5];
-    /// for (k, mut c) in a.axis_chunks_mut::<0>(2).enumerate() {
-    ///     c.fill(k as i32);
-    /// }
-    /// assert_eq!(a.to_vec(), [0, 0, 1, 1, 2]);
-    /// ```
-    #[doc(alias = "axis_chunks_iter_mut")]
-    #[track_caller]
-    pub fn axis_chunks_mut<const I: usize>(&mut self, size: usize) -> SubViewsMut<'_, T, E, S, E::Dynamic>
-    where
-        E: AxisAt<I>,
-    {
-        or_panic(self.try_axis_chunks_mut::<I>(size))
-    }
-    /// [`Tensor::axis_chunks_mut`] along a run-time axis; `Err` as
-    /// [`Tensor::try_axis_chunks_mut`] and outside `-rank..rank`.
-    pub fn try_axis_chunks_dyn_mut(
-        &mut self,
-        axis: impl Into<Axis>,
-        size: usize,
-    ) -> Result<SubViewsMut<'_, T, E, S, E::Dynamic>, ShapeError> {
-        let axis = axis.into().resolve("axis_chunks_dyn_mut", self.rank())?;
-        SubViewsMut::new(self, |t| t.chunk_views("axis_chunks_dyn_mut", axis, size))
-    }
-    /// See [`Tensor::try_axis_chunks_dyn_mut`].
-    #[track_caller]
-    pub fn axis_chunks_dyn_mut(&mut self, axis: impl Into<Axis>, size: usize) -> SubViewsMut<'_, T, E, S, E::Dynamic> {
-        or_panic(self.try_axis_chunks_dyn_mut(axis, size))
+    forms! {
+        /// [`Tensor::axis_chunks_mut`] along a run-time axis; `Err` as
+        /// [`Tensor::try_axis_chunks_mut`] and outside `-rank..rank`.
+        pub fn try_axis_chunks_dyn_mut[](
+            &mut self,
+            axis: impl Into<Axis>,
+            size: usize,
+        ) -> Result<SubViewsMut<'_, T, E, S, E::Dynamic>, ShapeError>
+        {
+            let axis = axis.into().resolve("axis_chunks_dyn_mut", self.rank())?;
+            SubViewsMut::new(self, |t| t.chunk_views("axis_chunks_dyn_mut", axis, size))
+        }
+        /// See [`Tensor::try_axis_chunks_dyn_mut`].
+        pub fn axis_chunks_dyn_mut;
     }
 }

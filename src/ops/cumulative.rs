@@ -9,10 +9,11 @@
 
 use super::along::{around, check_axis};
 use crate::error::ShapeError;
+use crate::exec::forms::forms;
 use crate::extents::{Axis, AxisAt, Dyn, Extents};
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
-use crate::tensor::{or_panic, Tensor};
+use crate::tensor::Tensor;
 
 /// The arithmetic of running sums and products: numpy's, which wraps integers on overflow
 /// (the plain `+` would panic in debug builds and wrap in release) and follows IEEE 754 for
@@ -100,119 +101,86 @@ fn scan_flat<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
 
 /// # Cumulative sums and products
 impl<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
-    /// See [`Tensor::cumsum_flat`]; `Err` only when the allocator refuses the result.
-    pub fn try_cumsum_flat(&self) -> Result<Tensor<T, (Dyn,)>, ShapeError>
-    where
-        T: Accumulate,
-    {
-        scan_flat(self, "cumsum_flat", T::acc_add)
+    forms! {
+        /// See [`Tensor::cumsum_flat`]; `Err` only when the allocator refuses the result.
+        pub fn try_cumsum_flat[](&self) -> Result<Tensor<T, (Dyn,)>, ShapeError>
+        where [T: Accumulate]
+        {
+            scan_flat(self, "cumsum_flat", T::acc_add)
+        }
+        /// Running sums of all elements in logical (row-major) order, a vector (numpy's
+        /// `cumsum(a)` without an axis).
+        ///
+        /// ```
+        /// use mdtensor::tensor;
+        /// assert_eq!(tensor![[1, 2], [3, 4]].t().cumsum_flat().to_vec(), [1, 4, 6, 10]);
+        /// ```
+        pub fn cumsum_flat;
     }
-    /// Running sums of all elements in logical (row-major) order, a vector (numpy's
-    /// `cumsum(a)` without an axis).
-    ///
-    /// ```
-    /// use mdtensor::tensor;
-    /// assert_eq!(tensor![[1, 2], [3, 4]].t().cumsum_flat().to_vec(), [1, 4, 6, 10]);
-    /// ```
-    #[track_caller]
-    pub fn cumsum_flat(&self) -> Tensor<T, (Dyn,)>
-    where
-        T: Accumulate,
-    {
-        or_panic(self.try_cumsum_flat())
+    forms! {
+        /// See [`Tensor::cumprod_flat`]; `Err` only when the allocator refuses the result.
+        pub fn try_cumprod_flat[](&self) -> Result<Tensor<T, (Dyn,)>, ShapeError>
+        where [T: Accumulate]
+        {
+            scan_flat(self, "cumprod_flat", T::acc_mul)
+        }
+        /// Running products of all elements in logical order (numpy's `cumprod(a)`).
+        pub fn cumprod_flat;
     }
-    /// See [`Tensor::cumprod_flat`]; `Err` only when the allocator refuses the result.
-    pub fn try_cumprod_flat(&self) -> Result<Tensor<T, (Dyn,)>, ShapeError>
-    where
-        T: Accumulate,
-    {
-        scan_flat(self, "cumprod_flat", T::acc_mul)
+    forms! {
+        /// See [`Tensor::cumsum`]; `Err` only for a [`DynRank`](crate::DynRank) tensor without
+        /// axis `I`.
+        pub fn try_cumsum[const I: usize]::<I>(&self) -> Result<Tensor<T, E>, ShapeError>
+        where [E: AxisAt<I>, T: Accumulate]
+        {
+            scan(self, "cumsum", I, T::acc_add)
+        }
+        /// Running sums along axis `I` (numpy's `cumsum(a, axis=I)`).
+        ///
+        /// ```
+        /// use mdtensor::tensor;
+        /// let a = tensor![[1, 2, 3], [4, 5, 6]];
+        /// assert_eq!(a.cumsum::<1>().to_vec(), [1, 3, 6, 4, 9, 15]);
+        /// assert_eq!(a.cumsum::<0>().to_vec(), [1, 2, 3, 5, 7, 9]);
+        /// ```
+        pub fn cumsum;
     }
-    /// Running products of all elements in logical order (numpy's `cumprod(a)`).
-    #[track_caller]
-    pub fn cumprod_flat(&self) -> Tensor<T, (Dyn,)>
-    where
-        T: Accumulate,
-    {
-        or_panic(self.try_cumprod_flat())
+    forms! {
+        /// [`Tensor::cumsum`] along a run-time axis; `Err` outside `-rank..rank` (a negative axis counts from the end).
+        pub fn try_cumsum_dyn[](&self, axis: impl Into<Axis>) -> Result<Tensor<T, E>, ShapeError>
+        where [T: Accumulate]
+        {
+            let axis = axis.into().resolve("cumsum_dyn", self.rank())?;
+            scan(self, "cumsum_dyn", axis, T::acc_add)
+        }
+        /// [`Tensor::cumsum`] along a run-time axis.
+        pub fn cumsum_dyn;
     }
-    /// See [`Tensor::cumsum`]; `Err` only for a [`DynRank`](crate::DynRank) tensor without
-    /// axis `I`.
-    pub fn try_cumsum<const I: usize>(&self) -> Result<Tensor<T, E>, ShapeError>
-    where
-        E: AxisAt<I>,
-        T: Accumulate,
-    {
-        scan(self, "cumsum", I, T::acc_add)
+    forms! {
+        /// See [`Tensor::cumprod`].
+        pub fn try_cumprod[const I: usize]::<I>(&self) -> Result<Tensor<T, E>, ShapeError>
+        where [E: AxisAt<I>, T: Accumulate]
+        {
+            scan(self, "cumprod", I, T::acc_mul)
+        }
+        /// Running products along axis `I` (numpy's `cumprod(a, axis=I)`).
+        ///
+        /// ```
+        /// use mdtensor::tensor;
+        /// assert_eq!(tensor![1, 2, 3, 4].cumprod::<0>().to_vec(), [1, 2, 6, 24]);
+        /// ```
+        pub fn cumprod;
     }
-    /// Running sums along axis `I` (numpy's `cumsum(a, axis=I)`).
-    ///
-    /// ```
-    /// use mdtensor::tensor;
-    /// let a = tensor![[1, 2, 3], [4, 5, 6]];
-    /// assert_eq!(a.cumsum::<1>().to_vec(), [1, 3, 6, 4, 9, 15]);
-    /// assert_eq!(a.cumsum::<0>().to_vec(), [1, 2, 3, 5, 7, 9]);
-    /// ```
-    #[track_caller]
-    pub fn cumsum<const I: usize>(&self) -> Tensor<T, E>
-    where
-        E: AxisAt<I>,
-        T: Accumulate,
-    {
-        or_panic(self.try_cumsum::<I>())
-    }
-    /// [`Tensor::cumsum`] along a run-time axis; `Err` outside `-rank..rank` (a negative axis counts from the end).
-    pub fn try_cumsum_dyn(&self, axis: impl Into<Axis>) -> Result<Tensor<T, E>, ShapeError>
-    where
-        T: Accumulate,
-    {
-        let axis = axis.into().resolve("cumsum_dyn", self.rank())?;
-        scan(self, "cumsum_dyn", axis, T::acc_add)
-    }
-    /// [`Tensor::cumsum`] along a run-time axis.
-    #[track_caller]
-    pub fn cumsum_dyn(&self, axis: impl Into<Axis>) -> Tensor<T, E>
-    where
-        T: Accumulate,
-    {
-        or_panic(self.try_cumsum_dyn(axis))
-    }
-    /// See [`Tensor::cumprod`].
-    pub fn try_cumprod<const I: usize>(&self) -> Result<Tensor<T, E>, ShapeError>
-    where
-        E: AxisAt<I>,
-        T: Accumulate,
-    {
-        scan(self, "cumprod", I, T::acc_mul)
-    }
-    /// Running products along axis `I` (numpy's `cumprod(a, axis=I)`).
-    ///
-    /// ```
-    /// use mdtensor::tensor;
-    /// assert_eq!(tensor![1, 2, 3, 4].cumprod::<0>().to_vec(), [1, 2, 6, 24]);
-    /// ```
-    #[track_caller]
-    pub fn cumprod<const I: usize>(&self) -> Tensor<T, E>
-    where
-        E: AxisAt<I>,
-        T: Accumulate,
-    {
-        or_panic(self.try_cumprod::<I>())
-    }
-    /// [`Tensor::cumprod`] along a run-time axis; `Err` outside `-rank..rank` (a negative axis counts from the end).
-    pub fn try_cumprod_dyn(&self, axis: impl Into<Axis>) -> Result<Tensor<T, E>, ShapeError>
-    where
-        T: Accumulate,
-    {
-        let axis = axis.into().resolve("cumprod_dyn", self.rank())?;
-        scan(self, "cumprod_dyn", axis, T::acc_mul)
-    }
-    /// [`Tensor::cumprod`] along a run-time axis.
-    #[track_caller]
-    pub fn cumprod_dyn(&self, axis: impl Into<Axis>) -> Tensor<T, E>
-    where
-        T: Accumulate,
-    {
-        or_panic(self.try_cumprod_dyn(axis))
+    forms! {
+        /// [`Tensor::cumprod`] along a run-time axis; `Err` outside `-rank..rank` (a negative axis counts from the
+        /// end).
+        pub fn try_cumprod_dyn[](&self, axis: impl Into<Axis>) -> Result<Tensor<T, E>, ShapeError>
+        where [T: Accumulate]
+        {
+            let axis = axis.into().resolve("cumprod_dyn", self.rank())?;
+            scan(self, "cumprod_dyn", axis, T::acc_mul)
+        }
+        /// [`Tensor::cumprod`] along a run-time axis.
+        pub fn cumprod_dyn;
     }
 }

@@ -3,10 +3,11 @@
 
 use super::take::Taken;
 use crate::error::ShapeError;
+use crate::exec::forms::forms;
 use crate::extents::{Axis, Dyn, Extents, InsertAxis, RemoveAxis, TakeIndex};
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
-use crate::tensor::{or_panic, Tensor};
+use crate::tensor::Tensor;
 
 /// The indices `0..n` not in `removed` (each wrapped once when negative); `Err` for one
 /// out of bounds. Repeats remove once, as in numpy.
@@ -21,58 +22,54 @@ fn kept(op: &'static str, axis: usize, n: usize, removed: &[impl TakeIndex]) -> 
 
 /// # Deleting indices along an axis
 impl<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
-    /// See [`Tensor::delete`]; `Err` for an index out of bounds (or, for
-    /// [`DynRank`](crate::DynRank), without axis `I`).
-    pub fn try_delete<const I: usize>(&self, indices: &[impl TakeIndex]) -> Result<Tensor<T, Taken<E, I>>, ShapeError>
-    where
-        E: RemoveAxis<I>,
-        <E as RemoveAxis<I>>::Output: InsertAxis<I, Dyn>,
-    {
-        if I >= self.rank() {
-            return Err(ShapeError::AxisOutOfRange { op: "delete", axis: I, rank: self.rank() });
+    forms! {
+        /// See [`Tensor::delete`]; `Err` for an index out of bounds (or, for
+        /// [`DynRank`](crate::DynRank), without axis `I`).
+        pub fn try_delete[const I: usize]::<I>(
+            &self,
+            indices: &[impl TakeIndex],
+        ) -> Result<Tensor<T, Taken<E, I>>, ShapeError>
+        where [E: RemoveAxis<I>, <E as RemoveAxis<I>>::Output: InsertAxis<I, Dyn>]
+        {
+            if I >= self.rank() {
+                return Err(ShapeError::AxisOutOfRange { op: "delete", axis: I, rank: self.rank() });
+            }
+            let keep = kept("delete", I, self.extents.extent(I), indices)?;
+            self.try_take::<I>(&keep)
         }
-        let keep = kept("delete", I, self.extents.extent(I), indices)?;
-        self.try_take::<I>(&keep)
+        /// A copy without the sub-tensors at `indices` along axis `I` (numpy's
+        /// `np.delete(a, indices, axis=I)`; ndarray's `remove_index` for one index). Negative
+        /// indices count from the end; repeats remove once.
+        ///
+        /// ```
+        /// use mdtensor::tensor;
+        /// let a = tensor![[1, 2, 3], [4, 5, 6]];
+        /// assert_eq!(a.delete::<1>(&[0, -1]).to_vec(), [2, 5]);
+        /// assert!(a.try_delete::<0>(&[2]).is_err());
+        /// ```
+        #[doc(alias = "remove_index")]
+        pub fn delete;
     }
-    /// A copy without the sub-tensors at `indices` along axis `I` (numpy's
-    /// `np.delete(a, indices, axis=I)`; ndarray's `remove_index` for one index). Negative
-    /// indices count from the end; repeats remove once.
-    ///
-    /// ```
-    /// use mdtensor::tensor;
-    /// let a = tensor![[1, 2, 3], [4, 5, 6]];
-    /// assert_eq!(a.delete::<1>(&[0, -1]).to_vec(), [2, 5]);
-    /// assert!(a.try_delete::<0>(&[2]).is_err());
-    /// ```
-    #[doc(alias = "remove_index")]
-    #[track_caller]
-    pub fn delete<const I: usize>(&self, indices: &[impl TakeIndex]) -> Tensor<T, Taken<E, I>>
-    where
-        E: RemoveAxis<I>,
-        <E as RemoveAxis<I>>::Output: InsertAxis<I, Dyn>,
-    {
-        or_panic(self.try_delete::<I>(indices))
-    }
-    /// [`Tensor::delete`] along a run-time axis (negative counts from the end); `Err` also
-    /// outside `-rank..rank`.
-    pub fn try_delete_dyn(
-        &self,
-        axis: impl Into<Axis>,
-        indices: &[impl TakeIndex],
-    ) -> Result<Tensor<T, E::Dynamic>, ShapeError> {
-        let axis = axis.into().resolve("delete_dyn", self.rank())?;
-        let keep = kept("delete_dyn", axis, self.extents.extent(axis), indices)?;
-        self.try_take_dyn(axis, &keep)
-    }
-    /// See [`Tensor::try_delete_dyn`].
-    ///
-    /// ```
-    /// use mdtensor::{DynRank, Tensor};
-    /// let a = Tensor::<i32, DynRank>::from_vec(vec![2, 3], vec![1, 2, 3, 4, 5, 6]);
-    /// assert_eq!(a.delete_dyn(-1, &[1]).to_vec(), [1, 3, 4, 6]);
-    /// ```
-    #[track_caller]
-    pub fn delete_dyn(&self, axis: impl Into<Axis>, indices: &[impl TakeIndex]) -> Tensor<T, E::Dynamic> {
-        or_panic(self.try_delete_dyn(axis, indices))
+    forms! {
+        /// [`Tensor::delete`] along a run-time axis (negative counts from the end); `Err` also
+        /// outside `-rank..rank`.
+        pub fn try_delete_dyn[](
+            &self,
+            axis: impl Into<Axis>,
+            indices: &[impl TakeIndex],
+        ) -> Result<Tensor<T, E::Dynamic>, ShapeError>
+        {
+            let axis = axis.into().resolve("delete_dyn", self.rank())?;
+            let keep = kept("delete_dyn", axis, self.extents.extent(axis), indices)?;
+            self.try_take_dyn(axis, &keep)
+        }
+        /// See [`Tensor::try_delete_dyn`].
+        ///
+        /// ```
+        /// use mdtensor::{DynRank, Tensor};
+        /// let a = Tensor::<i32, DynRank>::from_vec(vec![2, 3], vec![1, 2, 3, 4, 5, 6]);
+        /// assert_eq!(a.delete_dyn(-1, &[1]).to_vec(), [1, 3, 4, 6]);
+        /// ```
+        pub fn delete_dyn;
     }
 }

@@ -4,6 +4,7 @@
 //! order of the other axes.
 
 use crate::error::ShapeError;
+use crate::exec::forms::forms;
 use crate::extents::{Axis, AxisAt, Dyn, Extents, RemoveAxis, RemoveAxisDyn};
 use crate::layout::{Layout, Strided};
 use crate::storage::{DenseStorage, DenseStorageMut, View};
@@ -11,71 +12,54 @@ use crate::tensor::{or_panic, Tensor};
 
 /// # Closures along an axis
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
-    /// See [`Tensor::map_axis`]; `Err` only for a [`DynRank`](crate::DynRank) tensor
-    /// without axis `I`.
-    pub fn try_map_axis<const I: usize, B>(
-        &self,
-        f: impl FnMut(Tensor<T, (<E as AxisAt<I>>::Dim,), Strided, View<'_, T>>) -> B,
-    ) -> Result<Tensor<B, <E as RemoveAxis<I>>::Output>, ShapeError>
-    where
-        E: AxisAt<I> + RemoveAxis<I>,
-    {
-        let ext = RemoveAxis::<I>::remove_axis(&self.extents)?;
-        let v: Vec<B> = self.try_lanes::<I>()?.map(f).collect();
-        Tensor::try_from_vec(ext, v).map_err(|(e, _)| e)
+    forms! {
+        /// See [`Tensor::map_axis`]; `Err` only for a [`DynRank`](crate::DynRank) tensor
+        /// without axis `I`.
+        pub fn try_map_axis[const I: usize, B]::<I, B>(
+            &self,
+            f: impl FnMut(Tensor<T, (<E as AxisAt<I>>::Dim,), Strided, View<'_, T>>) -> B,
+        ) -> Result<Tensor<B, <E as RemoveAxis<I>>::Output>, ShapeError>
+        where [E: AxisAt<I> + RemoveAxis<I>]
+        {
+            let ext = RemoveAxis::<I>::remove_axis(&self.extents)?;
+            let v: Vec<B> = self.try_lanes::<I>()?.map(f).collect();
+            Tensor::try_from_vec(ext, v).map_err(|(e, _)| e)
+        }
+        /// One value per 1-D lane along axis `I`, computed by `f` from the lane's view (ndarray's
+        /// `map_axis(Axis(I), f)`); the result lacks axis `I`.
+        ///
+        /// ```
+        /// use mdtensor::tensor;
+        /// let a = tensor![[1, 5, 3], [4, 2, 6]];
+        /// // The spread of each row.
+        /// let spread = a.map_axis::<1, _>(|row| row.max().unwrap() - row.min().unwrap());
+        /// assert_eq!(spread.to_vec(), [4, 4]);
+        /// ```
+        pub fn map_axis;
     }
-    /// One value per 1-D lane along axis `I`, computed by `f` from the lane's view (ndarray's
-    /// `map_axis(Axis(I), f)`); the result lacks axis `I`.
-    ///
-    /// ```
-    /// use mdtensor::tensor;
-    /// let a = tensor![[1, 5, 3], [4, 2, 6]];
-    /// // The spread of each row.
-    /// let spread = a.map_axis::<1, _>(|row| row.max().unwrap() - row.min().unwrap());
-    /// assert_eq!(spread.to_vec(), [4, 4]);
-    /// ```
-    #[track_caller]
-    pub fn map_axis<const I: usize, B>(
-        &self,
-        f: impl FnMut(Tensor<T, (<E as AxisAt<I>>::Dim,), Strided, View<'_, T>>) -> B,
-    ) -> Tensor<B, <E as RemoveAxis<I>>::Output>
-    where
-        E: AxisAt<I> + RemoveAxis<I>,
-    {
-        or_panic(self.try_map_axis::<I, B>(f))
-    }
-    /// [`Tensor::map_axis`] along a run-time axis (negative counts from the end); `Err`
-    /// outside `-rank..rank`.
-    pub fn try_map_axis_dyn<B>(
-        &self,
-        axis: impl Into<Axis>,
-        f: impl FnMut(Tensor<T, (Dyn,), Strided, View<'_, T>>) -> B,
-    ) -> Result<Tensor<B, <E as RemoveAxisDyn>::Output>, ShapeError>
-    where
-        E: RemoveAxisDyn,
-    {
-        let axis = axis.into().resolve("map_axis_dyn", self.rank())?;
-        let ext = self.extents.remove_axis_dyn("map_axis_dyn", axis)?;
-        let v: Vec<B> = self.try_lanes_dyn(axis)?.map(f).collect();
-        Tensor::try_from_vec(ext, v).map_err(|(e, _)| e)
-    }
-    /// See [`Tensor::try_map_axis_dyn`].
-    ///
-    /// ```
-    /// use mdtensor::{DynRank, Tensor};
-    /// let a = Tensor::<i32, DynRank>::from_vec(vec![2, 3], vec![1, 5, 3, 4, 2, 6]);
-    /// assert_eq!(a.map_axis_dyn(-1, |row| row.iter().filter(|&&x| x > 2).count()).to_vec(), [2, 2]);
-    /// ```
-    #[track_caller]
-    pub fn map_axis_dyn<B>(
-        &self,
-        axis: impl Into<Axis>,
-        f: impl FnMut(Tensor<T, (Dyn,), Strided, View<'_, T>>) -> B,
-    ) -> Tensor<B, <E as RemoveAxisDyn>::Output>
-    where
-        E: RemoveAxisDyn,
-    {
-        or_panic(self.try_map_axis_dyn(axis, f))
+    forms! {
+        /// [`Tensor::map_axis`] along a run-time axis (negative counts from the end); `Err`
+        /// outside `-rank..rank`.
+        pub fn try_map_axis_dyn[B](
+            &self,
+            axis: impl Into<Axis>,
+            f: impl FnMut(Tensor<T, (Dyn,), Strided, View<'_, T>>) -> B,
+        ) -> Result<Tensor<B, <E as RemoveAxisDyn>::Output>, ShapeError>
+        where [E: RemoveAxisDyn]
+        {
+            let axis = axis.into().resolve("map_axis_dyn", self.rank())?;
+            let ext = self.extents.remove_axis_dyn("map_axis_dyn", axis)?;
+            let v: Vec<B> = self.try_lanes_dyn(axis)?.map(f).collect();
+            Tensor::try_from_vec(ext, v).map_err(|(e, _)| e)
+        }
+        /// See [`Tensor::try_map_axis_dyn`].
+        ///
+        /// ```
+        /// use mdtensor::{DynRank, Tensor};
+        /// let a = Tensor::<i32, DynRank>::from_vec(vec![2, 3], vec![1, 5, 3, 4, 2, 6]);
+        /// assert_eq!(a.map_axis_dyn(-1, |row| row.iter().filter(|&&x| x > 2).count()).to_vec(), [2, 2]);
+        /// ```
+        pub fn map_axis_dyn;
     }
     /// Folds each lane along axis `I` from `init` (ndarray's `fold_axis`); the result lacks
     /// axis `I`.

@@ -5,6 +5,7 @@
 use super::expr::{Binary, BinaryOp, Expr, ExprShape, FnOp, IntoExpr, Unary, UnaryOp};
 use crate::alloc::AlignedBuf;
 use crate::error::ShapeError;
+use crate::exec::forms::forms;
 use crate::extents::{BroadcastWith, CanBroadcast, Extents};
 use crate::layout::Layout;
 use crate::storage::{DenseStorage, DenseStorageMut, Heap};
@@ -282,41 +283,26 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     {
         Unary::new(self, f).eval()
     }
-    /// A new tensor of `f(a, b)` with `b` broadcast against `self`; `Err` when dynamic
-    /// extents do not broadcast.
-    pub fn try_zip_with<R: IntoExpr, U: Copy + Send + Sync, F>(
-        &self,
-        rhs: R,
-        f: F,
-    ) -> Result<Tensor<U, <E as BroadcastWith<<R::Expr as ExprShape>::Extents>>::Broadcast>, ShapeError>
-    where
-        T: Copy + Send + Sync,
-        R::Expr: Expr,
-        E: CanBroadcast<<R::Expr as ExprShape>::Extents>,
-        F: Fn(T, <R::Expr as ExprShape>::Elem) -> U + Copy + Send + Sync,
-    {
-        Binary::new(self, rhs.into_expr(), FnOp(f)).try_eval()
-    }
-    /// See [`Tensor::try_zip_with`].
-    ///
-    /// ```
-    /// use mdtensor::tensor;
-    /// let (a, b) = (tensor![[1, 2], [3, 4]], tensor![10, 20]);
-    /// assert_eq!(a.zip_with(&b, |x, y| x * y).to_vec(), [10, 40, 30, 80]);
-    /// ```
-    #[track_caller]
-    pub fn zip_with<R: IntoExpr, U: Copy + Send + Sync, F>(
-        &self,
-        rhs: R,
-        f: F,
-    ) -> Tensor<U, <E as BroadcastWith<<R::Expr as ExprShape>::Extents>>::Broadcast>
-    where
-        T: Copy + Send + Sync,
-        R::Expr: Expr,
-        E: CanBroadcast<<R::Expr as ExprShape>::Extents>,
-        F: Fn(T, <R::Expr as ExprShape>::Elem) -> U + Copy + Send + Sync,
-    {
-        or_panic(self.try_zip_with(rhs, f))
+    forms! {
+        /// A new tensor of `f(a, b)` with `b` broadcast against `self`; `Err` when dynamic
+        /// extents do not broadcast.
+        pub fn try_zip_with[R: IntoExpr, U: Copy + Send + Sync, F](
+            &self,
+            rhs: R,
+            f: F,
+        ) -> Result<Tensor<U, <E as BroadcastWith<<R::Expr as ExprShape>::Extents>>::Broadcast>, ShapeError>
+        where [T: Copy + Send + Sync, R::Expr: Expr, E: CanBroadcast<<R::Expr as ExprShape>::Extents>, F: Fn(T, <R::Expr as ExprShape>::Elem) -> U + Copy + Send + Sync]
+        {
+            Binary::new(self, rhs.into_expr(), FnOp(f)).try_eval()
+        }
+        /// See [`Tensor::try_zip_with`].
+        ///
+        /// ```
+        /// use mdtensor::tensor;
+        /// let (a, b) = (tensor![[1, 2], [3, 4]], tensor![10, 20]);
+        /// assert_eq!(a.zip_with(&b, |x, y| x * y).to_vec(), [10, 40, 30, 80]);
+        /// ```
+        pub fn zip_with;
     }
 }
 

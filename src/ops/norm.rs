@@ -5,10 +5,11 @@ use super::along::check_axis;
 use super::expr::{Expr, Unary};
 use super::reduce::Reductions;
 use crate::error::ShapeError;
+use crate::exec::forms::forms;
 use crate::extents::{extents_from, Axis, DynRank, Extents, RemoveAxis};
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
-use crate::tensor::{or_panic, Tensor};
+use crate::tensor::Tensor;
 use num_traits::Float;
 
 /// Which norm [`Tensor::norm`] computes, over all elements.
@@ -56,45 +57,40 @@ impl<T: Float + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tens
         v.extend(self.lanes_dyn(axis).map(|lane| lane.norm(kind)));
         Ok((v, dims))
     }
-    /// See [`Tensor::norm_axis`]; `Err` only for a [`DynRank`] tensor without axis `I`.
-    pub fn try_norm_axis<const I: usize>(
-        &self,
-        kind: Norm,
-    ) -> Result<Tensor<T, <E as RemoveAxis<I>>::Output>, ShapeError>
-    where
-        E: RemoveAxis<I>,
-    {
-        let (v, dims) = self.lane_norms("norm_axis", I, kind)?;
-        let ext: <E as RemoveAxis<I>>::Output = extents_from("norm_axis", &dims)?;
-        Tensor::try_from_vec(ext, v).map_err(|(e, _)| e)
+    forms! {
+        /// See [`Tensor::norm_axis`]; `Err` only for a [`DynRank`] tensor without axis `I`.
+        pub fn try_norm_axis[const I: usize]::<I>(
+            &self,
+            kind: Norm,
+        ) -> Result<Tensor<T, <E as RemoveAxis<I>>::Output>, ShapeError>
+        where [E: RemoveAxis<I>]
+        {
+            let (v, dims) = self.lane_norms("norm_axis", I, kind)?;
+            let ext: <E as RemoveAxis<I>>::Output = extents_from("norm_axis", &dims)?;
+            Tensor::try_from_vec(ext, v).map_err(|(e, _)| e)
+        }
+        /// The norm `kind` of every lane along axis `I`, which disappears (numpy's
+        /// `np.linalg.norm(a, ord, axis=I)` for `ord` 1, 2 and inf).
+        ///
+        /// ```
+        /// use mdtensor::{ops::Norm, tensor};
+        /// let a = tensor![[3.0, 4.0], [-6.0, 8.0]];
+        /// assert_eq!(a.norm_axis::<1>(Norm::L2).to_vec(), [5.0, 10.0]);
+        /// assert_eq!(a.norm_axis::<0>(Norm::L1).to_vec(), [9.0, 12.0]);
+        /// ```
+        pub fn norm_axis;
     }
-    /// The norm `kind` of every lane along axis `I`, which disappears (numpy's
-    /// `np.linalg.norm(a, ord, axis=I)` for `ord` 1, 2 and inf).
-    ///
-    /// ```
-    /// use mdtensor::{ops::Norm, tensor};
-    /// let a = tensor![[3.0, 4.0], [-6.0, 8.0]];
-    /// assert_eq!(a.norm_axis::<1>(Norm::L2).to_vec(), [5.0, 10.0]);
-    /// assert_eq!(a.norm_axis::<0>(Norm::L1).to_vec(), [9.0, 12.0]);
-    /// ```
-    #[track_caller]
-    pub fn norm_axis<const I: usize>(&self, kind: Norm) -> Tensor<T, <E as RemoveAxis<I>>::Output>
-    where
-        E: RemoveAxis<I>,
-    {
-        or_panic(self.try_norm_axis::<I>(kind))
-    }
-    /// [`Tensor::norm_axis`] along a run-time axis (a dynamic-rank result); `Err` outside
-    /// `-rank..rank` (a negative axis counts from the end).
-    pub fn try_norm_axis_dyn(&self, axis: impl Into<Axis>, kind: Norm) -> Result<Tensor<T, DynRank>, ShapeError> {
-        let axis = axis.into().resolve("norm_axis_dyn", self.rank())?;
-        let (v, dims) = self.lane_norms("norm_axis_dyn", axis, kind)?;
-        Tensor::try_from_vec(DynRank::new(dims), v).map_err(|(e, _)| e)
-    }
-    /// [`Tensor::norm_axis`] along a run-time axis.
-    #[track_caller]
-    pub fn norm_axis_dyn(&self, axis: impl Into<Axis>, kind: Norm) -> Tensor<T, DynRank> {
-        or_panic(self.try_norm_axis_dyn(axis, kind))
+    forms! {
+        /// [`Tensor::norm_axis`] along a run-time axis (a dynamic-rank result); `Err` outside
+        /// `-rank..rank` (a negative axis counts from the end).
+        pub fn try_norm_axis_dyn[](&self, axis: impl Into<Axis>, kind: Norm) -> Result<Tensor<T, DynRank>, ShapeError>
+        {
+            let axis = axis.into().resolve("norm_axis_dyn", self.rank())?;
+            let (v, dims) = self.lane_norms("norm_axis_dyn", axis, kind)?;
+            Tensor::try_from_vec(DynRank::new(dims), v).map_err(|(e, _)| e)
+        }
+        /// [`Tensor::norm_axis`] along a run-time axis.
+        pub fn norm_axis_dyn;
     }
 }
 

@@ -15,12 +15,12 @@ use super::ddof::Ddof;
 use super::expr::{Expr, PathsFor};
 use crate::alloc::AlignedBuf;
 use crate::error::ShapeError;
+use crate::exec::forms::forms;
 use crate::exec::par::Par;
 use crate::extents::{Extents, RemoveAxis};
 use crate::kernels::reduce::{reduce_all, reduce_axis, AxisFacts, Reducer};
 use crate::layout::RowMajor;
 use crate::storage::Heap;
-use crate::exec::forms::forms;
 use crate::tensor::Tensor;
 use num_traits::{Float, FromPrimitive, One, Zero};
 
@@ -522,14 +522,16 @@ pub trait AxisReductions: Expr {
     }
     forms! {
         /// Sum along axis `I`, with an explicit choice of threads (the same result whatever the
-        /// threads); `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        /// threads); `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic
+        /// extents do not broadcast.
         fn try_sum_axis_with[const I: usize]::<I>(self) with par
             -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
         where [Self::Elem: Zero, Self::Extents: RemoveAxis<I>]
         {
             self.try_reduce_axis_with::<_, I>(Sum, par)
         }
-        /// Sum along axis `I`; `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        /// Sum along axis `I`; `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused
+        /// expression's dynamic extents do not broadcast.
         fn try_sum_axis;
         /// Sum along axis `I`.
         fn sum_axis;
@@ -539,14 +541,16 @@ pub trait AxisReductions: Expr {
 
     forms! {
         /// Product along axis `I`, with an explicit choice of threads (the same result whatever the
-        /// threads); `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        /// threads); `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic
+        /// extents do not broadcast.
         fn try_prod_axis_with[const I: usize]::<I>(self) with par
             -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
         where [Self::Elem: One, Self::Extents: RemoveAxis<I>]
         {
             self.try_reduce_axis_with::<_, I>(Prod, par)
         }
-        /// Product along axis `I`; `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        /// Product along axis `I`; `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused
+        /// expression's dynamic extents do not broadcast.
         fn try_prod_axis;
         /// Product along axis `I`.
         fn prod_axis;
@@ -555,15 +559,18 @@ pub trait AxisReductions: Expr {
     }
 
     forms! {
-        /// Mean along axis `I` (NaN along an empty axis), with an explicit choice of threads (the same result whatever the
-        /// threads); `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        /// Mean along axis `I` (NaN along an empty axis), with an explicit choice of threads (the same result whatever
+        /// the
+        /// threads); `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic
+        /// extents do not broadcast.
         fn try_mean_axis_with[const I: usize]::<I>(self) with par
             -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
         where [Self::Elem: Float + FromPrimitive, Self::Extents: RemoveAxis<I>]
         {
             self.try_reduce_axis_with::<_, I>(Mean, par)
         }
-        /// Mean along axis `I` (NaN along an empty axis); `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        /// Mean along axis `I` (NaN along an empty axis); `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`,
+        /// or when a fused expression's dynamic extents do not broadcast.
         fn try_mean_axis;
         /// Mean along axis `I` (NaN along an empty axis).
         fn mean_axis;
@@ -572,15 +579,18 @@ pub trait AxisReductions: Expr {
     }
 
     forms! {
-        /// Variance along axis `I` with `ddof` delta degrees of freedom, with an explicit choice of threads (the same result whatever the
-        /// threads); `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        /// Variance along axis `I` with `ddof` delta degrees of freedom, with an explicit choice of threads (the same
+        /// result whatever the
+        /// threads); `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic
+        /// extents do not broadcast.
         fn try_var_axis_with[const I: usize]::<I>(self, ddof: impl Into<Ddof>) with par
             -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
         where [Self::Elem: Float + FromPrimitive, Self::Extents: RemoveAxis<I>]
         {
             self.try_reduce_axis_with::<_, I>(Var::new(ddof), par)
         }
-        /// Variance along axis `I` with `ddof` delta degrees of freedom; `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        /// Variance along axis `I` with `ddof` delta degrees of freedom; `Err` only for [`DynRank`](crate::DynRank)
+        /// when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
         fn try_var_axis;
         /// Variance along axis `I` with `ddof` delta degrees of freedom.
         fn var_axis;
@@ -589,15 +599,18 @@ pub trait AxisReductions: Expr {
     }
 
     forms! {
-        /// Standard deviation along axis `I` with `ddof` delta degrees of freedom, with an explicit choice of threads (the same result whatever the
-        /// threads); `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        /// Standard deviation along axis `I` with `ddof` delta degrees of freedom, with an explicit choice of threads
+        /// (the same result whatever the
+        /// threads); `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic
+        /// extents do not broadcast.
         fn try_std_axis_with[const I: usize]::<I>(self, ddof: impl Into<Ddof>) with par
             -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
         where [Self::Elem: Float + FromPrimitive, Self::Extents: RemoveAxis<I>]
         {
             self.try_var_axis_with::<I>(ddof, par)?.try_map_op("std_axis", |v: &Self::Elem| v.sqrt())
         }
-        /// Standard deviation along axis `I` with `ddof` delta degrees of freedom; `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        /// Standard deviation along axis `I` with `ddof` delta degrees of freedom; `Err` only for
+        /// [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
         fn try_std_axis;
         /// Standard deviation along axis `I` with `ddof` delta degrees of freedom.
         fn std_axis;
@@ -606,8 +619,10 @@ pub trait AxisReductions: Expr {
     }
 
     forms! {
-        /// Smallest element along axis `I` (NaN propagates), with an explicit choice of threads (the same result whatever the
-        /// threads); `Err` for an empty axis, for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        /// Smallest element along axis `I` (NaN propagates), with an explicit choice of threads (the same result
+        /// whatever the
+        /// threads); `Err` for an empty axis, for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused
+        /// expression's dynamic extents do not broadcast.
         fn try_min_axis_with[const I: usize]::<I>(self) with par
             -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
         where [Self::Elem: PartialOrd, Self::Extents: RemoveAxis<I>]
@@ -615,7 +630,8 @@ pub trait AxisReductions: Expr {
             let empty = self.shape()?.as_ref().get(I) == Some(&0);
             extreme_values(self.try_reduce_axis_with::<_, I>(Extreme::<false>, par)?, "min_axis", empty)
         }
-        /// Smallest element along axis `I` (NaN propagates); `Err` for an empty axis, for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        /// Smallest element along axis `I` (NaN propagates); `Err` for an empty axis, for [`DynRank`](crate::DynRank)
+        /// when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
         fn try_min_axis;
         /// Smallest element along axis `I` (NaN propagates).
         fn min_axis;
@@ -624,8 +640,10 @@ pub trait AxisReductions: Expr {
     }
 
     forms! {
-        /// Largest element along axis `I` (NaN propagates), with an explicit choice of threads (the same result whatever the
-        /// threads); `Err` for an empty axis, for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        /// Largest element along axis `I` (NaN propagates), with an explicit choice of threads (the same result
+        /// whatever the
+        /// threads); `Err` for an empty axis, for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused
+        /// expression's dynamic extents do not broadcast.
         fn try_max_axis_with[const I: usize]::<I>(self) with par
             -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
         where [Self::Elem: PartialOrd, Self::Extents: RemoveAxis<I>]
@@ -633,7 +651,8 @@ pub trait AxisReductions: Expr {
             let empty = self.shape()?.as_ref().get(I) == Some(&0);
             extreme_values(self.try_reduce_axis_with::<_, I>(Extreme::<true>, par)?, "max_axis", empty)
         }
-        /// Largest element along axis `I` (NaN propagates); `Err` for an empty axis, for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        /// Largest element along axis `I` (NaN propagates); `Err` for an empty axis, for [`DynRank`](crate::DynRank)
+        /// when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
         fn try_max_axis;
         /// Largest element along axis `I` (NaN propagates).
         fn max_axis;
@@ -642,8 +661,10 @@ pub trait AxisReductions: Expr {
     }
 
     forms! {
-        /// Index along axis `I` of the first smallest element (of the first NaN), with an explicit choice of threads (the same result whatever the
-        /// threads); `Err` for an empty axis, for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        /// Index along axis `I` of the first smallest element (of the first NaN), with an explicit choice of threads
+        /// (the same result whatever the
+        /// threads); `Err` for an empty axis, for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused
+        /// expression's dynamic extents do not broadcast.
         fn try_argmin_axis_with[const I: usize]::<I>(self) with par
             -> Result<Reduced<usize, Self::Extents, I>, ShapeError>
         where [Self::Elem: PartialOrd, Self::Extents: RemoveAxis<I>]
@@ -651,7 +672,8 @@ pub trait AxisReductions: Expr {
             let empty = self.shape()?.as_ref().get(I) == Some(&0);
             extreme_positions(self.try_reduce_axis_with::<_, I>(Extreme::<false>, par)?, "argmin_axis", empty)
         }
-        /// Index along axis `I` of the first smallest element (of the first NaN); `Err` for an empty axis, for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        /// Index along axis `I` of the first smallest element (of the first NaN); `Err` for an empty axis, for
+        /// [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
         fn try_argmin_axis;
         /// Index along axis `I` of the first smallest element (of the first NaN).
         fn argmin_axis;
@@ -660,8 +682,10 @@ pub trait AxisReductions: Expr {
     }
 
     forms! {
-        /// Index along axis `I` of the first largest element (of the first NaN), with an explicit choice of threads (the same result whatever the
-        /// threads); `Err` for an empty axis, for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        /// Index along axis `I` of the first largest element (of the first NaN), with an explicit choice of threads
+        /// (the same result whatever the
+        /// threads); `Err` for an empty axis, for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused
+        /// expression's dynamic extents do not broadcast.
         fn try_argmax_axis_with[const I: usize]::<I>(self) with par
             -> Result<Reduced<usize, Self::Extents, I>, ShapeError>
         where [Self::Elem: PartialOrd, Self::Extents: RemoveAxis<I>]
@@ -669,7 +693,8 @@ pub trait AxisReductions: Expr {
             let empty = self.shape()?.as_ref().get(I) == Some(&0);
             extreme_positions(self.try_reduce_axis_with::<_, I>(Extreme::<true>, par)?, "argmax_axis", empty)
         }
-        /// Index along axis `I` of the first largest element (of the first NaN); `Err` for an empty axis, for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        /// Index along axis `I` of the first largest element (of the first NaN); `Err` for an empty axis, for
+        /// [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
         fn try_argmax_axis;
         /// Index along axis `I` of the first largest element (of the first NaN).
         fn argmax_axis;
@@ -678,15 +703,18 @@ pub trait AxisReductions: Expr {
     }
 
     forms! {
-        /// Whether every element along axis `I` is true, with an explicit choice of threads (the same result whatever the
-        /// threads); `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        /// Whether every element along axis `I` is true, with an explicit choice of threads (the same result whatever
+        /// the
+        /// threads); `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic
+        /// extents do not broadcast.
         fn try_all_axis_with[const I: usize]::<I>(self) with par
             -> Result<Reduced<bool, Self::Extents, I>, ShapeError>
         where [Self: Expr<Elem = bool>, Self::Extents: RemoveAxis<I>]
         {
             self.try_reduce_axis_with::<_, I>(Logical::<true>, par)
         }
-        /// Whether every element along axis `I` is true; `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        /// Whether every element along axis `I` is true; `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`,
+        /// or when a fused expression's dynamic extents do not broadcast.
         fn try_all_axis;
         /// Whether every element along axis `I` is true.
         fn all_axis;
@@ -695,15 +723,18 @@ pub trait AxisReductions: Expr {
     }
 
     forms! {
-        /// Whether some element along axis `I` is true, with an explicit choice of threads (the same result whatever the
-        /// threads); `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        /// Whether some element along axis `I` is true, with an explicit choice of threads (the same result whatever
+        /// the
+        /// threads); `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic
+        /// extents do not broadcast.
         fn try_any_axis_with[const I: usize]::<I>(self) with par
             -> Result<Reduced<bool, Self::Extents, I>, ShapeError>
         where [Self: Expr<Elem = bool>, Self::Extents: RemoveAxis<I>]
         {
             self.try_reduce_axis_with::<_, I>(Logical::<false>, par)
         }
-        /// Whether some element along axis `I` is true; `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
+        /// Whether some element along axis `I` is true; `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or
+        /// when a fused expression's dynamic extents do not broadcast.
         fn try_any_axis;
         /// Whether some element along axis `I` is true.
         fn any_axis;

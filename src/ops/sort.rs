@@ -1,14 +1,14 @@
 //! Sorting along an axis: numpy's `sort(a, axis, kind='stable')` and `argsort`. The order
 //! is stable and puts NaN (any element not comparable with itself) last, as numpy does.
 
-use crate::exec::forms::forms;
 use super::along::{around, check_axis};
 use crate::alloc::{try_vec_filled, try_vec_with_capacity};
 use crate::error::ShapeError;
+use crate::exec::forms::forms;
 use crate::extents::{Axis, AxisAt, Extents};
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
-use crate::tensor::{or_panic, Tensor};
+use crate::tensor::Tensor;
 use core::cmp::Ordering;
 
 /// A total order for `PartialOrd` values: the usual order, with NaN after everything.
@@ -115,7 +115,8 @@ impl<T: Clone + PartialOrd, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
         pub fn sort_axis;
     }
     forms! {
-        /// [`Tensor::sort_axis`] along a run-time axis; `Err` outside `-rank..rank` (a negative axis counts from the end).
+        /// [`Tensor::sort_axis`] along a run-time axis; `Err` outside `-rank..rank` (a negative axis counts from the
+        /// end).
         pub fn try_sort_axis_dyn[](&self, axis: impl Into<Axis>) -> Result<Tensor<T, E>, ShapeError>
         {
             let axis = axis.into().resolve("sort_axis_dyn", self.rank())?;
@@ -142,7 +143,8 @@ impl<T: Clone + PartialOrd, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
         pub fn argsort_axis;
     }
     forms! {
-        /// [`Tensor::argsort_axis`] along a run-time axis; `Err` outside `-rank..rank` (a negative axis counts from the end).
+        /// [`Tensor::argsort_axis`] along a run-time axis; `Err` outside `-rank..rank` (a negative axis counts from the
+        /// end).
         pub fn try_argsort_axis_dyn[](&self, axis: impl Into<Axis>) -> Result<Tensor<usize, E>, ShapeError>
         {
             let axis = axis.into().resolve("argsort_axis_dyn", self.rank())?;

@@ -9,9 +9,10 @@
 //! slice; those that can write (mutable views, owned tensors) also refuse strides that
 //! reach one element from two indices, as ndarray does.
 
-use super::{fits_region, or_panic, ShapeArg, Tensor};
+use super::{fits_region, ShapeArg, Tensor};
 use super::{strides_unique, view_parts, ViewParts};
 use crate::error::ShapeError;
+use crate::exec::forms::forms;
 use crate::extents::Extents;
 use crate::layout::Layout;
 use crate::storage::{OwnedStorage, View, ViewMut};
@@ -68,119 +69,119 @@ fn dense_parts<E: Extents, S: Layout<E>>(
 
 /// # Views of a borrowed slice
 impl<'a, T, E: Extents, S: Layout<E>> Tensor<T, E, S, View<'a, T>> {
-    /// See [`Tensor::from_shape`]; `Err` when the slice does not hold exactly `numel`
-    /// elements.
-    pub fn try_from_shape(shape: impl ShapeArg<E>, data: &'a [T]) -> Result<Self, ShapeError> {
-        let (ext, mapping) = dense_parts::<E, S>("from_shape", shape, data.len())?;
-        // SAFETY: the slice holds exactly the `numel` elements of the dense mapping of `S`,
-        // which stays inside them (`owns_dense`), and is borrowed for 'a.
-        Ok(unsafe { Tensor::from_parts_unchecked(View::from_slice(data), ext, mapping) })
+    forms! {
+        /// See [`Tensor::from_shape`]; `Err` when the slice does not hold exactly `numel`
+        /// elements.
+        pub fn try_from_shape[](shape: impl ShapeArg<E>, data: &'a [T]) -> Result<Self, ShapeError>
+        {
+            let (ext, mapping) = dense_parts::<E, S>("from_shape", shape, data.len())?;
+            // SAFETY: the slice holds exactly the `numel` elements of the dense mapping of `S`,
+            // which stays inside them (`owns_dense`), and is borrowed for 'a.
+            Ok(unsafe { Tensor::from_parts_unchecked(View::from_slice(data), ext, mapping) })
+        }
+        /// A view of `data`, read in the policy's memory order (row-major by default), without
+        /// copying (ndarray's `ArrayView::from_shape`; numpy's `frombuffer(data).reshape(shape)`).
+        ///
+        /// ```
+        /// use mdtensor::{ext, ColMajor, TensorView};
+        /// let data = [1, 2, 3, 4, 5, 6];
+        /// let v = TensorView::<i32, ext![2, 3]>::from_shape(ext![2, 3], &data);
+        /// assert_eq!(v[[1, 0]], 4);
+        /// let f = TensorView::<i32, ext![_, _], ColMajor>::from_shape([2, 3], &data);
+        /// assert_eq!(f[[1, 0]], 2);
+        /// assert!(TensorView::<i32, ext![_, _]>::try_from_shape([4, 2], &data).is_err());
+        /// ```
+        #[doc(alias = "from_slice")]
+        pub fn from_shape;
     }
-    /// A view of `data`, read in the policy's memory order (row-major by default), without
-    /// copying (ndarray's `ArrayView::from_shape`; numpy's `frombuffer(data).reshape(shape)`).
-    ///
-    /// ```
-    /// use mdtensor::{ext, ColMajor, TensorView};
-    /// let data = [1, 2, 3, 4, 5, 6];
-    /// let v = TensorView::<i32, ext![2, 3]>::from_shape(ext![2, 3], &data);
-    /// assert_eq!(v[[1, 0]], 4);
-    /// let f = TensorView::<i32, ext![_, _], ColMajor>::from_shape([2, 3], &data);
-    /// assert_eq!(f[[1, 0]], 2);
-    /// assert!(TensorView::<i32, ext![_, _]>::try_from_shape([4, 2], &data).is_err());
-    /// ```
-    #[doc(alias = "from_slice")]
-    #[track_caller]
-    pub fn from_shape(shape: impl ShapeArg<E>, data: &'a [T]) -> Self {
-        or_panic(Self::try_from_shape(shape, data))
-    }
-    /// See [`Tensor::from_shape_strides`]; `Err` when the strides are not one per axis, reach
-    /// outside the slice, or (for a policy other than `Strided`) are not the policy's.
-    pub fn try_from_shape_strides(
-        shape: impl ShapeArg<E>,
-        strides: &[isize],
-        data: &'a [T],
-    ) -> Result<Self, ShapeError> {
-        let (ext, mapping) = strided_parts::<E, S>("from_shape_strides", shape, strides, data.len(), false)?;
-        // SAFETY: every index reaches an element of the slice (`strided_parts` checked the
-        // span against its length), borrowed for 'a; a read-only view may alias.
-        Ok(unsafe { Tensor::from_parts_unchecked(View::from_slice(data), ext, mapping) })
-    }
-    /// A read-only view of `data` with explicit strides in elements, negative or zero
-    /// allowed, so several indices may read one element (numpy's `as_strided`, checked:
-    /// every index must stay inside `data`). The slice starts at the lowest-addressed
-    /// element.
-    ///
-    /// ```
-    /// use mdtensor::{DynRank, Strided, TensorView};
-    /// let data = [0, 1, 2, 3, 4];
-    /// // Sliding windows of 3: numpy's as_strided(a, (3, 3), (8, 8)) for int64.
-    /// let w = TensorView::<i32, DynRank, Strided>::from_shape_strides(vec![3, 3], &[1, 1], &data);
-    /// assert_eq!(w.to_vec(), [0, 1, 2, 1, 2, 3, 2, 3, 4]);
-    /// // A negative stride reads backwards; the slice begins at the lowest address.
-    /// let r = TensorView::<i32, DynRank, Strided>::from_shape_strides(vec![5], &[-1], &data);
-    /// assert_eq!(r.to_vec(), [4, 3, 2, 1, 0]);
-    /// assert!(TensorView::<i32, DynRank, Strided>::try_from_shape_strides(vec![3, 3], &[2, 1], &data).is_err());
-    /// ```
-    #[doc(alias = "as_strided")]
-    #[track_caller]
-    pub fn from_shape_strides(shape: impl ShapeArg<E>, strides: &[isize], data: &'a [T]) -> Self {
-        or_panic(Self::try_from_shape_strides(shape, strides, data))
+    forms! {
+        /// See [`Tensor::from_shape_strides`]; `Err` when the strides are not one per axis, reach
+        /// outside the slice, or (for a policy other than `Strided`) are not the policy's.
+        pub fn try_from_shape_strides[](
+            shape: impl ShapeArg<E>,
+            strides: &[isize],
+            data: &'a [T],
+        ) -> Result<Self, ShapeError>
+        {
+            let (ext, mapping) = strided_parts::<E, S>("from_shape_strides", shape, strides, data.len(), false)?;
+            // SAFETY: every index reaches an element of the slice (`strided_parts` checked the
+            // span against its length), borrowed for 'a; a read-only view may alias.
+            Ok(unsafe { Tensor::from_parts_unchecked(View::from_slice(data), ext, mapping) })
+        }
+        /// A read-only view of `data` with explicit strides in elements, negative or zero
+        /// allowed, so several indices may read one element (numpy's `as_strided`, checked:
+        /// every index must stay inside `data`). The slice starts at the lowest-addressed
+        /// element.
+        ///
+        /// ```
+        /// use mdtensor::{DynRank, Strided, TensorView};
+        /// let data = [0, 1, 2, 3, 4];
+        /// // Sliding windows of 3: numpy's as_strided(a, (3, 3), (8, 8)) for int64.
+        /// let w = TensorView::<i32, DynRank, Strided>::from_shape_strides(vec![3, 3], &[1, 1], &data);
+        /// assert_eq!(w.to_vec(), [0, 1, 2, 1, 2, 3, 2, 3, 4]);
+        /// // A negative stride reads backwards; the slice begins at the lowest address.
+        /// let r = TensorView::<i32, DynRank, Strided>::from_shape_strides(vec![5], &[-1], &data);
+        /// assert_eq!(r.to_vec(), [4, 3, 2, 1, 0]);
+        /// assert!(TensorView::<i32, DynRank, Strided>::try_from_shape_strides(vec![3, 3], &[2, 1], &data).is_err());
+        /// ```
+        #[doc(alias = "as_strided")]
+        pub fn from_shape_strides;
     }
 }
 
 /// # Mutable views of a borrowed slice
 impl<'a, T, E: Extents, S: Layout<E>> Tensor<T, E, S, ViewMut<'a, T>> {
-    /// See [`Tensor::from_shape_mut`]; `Err` when the slice does not hold exactly `numel`
-    /// elements.
-    pub fn try_from_shape_mut(shape: impl ShapeArg<E>, data: &'a mut [T]) -> Result<Self, ShapeError> {
-        let (ext, mapping) = dense_parts::<E, S>("from_shape_mut", shape, data.len())?;
-        // SAFETY: as in `try_from_shape`, with the slice borrowed exclusively for 'a; the
-        // dense mapping reaches each element once.
-        Ok(unsafe { Tensor::from_parts_unchecked(ViewMut::from_slice(data), ext, mapping) })
+    forms! {
+        /// See [`Tensor::from_shape_mut`]; `Err` when the slice does not hold exactly `numel`
+        /// elements.
+        pub fn try_from_shape_mut[](shape: impl ShapeArg<E>, data: &'a mut [T]) -> Result<Self, ShapeError>
+        {
+            let (ext, mapping) = dense_parts::<E, S>("from_shape_mut", shape, data.len())?;
+            // SAFETY: as in `try_from_shape`, with the slice borrowed exclusively for 'a; the
+            // dense mapping reaches each element once.
+            Ok(unsafe { Tensor::from_parts_unchecked(ViewMut::from_slice(data), ext, mapping) })
+        }
+        /// A mutable view of `data` in the policy's memory order, without copying (ndarray's
+        /// `ArrayViewMut::from_shape`).
+        ///
+        /// ```
+        /// use mdtensor::{ext, TensorViewMut};
+        /// let mut data = vec![0.0; 6];
+        /// let mut v = TensorViewMut::<f64, ext![2, 3]>::from_shape_mut(ext![2, 3], &mut data);
+        /// v[[1, 2]] = 5.0;
+        /// assert_eq!(data[5], 5.0);
+        /// ```
+        #[doc(alias = "from_slice_mut")]
+        pub fn from_shape_mut;
     }
-    /// A mutable view of `data` in the policy's memory order, without copying (ndarray's
-    /// `ArrayViewMut::from_shape`).
-    ///
-    /// ```
-    /// use mdtensor::{ext, TensorViewMut};
-    /// let mut data = vec![0.0; 6];
-    /// let mut v = TensorViewMut::<f64, ext![2, 3]>::from_shape_mut(ext![2, 3], &mut data);
-    /// v[[1, 2]] = 5.0;
-    /// assert_eq!(data[5], 5.0);
-    /// ```
-    #[doc(alias = "from_slice_mut")]
-    #[track_caller]
-    pub fn from_shape_mut(shape: impl ShapeArg<E>, data: &'a mut [T]) -> Self {
-        or_panic(Self::try_from_shape_mut(shape, data))
-    }
-    /// See [`Tensor::from_shape_strides_mut`]; `Err` as
-    /// [`Tensor::try_from_shape_strides`], and when two indices reach one element.
-    pub fn try_from_shape_strides_mut(
-        shape: impl ShapeArg<E>,
-        strides: &[isize],
-        data: &'a mut [T],
-    ) -> Result<Self, ShapeError> {
-        let (ext, mapping) = strided_parts::<E, S>("from_shape_strides_mut", shape, strides, data.len(), true)?;
-        // SAFETY: every index reaches an element of the slice, borrowed exclusively for 'a,
-        // and no two indices reach the same one (`strides_unique`).
-        Ok(unsafe { Tensor::from_parts_unchecked(ViewMut::from_slice(data), ext, mapping) })
-    }
-    /// A mutable view of `data` with explicit strides in elements (negative allowed), each
-    /// element reached from at most one index: strides that overlap (zero, or too short
-    /// for the axes inside them) are refused, as ndarray refuses them for mutable views.
-    ///
-    /// ```
-    /// use mdtensor::{ext, Strided, TensorViewMut};
-    /// let mut data = [0; 6];
-    /// // Every other element, from the end.
-    /// let mut v = TensorViewMut::<i32, ext![_], Strided>::from_shape_strides_mut([3], &[-2], &mut data);
-    /// v.fill(7);
-    /// assert_eq!(data, [7, 0, 7, 0, 7, 0]);
-    /// assert!(TensorViewMut::<i32, ext![_, _], Strided>::try_from_shape_strides_mut([2, 2], &[1, 1], &mut data).is_err());
-    /// ```
-    #[track_caller]
-    pub fn from_shape_strides_mut(shape: impl ShapeArg<E>, strides: &[isize], data: &'a mut [T]) -> Self {
-        or_panic(Self::try_from_shape_strides_mut(shape, strides, data))
+    forms! {
+        /// See [`Tensor::from_shape_strides_mut`]; `Err` as
+        /// [`Tensor::try_from_shape_strides`], and when two indices reach one element.
+        pub fn try_from_shape_strides_mut[](
+            shape: impl ShapeArg<E>,
+            strides: &[isize],
+            data: &'a mut [T],
+        ) -> Result<Self, ShapeError>
+        {
+            let (ext, mapping) = strided_parts::<E, S>("from_shape_strides_mut", shape, strides, data.len(), true)?;
+            // SAFETY: every index reaches an element of the slice, borrowed exclusively for 'a,
+            // and no two indices reach the same one (`strides_unique`).
+            Ok(unsafe { Tensor::from_parts_unchecked(ViewMut::from_slice(data), ext, mapping) })
+        }
+        /// A mutable view of `data` with explicit strides in elements (negative allowed), each
+        /// element reached from at most one index: strides that overlap (zero, or too short
+        /// for the axes inside them) are refused, as ndarray refuses them for mutable views.
+        ///
+        /// ```
+        /// use mdtensor::{ext, Strided, TensorViewMut};
+        /// let mut data = [0; 6];
+        /// // Every other element, from the end.
+        /// let mut v = TensorViewMut::<i32, ext![_], Strided>::from_shape_strides_mut([3], &[-2], &mut data);
+        /// v.fill(7);
+        /// assert_eq!(data, [7, 0, 7, 0, 7, 0]);
+        /// assert!(TensorViewMut::<i32, ext![_, _], Strided>::try_from_shape_strides_mut([2, 2], &[1, 1], &mut data).is_err());
+        /// ```
+        pub fn from_shape_strides_mut;
     }
 }
 

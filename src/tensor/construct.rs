@@ -9,8 +9,8 @@
 //! never copies.
 
 use super::Tensor;
-use crate::error::or_panic;
 use crate::error::ShapeError;
+use crate::exec::forms::forms;
 use crate::extents::{extents_from, Const, Dim, Dyn, DynRank, Extents};
 use crate::layout::{Layout, RowMajor};
 use crate::storage::{Heap, NonDenseStorage, OwnedStorage};
@@ -120,13 +120,22 @@ impl<T, E: Extents, S: Layout<E>, St: OwnedStorage<T>> Tensor<T, E, S, St> {
         Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, mapping) })
     }
 
-    /// A tensor with every element `value`; `Err` when the shape does not fit `E` or its
-    /// element count overflows.
-    pub fn try_full(shape: impl ShapeArg<E>, value: T) -> Result<Self, ShapeError>
-    where
-        T: Clone,
-    {
-        Self::filled("full", shape, value)
+    forms! {
+        /// A tensor with every element `value`; `Err` when the shape does not fit `E` or its
+        /// element count overflows.
+        pub fn try_full[](shape: impl ShapeArg<E>, value: T) -> Result<Self, ShapeError>
+        where [T: Clone]
+        {
+            Self::filled("full", shape, value)
+        }
+        /// A tensor with every element `value`.
+        ///
+        /// ```
+        /// use mdtensor::{ext, Tensor};
+        /// let t = Tensor::<i32, ext![2, _]>::full([2, 3], 7);
+        /// assert!(t.iter().all(|&x| x == 7));
+        /// ```
+        pub fn full;
     }
     fn filled(op: &'static str, shape: impl ShapeArg<E>, value: T) -> Result<Self, ShapeError>
     where
@@ -135,61 +144,48 @@ impl<T, E: Extents, S: Layout<E>, St: OwnedStorage<T>> Tensor<T, E, S, St> {
         let ext = shape.into_extents(op)?;
         Self::build(op, ext, |_| value.clone())
     }
-    /// A tensor with every element `value`.
-    ///
-    /// ```
-    /// use mdtensor::{ext, Tensor};
-    /// let t = Tensor::<i32, ext![2, _]>::full([2, 3], 7);
-    /// assert!(t.iter().all(|&x| x == 7));
-    /// ```
-    #[track_caller]
-    pub fn full(shape: impl ShapeArg<E>, value: T) -> Self
-    where
-        T: Clone,
-    {
-        or_panic(Self::try_full(shape, value))
+    forms! {
+        /// Zeros; see [`Tensor::try_full`].
+        pub fn try_zeros[](shape: impl ShapeArg<E>) -> Result<Self, ShapeError>
+        where [T: Clone + Zero]
+        {
+            Self::filled("zeros", shape, T::zero())
+        }
+        /// A tensor of zeros.
+        ///
+        /// ```
+        /// use mdtensor::{ext, Tensor};
+        /// let t = Tensor::<f32, ext![2, 3]>::zeros(ext![2, 3]);
+        /// assert_eq!(t.numel(), 6);
+        /// ```
+        pub fn zeros;
     }
-    /// Zeros; see [`Tensor::try_full`].
-    pub fn try_zeros(shape: impl ShapeArg<E>) -> Result<Self, ShapeError>
-    where
-        T: Clone + Zero,
-    {
-        Self::filled("zeros", shape, T::zero())
-    }
-    /// A tensor of zeros.
-    ///
-    /// ```
-    /// use mdtensor::{ext, Tensor};
-    /// let t = Tensor::<f32, ext![2, 3]>::zeros(ext![2, 3]);
-    /// assert_eq!(t.numel(), 6);
-    /// ```
-    #[track_caller]
-    pub fn zeros(shape: impl ShapeArg<E>) -> Self
-    where
-        T: Clone + Zero,
-    {
-        or_panic(Self::try_zeros(shape))
-    }
-    /// Ones; see [`Tensor::try_full`].
-    pub fn try_ones(shape: impl ShapeArg<E>) -> Result<Self, ShapeError>
-    where
-        T: Clone + One,
-    {
-        Self::filled("ones", shape, T::one())
-    }
-    /// A tensor of ones.
-    #[track_caller]
-    pub fn ones(shape: impl ShapeArg<E>) -> Self
-    where
-        T: Clone + One,
-    {
-        or_panic(Self::try_ones(shape))
+    forms! {
+        /// Ones; see [`Tensor::try_full`].
+        pub fn try_ones[](shape: impl ShapeArg<E>) -> Result<Self, ShapeError>
+        where [T: Clone + One]
+        {
+            Self::filled("ones", shape, T::one())
+        }
+        /// A tensor of ones.
+        pub fn ones;
     }
 
-    /// A tensor whose element at index `i` is `f(i)`.
-    pub fn try_from_fn(shape: impl ShapeArg<E>, f: impl FnMut(E::Index) -> T) -> Result<Self, ShapeError> {
-        let ext = shape.into_extents("from_fn")?;
-        Self::from_index_fn("from_fn", ext, f)
+    forms! {
+        /// A tensor whose element at index `i` is `f(i)`.
+        pub fn try_from_fn[](shape: impl ShapeArg<E>, f: impl FnMut(E::Index) -> T) -> Result<Self, ShapeError>
+        {
+            let ext = shape.into_extents("from_fn")?;
+            Self::from_index_fn("from_fn", ext, f)
+        }
+        /// A tensor whose element at index `i` is `f(i)`.
+        ///
+        /// ```
+        /// use mdtensor::{ext, Tensor};
+        /// let t = Tensor::<usize, ext![2, 3]>::from_fn(ext![2, 3], |[i, j]| 10 * i + j);
+        /// assert_eq!(t.to_vec(), [0, 1, 2, 10, 11, 12]);
+        /// ```
+        pub fn from_fn;
     }
     fn from_index_fn(op: &'static str, ext: E, mut f: impl FnMut(E::Index) -> T) -> Result<Self, ShapeError> {
         let dims = ext.dims();
@@ -199,17 +195,6 @@ impl<T, E: Extents, S: Layout<E>, St: OwnedStorage<T>> Tensor<T, E, S, St> {
             unravel::<E>(pos, dims.as_ref(), strides.as_ref(), &mut idx);
             f(idx.clone())
         })
-    }
-    /// A tensor whose element at index `i` is `f(i)`.
-    ///
-    /// ```
-    /// use mdtensor::{ext, Tensor};
-    /// let t = Tensor::<usize, ext![2, 3]>::from_fn(ext![2, 3], |[i, j]| 10 * i + j);
-    /// assert_eq!(t.to_vec(), [0, 1, 2, 10, 11, 12]);
-    /// ```
-    #[track_caller]
-    pub fn from_fn(shape: impl ShapeArg<E>, f: impl FnMut(E::Index) -> T) -> Self {
-        or_panic(Self::try_from_fn(shape, f))
     }
 
     /// Takes a buffer in the policy's memory order without copying (for [`Heap`]); the
@@ -255,122 +240,102 @@ impl<T, E: Extents, S: Layout<E>, St: OwnedStorage<T>> Tensor<T, E, S, St> {
             Err((e, _)) => panic!("{e}"),
         }
     }
-    /// Copies a slice given in the policy's memory order.
-    pub fn try_from_slice(shape: impl ShapeArg<E>, data: &[T]) -> Result<Self, ShapeError>
-    where
-        T: Clone,
-    {
-        let ext = shape.into_extents("from_slice")?;
-        let n = ext.checked_numel("from_slice", core::mem::size_of::<T>())?;
-        if data.len() != n {
-            return Err(ShapeError::LengthMismatch {
-                op: "from_slice",
-                dims: ext.dims().as_ref().to_vec(),
-                expected: n,
-                found: data.len(),
-            });
+    forms! {
+        /// Copies a slice given in the policy's memory order.
+        pub fn try_from_slice[](shape: impl ShapeArg<E>, data: &[T]) -> Result<Self, ShapeError>
+        where [T: Clone]
+        {
+            let ext = shape.into_extents("from_slice")?;
+            let n = ext.checked_numel("from_slice", core::mem::size_of::<T>())?;
+            if data.len() != n {
+                return Err(ShapeError::LengthMismatch {
+                    op: "from_slice",
+                    dims: ext.dims().as_ref().to_vec(),
+                    expected: n,
+                    found: data.len(),
+                });
+            }
+            Self::build("from_slice", ext, |i| data[i].clone())
         }
-        Self::build("from_slice", ext, |i| data[i].clone())
-    }
-    /// Copies a slice given in the policy's memory order.
-    #[track_caller]
-    pub fn from_slice(shape: impl ShapeArg<E>, data: &[T]) -> Self
-    where
-        T: Clone,
-    {
-        or_panic(Self::try_from_slice(shape, data))
+        /// Copies a slice given in the policy's memory order.
+        pub fn from_slice;
     }
 
-    /// Ones on the main diagonal (`i == j`), zeros elsewhere; any rank-2 extents.
-    pub fn try_eye(shape: impl ShapeArg<E>) -> Result<Self, ShapeError>
-    where
-        T: Zero + One,
-    {
-        let ext = shape.into_extents("eye")?;
-        if ext.rank() != 2 {
-            return Err(ShapeError::RankMismatch { op: "eye", expected: 2, found: ext.rank() });
+    forms! {
+        /// Ones on the main diagonal (`i == j`), zeros elsewhere; any rank-2 extents.
+        pub fn try_eye[](shape: impl ShapeArg<E>) -> Result<Self, ShapeError>
+        where [T: Zero + One]
+        {
+            let ext = shape.into_extents("eye")?;
+            if ext.rank() != 2 {
+                return Err(ShapeError::RankMismatch { op: "eye", expected: 2, found: ext.rank() });
+            }
+            Self::from_index_fn("eye", ext, |i| if i.as_ref()[0] == i.as_ref()[1] { T::one() } else { T::zero() })
         }
-        Self::from_index_fn("eye", ext, |i| if i.as_ref()[0] == i.as_ref()[1] { T::one() } else { T::zero() })
-    }
-    /// The identity matrix (rectangular allowed).
-    ///
-    /// ```
-    /// use mdtensor::{ext, Tensor};
-    /// let i = Tensor::<f64, ext![3, 3]>::eye(ext![3, 3]);
-    /// assert_eq!(i[[1, 1]], 1.0);
-    /// assert_eq!(i[[0, 1]], 0.0);
-    /// ```
-    #[track_caller]
-    pub fn eye(shape: impl ShapeArg<E>) -> Self
-    where
-        T: Zero + One,
-    {
-        or_panic(Self::try_eye(shape))
+        /// The identity matrix (rectangular allowed).
+        ///
+        /// ```
+        /// use mdtensor::{ext, Tensor};
+        /// let i = Tensor::<f64, ext![3, 3]>::eye(ext![3, 3]);
+        /// assert_eq!(i[[1, 1]], 1.0);
+        /// assert_eq!(i[[0, 1]], 0.0);
+        /// ```
+        pub fn eye;
     }
 }
 
 /// # Construction
 impl<T, D: Dim, S: Layout<(D,)>, St: OwnedStorage<T>> Tensor<T, (D,), S, St> {
-    /// `start, start + step, …` while below `end` (above, for a negative step), as numpy's
-    /// `arange`. `Err` for a zero or NaN step, or when a static length disagrees.
-    pub fn try_arange(start: T, end: T, step: T) -> Result<Self, ShapeError>
-    where
-        T: Float + FromPrimitive,
-    {
-        let n = arange_len(start, end, step)?;
-        let ext: (D,) = extents_from("arange", &[n])?;
-        // Element 0 is `start` itself: `start + 0 × step` is NaN for an infinite step.
-        Self::build("arange", ext, |i| {
-            if i == 0 {
-                start
-            } else {
-                start + step * T::from_usize(i).expect("float from usize")
-            }
-        })
+    forms! {
+        /// `start, start + step, …` while below `end` (above, for a negative step), as numpy's
+        /// `arange`. `Err` for a zero or NaN step, or when a static length disagrees.
+        pub fn try_arange[](start: T, end: T, step: T) -> Result<Self, ShapeError>
+        where [T: Float + FromPrimitive]
+        {
+            let n = arange_len(start, end, step)?;
+            let ext: (D,) = extents_from("arange", &[n])?;
+            // Element 0 is `start` itself: `start + 0 × step` is NaN for an infinite step.
+            Self::build("arange", ext, |i| {
+                if i == 0 {
+                    start
+                } else {
+                    start + step * T::from_usize(i).expect("float from usize")
+                }
+            })
+        }
+        /// See [`Tensor::try_arange`].
+        ///
+        /// ```
+        /// use mdtensor::{Tensor, Dyn};
+        /// let t = Tensor::<f64, (Dyn,)>::arange(0.0, 1.0, 0.25);
+        /// assert_eq!(t.to_vec(), [0.0, 0.25, 0.5, 0.75]);
+        /// ```
+        pub fn arange;
     }
-    /// See [`Tensor::try_arange`].
-    ///
-    /// ```
-    /// use mdtensor::{Tensor, Dyn};
-    /// let t = Tensor::<f64, (Dyn,)>::arange(0.0, 1.0, 0.25);
-    /// assert_eq!(t.to_vec(), [0.0, 0.25, 0.5, 0.75]);
-    /// ```
-    #[track_caller]
-    pub fn arange(start: T, end: T, step: T) -> Self
-    where
-        T: Float + FromPrimitive,
-    {
-        or_panic(Self::try_arange(start, end, step))
-    }
-    /// `n` evenly spaced values from `start` to `end` inclusive, as numpy's `linspace`.
-    pub fn try_linspace(start: T, end: T, n: usize) -> Result<Self, ShapeError>
-    where
-        T: Float + FromPrimitive,
-    {
-        let ext: (D,) = extents_from("linspace", &[n])?;
-        let denom = T::from_usize(n.saturating_sub(1).max(1)).expect("float from usize");
-        let step = (end - start) / denom;
-        Self::build("linspace", ext, |i| {
-            if n > 1 && i == n - 1 {
-                end
-            } else {
-                start + step * T::from_usize(i).expect("float from usize")
-            }
-        })
-    }
-    /// See [`Tensor::try_linspace`].
-    ///
-    /// ```
-    /// use mdtensor::{ext, Tensor};
-    /// let t = Tensor::<f64, ext![5]>::linspace(0.0, 1.0, 5);
-    /// assert_eq!(t.to_vec(), [0.0, 0.25, 0.5, 0.75, 1.0]);
-    /// ```
-    #[track_caller]
-    pub fn linspace(start: T, end: T, n: usize) -> Self
-    where
-        T: Float + FromPrimitive,
-    {
-        or_panic(Self::try_linspace(start, end, n))
+    forms! {
+        /// `n` evenly spaced values from `start` to `end` inclusive, as numpy's `linspace`.
+        pub fn try_linspace[](start: T, end: T, n: usize) -> Result<Self, ShapeError>
+        where [T: Float + FromPrimitive]
+        {
+            let ext: (D,) = extents_from("linspace", &[n])?;
+            let denom = T::from_usize(n.saturating_sub(1).max(1)).expect("float from usize");
+            let step = (end - start) / denom;
+            Self::build("linspace", ext, |i| {
+                if n > 1 && i == n - 1 {
+                    end
+                } else {
+                    start + step * T::from_usize(i).expect("float from usize")
+                }
+            })
+        }
+        /// See [`Tensor::try_linspace`].
+        ///
+        /// ```
+        /// use mdtensor::{ext, Tensor};
+        /// let t = Tensor::<f64, ext![5]>::linspace(0.0, 1.0, 5);
+        /// assert_eq!(t.to_vec(), [0.0, 0.25, 0.5, 0.75, 1.0]);
+        /// ```
+        pub fn linspace;
     }
 }
 

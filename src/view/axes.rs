@@ -6,6 +6,7 @@
 //! `flip_dyn` is here, beside the older name `flip_axis`.
 
 use crate::error::ShapeError;
+use crate::exec::forms::forms;
 use crate::extents::{Axis, AxisAt, Const, Dim, Dyn, Extents, InsertAxis, One, RemoveAxis};
 use crate::layout::arith::{advance, negated_stride};
 use crate::layout::{Layout, Strided};
@@ -152,104 +153,80 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
 
 /// # Views: adding, removing and flipping axes
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
-    /// See [`Tensor::try_into_squeezed`].
-    pub fn try_squeeze<const I: usize>(
-        &self,
-    ) -> Result<Tensor<T, <E as RemoveAxis<I>>::Output, S::AxesChanged, View<'_, T>>, ShapeError>
-    where
-        E: RemoveAxis<I> + AxisAt<I>,
-        <E as AxisAt<I>>::Dim: Squeezable,
-        S::AxesChanged: Layout<<E as RemoveAxis<I>>::Output>,
-    {
-        self.view().try_into_squeezed::<I>()
+    forms! {
+        /// See [`Tensor::try_into_squeezed`].
+        pub fn try_squeeze[const I: usize]::<I>(
+            &self,
+        ) -> Result<Tensor<T, <E as RemoveAxis<I>>::Output, S::AxesChanged, View<'_, T>>, ShapeError>
+        where [E: RemoveAxis<I> + AxisAt<I>, <E as AxisAt<I>>::Dim: Squeezable, S::AxesChanged: Layout<<E as RemoveAxis<I>>::Output>]
+        {
+            self.view().try_into_squeezed::<I>()
+        }
+        /// A view without axis `I`, which must have extent 1.
+        ///
+        /// ```
+        /// use mdtensor::{ext, Tensor};
+        /// let a = Tensor::<f32, ext![3, 1]>::zeros(ext![3, 1]);
+        /// let v = a.squeeze::<1>();
+        /// let _: &ext![3] = v.extents();
+        /// ```
+        pub fn squeeze;
     }
-    /// A view without axis `I`, which must have extent 1.
-    ///
-    /// ```
-    /// use mdtensor::{ext, Tensor};
-    /// let a = Tensor::<f32, ext![3, 1]>::zeros(ext![3, 1]);
-    /// let v = a.squeeze::<1>();
-    /// let _: &ext![3] = v.extents();
-    /// ```
-    #[track_caller]
-    pub fn squeeze<const I: usize>(&self) -> Tensor<T, <E as RemoveAxis<I>>::Output, S::AxesChanged, View<'_, T>>
-    where
-        E: RemoveAxis<I> + AxisAt<I>,
-        <E as AxisAt<I>>::Dim: Squeezable,
-        S::AxesChanged: Layout<<E as RemoveAxis<I>>::Output>,
-    {
-        or_panic(self.try_squeeze::<I>())
+    forms! {
+        /// See [`Tensor::try_into_unsqueezed`]: `Err` only for [`DynRank`](crate::DynRank)
+        /// when `I > rank`.
+        #[allow(clippy::type_complexity)] // the view type of the policy after the change
+        pub fn try_unsqueeze[const I: usize]::<I>(
+            &self,
+        ) -> Result<Tensor<T, <E as InsertAxis<I, One>>::Output, S::AxesChanged, View<'_, T>>, ShapeError>
+        where [E: InsertAxis<I, One>, S::AxesChanged: Layout<<E as InsertAxis<I, One>>::Output>]
+        {
+            self.view().try_into_unsqueezed::<I>()
+        }
+        /// A view with a new axis of extent 1 before axis `I`.
+        ///
+        /// ```
+        /// use mdtensor::{ext, Tensor};
+        /// let a = Tensor::<f32, ext![3]>::zeros(ext![3]);
+        /// let _: &ext![1, 3] = a.unsqueeze::<0>().extents();
+        /// ```
+        pub fn unsqueeze;
     }
-    /// A view with a new axis of extent 1 before axis `I`.
-    ///
-    /// ```
-    /// use mdtensor::{ext, Tensor};
-    /// let a = Tensor::<f32, ext![3]>::zeros(ext![3]);
-    /// let _: &ext![1, 3] = a.unsqueeze::<0>().extents();
-    /// ```
-    #[track_caller]
-    pub fn unsqueeze<const I: usize>(&self) -> Tensor<T, <E as InsertAxis<I, One>>::Output, S::AxesChanged, View<'_, T>>
-    where
-        E: InsertAxis<I, One>,
-        S::AxesChanged: Layout<<E as InsertAxis<I, One>>::Output>,
-    {
-        or_panic(self.try_unsqueeze::<I>())
+    forms! {
+        /// See [`Tensor::try_into_index_axis`].
+        pub fn try_index_axis[const I: usize]::<I>(
+            &self,
+            index: usize,
+        ) -> Result<Tensor<T, <E as RemoveAxis<I>>::Output, Strided, View<'_, T>>, ShapeError>
+        where [E: RemoveAxis<I>]
+        {
+            self.view().try_into_index_axis::<I>(index)
+        }
+        /// The view at `index` along axis `I` (numpy's `a[:, index]` for `I = 1`).
+        ///
+        /// ```
+        /// use mdtensor::tensor;
+        /// let a = tensor![[1, 2, 3], [4, 5, 6]];
+        /// assert_eq!(a.index_axis::<1>(2).to_vec(), [3, 6]);
+        /// ```
+        pub fn index_axis;
     }
-    /// See [`Tensor::try_into_unsqueezed`]: `Err` only for [`DynRank`](crate::DynRank)
-    /// when `I > rank`.
-    #[allow(clippy::type_complexity)] // the view type of the policy after the change
-    pub fn try_unsqueeze<const I: usize>(
-        &self,
-    ) -> Result<Tensor<T, <E as InsertAxis<I, One>>::Output, S::AxesChanged, View<'_, T>>, ShapeError>
-    where
-        E: InsertAxis<I, One>,
-        S::AxesChanged: Layout<<E as InsertAxis<I, One>>::Output>,
-    {
-        self.view().try_into_unsqueezed::<I>()
-    }
-    /// See [`Tensor::try_into_index_axis`].
-    pub fn try_index_axis<const I: usize>(
-        &self,
-        index: usize,
-    ) -> Result<Tensor<T, <E as RemoveAxis<I>>::Output, Strided, View<'_, T>>, ShapeError>
-    where
-        E: RemoveAxis<I>,
-    {
-        self.view().try_into_index_axis::<I>(index)
-    }
-    /// The view at `index` along axis `I` (numpy's `a[:, index]` for `I = 1`).
-    ///
-    /// ```
-    /// use mdtensor::tensor;
-    /// let a = tensor![[1, 2, 3], [4, 5, 6]];
-    /// assert_eq!(a.index_axis::<1>(2).to_vec(), [3, 6]);
-    /// ```
-    #[track_caller]
-    pub fn index_axis<const I: usize>(
-        &self,
-        index: usize,
-    ) -> Tensor<T, <E as RemoveAxis<I>>::Output, Strided, View<'_, T>>
-    where
-        E: RemoveAxis<I>,
-    {
-        or_panic(self.try_index_axis::<I>(index))
-    }
-    /// See [`Tensor::try_into_flipped`].
-    pub fn try_flip_dyn(&self, axis: impl Into<Axis>) -> Result<Tensor<T, E, Strided, View<'_, T>>, ShapeError> {
-        self.view().try_into_flipped(axis)
-    }
-    /// A view with the run-time axis `axis` reversed (numpy's `flip(a, axis)`; a negative
-    /// axis counts from the end); panics outside `-rank..rank`.
-    ///
-    /// ```
-    /// use mdtensor::tensor;
-    /// let a = tensor![[1, 2, 3], [4, 5, 6]];
-    /// assert_eq!(a.flip_dyn(0).to_vec(), [4, 5, 6, 1, 2, 3]);
-    /// assert!(a.try_flip_dyn(2).is_err());
-    /// ```
-    #[track_caller]
-    pub fn flip_dyn(&self, axis: impl Into<Axis>) -> Tensor<T, E, Strided, View<'_, T>> {
-        or_panic(self.try_flip_dyn(axis))
+    forms! {
+        /// See [`Tensor::try_into_flipped`].
+        pub fn try_flip_dyn[](&self, axis: impl Into<Axis>) -> Result<Tensor<T, E, Strided, View<'_, T>>, ShapeError>
+        {
+            self.view().try_into_flipped(axis)
+        }
+        /// A view with the run-time axis `axis` reversed (numpy's `flip(a, axis)`; a negative
+        /// axis counts from the end); panics outside `-rank..rank`.
+        ///
+        /// ```
+        /// use mdtensor::tensor;
+        /// let a = tensor![[1, 2, 3], [4, 5, 6]];
+        /// assert_eq!(a.flip_dyn(0).to_vec(), [4, 5, 6, 1, 2, 3]);
+        /// assert!(a.try_flip_dyn(2).is_err());
+        /// ```
+        pub fn flip_dyn;
     }
     /// The same as [`Tensor::try_flip_dyn`] (its name before the `_dyn` convention for
     /// run-time axes).

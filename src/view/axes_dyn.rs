@@ -5,6 +5,7 @@
 //! form.
 
 use crate::error::ShapeError;
+use crate::exec::forms::forms;
 use crate::extents::{Axis, Extents, InsertAxisDyn, RemoveAxisDyn};
 use crate::layout::{Layout, Strided};
 use crate::storage::{BorrowedStorage, DenseStorage, DenseStorageMut, View, ViewMut};
@@ -63,102 +64,73 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
 
 /// # Views: axes chosen at run time
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
-    /// See [`Tensor::try_into_index_axis_dyn`].
-    pub fn try_index_axis_dyn(
-        &self,
-        axis: impl Into<Axis>,
-        index: usize,
-    ) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output, Strided, View<'_, T>>, ShapeError>
-    where
-        E: RemoveAxisDyn,
-    {
-        self.view().try_into_index_axis_dyn(axis, index)
+    forms! {
+        /// See [`Tensor::try_into_index_axis_dyn`].
+        pub fn try_index_axis_dyn[](
+            &self,
+            axis: impl Into<Axis>,
+            index: usize,
+        ) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output, Strided, View<'_, T>>, ShapeError>
+        where [E: RemoveAxisDyn]
+        {
+            self.view().try_into_index_axis_dyn(axis, index)
+        }
+        /// The view at `index` along the run-time axis `axis` (numpy's `np.take(a, index,
+        /// axis)` without a copy); the rank drops by one and, for a static rank, the extents
+        /// become dynamic.
+        ///
+        /// ```
+        /// use mdtensor::{ext, tensor};
+        /// let a = tensor![[1, 2, 3], [4, 5, 6]];
+        /// let c = a.index_axis_dyn(1, 2);
+        /// let _: &ext![_] = c.extents();
+        /// assert_eq!(c.to_vec(), [3, 6]);
+        /// assert!(a.try_index_axis_dyn(2, 0).is_err());
+        /// ```
+        pub fn index_axis_dyn;
     }
-    /// The view at `index` along the run-time axis `axis` (numpy's `np.take(a, index,
-    /// axis)` without a copy); the rank drops by one and, for a static rank, the extents
-    /// become dynamic.
-    ///
-    /// ```
-    /// use mdtensor::{ext, tensor};
-    /// let a = tensor![[1, 2, 3], [4, 5, 6]];
-    /// let c = a.index_axis_dyn(1, 2);
-    /// let _: &ext![_] = c.extents();
-    /// assert_eq!(c.to_vec(), [3, 6]);
-    /// assert!(a.try_index_axis_dyn(2, 0).is_err());
-    /// ```
-    #[track_caller]
-    pub fn index_axis_dyn(
-        &self,
-        axis: impl Into<Axis>,
-        index: usize,
-    ) -> Tensor<T, <E as RemoveAxisDyn>::Output, Strided, View<'_, T>>
-    where
-        E: RemoveAxisDyn,
-    {
-        or_panic(self.try_index_axis_dyn(axis, index))
+    forms! {
+        /// See [`Tensor::try_into_squeezed_dyn`].
+        #[allow(clippy::type_complexity)] // the view type of the policy after the change
+        pub fn try_squeeze_dyn[](
+            &self,
+            axis: impl Into<Axis>,
+        ) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output, S::AxesChanged, View<'_, T>>, ShapeError>
+        where [E: RemoveAxisDyn, S::AxesChanged: Layout<<E as RemoveAxisDyn>::Output>]
+        {
+            self.view().try_into_squeezed_dyn(axis)
+        }
+        /// A view without the run-time axis `axis`, which must have extent 1.
+        ///
+        /// ```
+        /// use mdtensor::{DynRank, Tensor};
+        /// let a = Tensor::<f32, DynRank>::zeros(DynRank::new(vec![3, 1, 2]));
+        /// assert_eq!(a.squeeze_dyn(1).shape(), [3, 2]);
+        /// assert!(a.try_squeeze_dyn(0).is_err()); // extent 3
+        /// ```
+        pub fn squeeze_dyn;
     }
-    /// See [`Tensor::try_into_squeezed_dyn`].
-    #[allow(clippy::type_complexity)] // the view type of the policy after the change
-    pub fn try_squeeze_dyn(
-        &self,
-        axis: impl Into<Axis>,
-    ) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output, S::AxesChanged, View<'_, T>>, ShapeError>
-    where
-        E: RemoveAxisDyn,
-        S::AxesChanged: Layout<<E as RemoveAxisDyn>::Output>,
-    {
-        self.view().try_into_squeezed_dyn(axis)
-    }
-    /// A view without the run-time axis `axis`, which must have extent 1.
-    ///
-    /// ```
-    /// use mdtensor::{DynRank, Tensor};
-    /// let a = Tensor::<f32, DynRank>::zeros(DynRank::new(vec![3, 1, 2]));
-    /// assert_eq!(a.squeeze_dyn(1).shape(), [3, 2]);
-    /// assert!(a.try_squeeze_dyn(0).is_err()); // extent 3
-    /// ```
-    #[track_caller]
-    pub fn squeeze_dyn(
-        &self,
-        axis: impl Into<Axis>,
-    ) -> Tensor<T, <E as RemoveAxisDyn>::Output, S::AxesChanged, View<'_, T>>
-    where
-        E: RemoveAxisDyn,
-        S::AxesChanged: Layout<<E as RemoveAxisDyn>::Output>,
-    {
-        or_panic(self.try_squeeze_dyn(axis))
-    }
-    /// See [`Tensor::try_into_unsqueezed_dyn`].
-    #[allow(clippy::type_complexity)] // the view type of the policy after the change
-    pub fn try_unsqueeze_dyn(
-        &self,
-        axis: impl Into<Axis>,
-    ) -> Result<Tensor<T, <E as InsertAxisDyn>::Output, S::AxesChanged, View<'_, T>>, ShapeError>
-    where
-        E: InsertAxisDyn,
-        S::AxesChanged: Layout<<E as InsertAxisDyn>::Output>,
-    {
-        self.view().try_into_unsqueezed_dyn(axis)
-    }
-    /// A view with a new axis of extent 1 before the run-time axis `axis` (numpy's
-    /// `expand_dims(a, axis)`).
-    ///
-    /// ```
-    /// use mdtensor::{DynRank, Tensor};
-    /// let a = Tensor::<f32, DynRank>::zeros(DynRank::new(vec![3, 2]));
-    /// assert_eq!(a.unsqueeze_dyn(2).shape(), [3, 2, 1]);
-    /// assert!(a.try_unsqueeze_dyn(3).is_err());
-    /// ```
-    #[track_caller]
-    pub fn unsqueeze_dyn(
-        &self,
-        axis: impl Into<Axis>,
-    ) -> Tensor<T, <E as InsertAxisDyn>::Output, S::AxesChanged, View<'_, T>>
-    where
-        E: InsertAxisDyn,
-        S::AxesChanged: Layout<<E as InsertAxisDyn>::Output>,
-    {
-        or_panic(self.try_unsqueeze_dyn(axis))
+    forms! {
+        /// See [`Tensor::try_into_unsqueezed_dyn`].
+        #[allow(clippy::type_complexity)] // the view type of the policy after the change
+        pub fn try_unsqueeze_dyn[](
+            &self,
+            axis: impl Into<Axis>,
+        ) -> Result<Tensor<T, <E as InsertAxisDyn>::Output, S::AxesChanged, View<'_, T>>, ShapeError>
+        where [E: InsertAxisDyn, S::AxesChanged: Layout<<E as InsertAxisDyn>::Output>]
+        {
+            self.view().try_into_unsqueezed_dyn(axis)
+        }
+        /// A view with a new axis of extent 1 before the run-time axis `axis` (numpy's
+        /// `expand_dims(a, axis)`).
+        ///
+        /// ```
+        /// use mdtensor::{DynRank, Tensor};
+        /// let a = Tensor::<f32, DynRank>::zeros(DynRank::new(vec![3, 2]));
+        /// assert_eq!(a.unsqueeze_dyn(2).shape(), [3, 2, 1]);
+        /// assert!(a.try_unsqueeze_dyn(3).is_err());
+        /// ```
+        pub fn unsqueeze_dyn;
     }
 }
 

@@ -1,10 +1,11 @@
 //! `broadcast_to`: a read-only view with zero strides on stretched axes.
 
 use crate::error::ShapeError;
+use crate::exec::forms::forms;
 use crate::extents::{broadcast_strides, BroadcastTo, Extents};
 use crate::layout::{Layout, Strided};
 use crate::storage::{DenseStorage, View};
-use crate::tensor::{or_panic, ShapeArg, Tensor};
+use crate::tensor::{ShapeArg, Tensor};
 
 /// The extents and strides of a view of `dims`/`strides` broadcast to `shape` (numpy's
 /// rule; stretched axes get stride 0): the one rule every storage's `broadcast_to` uses.
@@ -41,32 +42,26 @@ impl<'a, T, E: Extents, S: Layout<E>> Tensor<T, E, S, View<'a, T>> {
 
 /// # Views: broadcasting
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
-    /// See [`Tensor::broadcast_to`].
-    pub fn try_broadcast_to<E2: Extents>(
-        &self,
-        shape: impl ShapeArg<E2>,
-    ) -> Result<Tensor<T, E2, Strided, View<'_, T>>, ShapeError>
-    where
-        E: BroadcastTo<E2>,
-    {
-        self.view().try_into_broadcast(shape)
-    }
-
-    /// A read-only view of this tensor stretched to `shape` by numpy's rules. With static
-    /// extents an impossible broadcast does not compile; dynamic axes are checked at run
-    /// time (this form panics, [`Tensor::try_broadcast_to`] returns the error).
-    ///
-    /// ```
-    /// use mdtensor::{ext, tensor};
-    /// let row = tensor![1, 2, 3];
-    /// let m = row.broadcast_to(ext![2, 3]);
-    /// assert_eq!(m.to_vec(), [1, 2, 3, 1, 2, 3]);
-    /// ```
-    #[track_caller]
-    pub fn broadcast_to<E2: Extents>(&self, shape: impl ShapeArg<E2>) -> Tensor<T, E2, Strided, View<'_, T>>
-    where
-        E: BroadcastTo<E2>,
-    {
-        or_panic(self.try_broadcast_to(shape))
+    forms! {
+        /// See [`Tensor::broadcast_to`].
+        pub fn try_broadcast_to[E2: Extents](
+            &self,
+            shape: impl ShapeArg<E2>,
+        ) -> Result<Tensor<T, E2, Strided, View<'_, T>>, ShapeError>
+        where [E: BroadcastTo<E2>]
+        {
+            self.view().try_into_broadcast(shape)
+        }
+        /// A read-only view of this tensor stretched to `shape` by numpy's rules. With static
+        /// extents an impossible broadcast does not compile; dynamic axes are checked at run
+        /// time (this form panics, [`Tensor::try_broadcast_to`] returns the error).
+        ///
+        /// ```
+        /// use mdtensor::{ext, tensor};
+        /// let row = tensor![1, 2, 3];
+        /// let m = row.broadcast_to(ext![2, 3]);
+        /// assert_eq!(m.to_vec(), [1, 2, 3, 1, 2, 3]);
+        /// ```
+        pub fn broadcast_to;
     }
 }

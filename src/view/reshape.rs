@@ -8,10 +8,11 @@
 //! any layout whose strides allow it).
 
 use crate::error::ShapeError;
+use crate::exec::forms::forms;
 use crate::extents::{Extents, StaticExtents};
 use crate::layout::{Layout, RowMajor};
 use crate::storage::{BorrowedStorage, DenseStorage, DenseStorageMut, Heap, View, ViewMut};
-use crate::tensor::{or_panic, ShapeArg, Tensor};
+use crate::tensor::{ShapeArg, Tensor};
 use typenum::{Bit, Eq, IsEqual, B0, B1};
 
 /// Extents `Self` may be reshaped to `Target`: checked in the type when both are static.
@@ -91,31 +92,26 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
 
 /// # Views: reshaping
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
-    /// See [`Tensor::reshape`].
-    pub fn try_reshape<E2: Extents>(
-        &self,
-        shape: impl ShapeArg<E2>,
-    ) -> Result<Tensor<T, E2, RowMajor, View<'_, T>>, ShapeError>
-    where
-        E: ReshapeTo<E2>,
-    {
-        self.view().try_into_reshaped(shape)
-    }
-    /// A view with new extents over the same elements in logical order (no copy). Static
-    /// extents with a different element count do not compile.
-    ///
-    /// ```
-    /// use mdtensor::{ext, tensor};
-    /// let a = tensor![[1, 2, 3], [4, 5, 6]];
-    /// let b = a.reshape(ext![3, 2]);
-    /// assert_eq!(b[[2, 0]], 5);
-    /// ```
-    #[track_caller]
-    pub fn reshape<E2: Extents>(&self, shape: impl ShapeArg<E2>) -> Tensor<T, E2, RowMajor, View<'_, T>>
-    where
-        E: ReshapeTo<E2>,
-    {
-        or_panic(self.try_reshape(shape))
+    forms! {
+        /// See [`Tensor::reshape`].
+        pub fn try_reshape[E2: Extents](
+            &self,
+            shape: impl ShapeArg<E2>,
+        ) -> Result<Tensor<T, E2, RowMajor, View<'_, T>>, ShapeError>
+        where [E: ReshapeTo<E2>]
+        {
+            self.view().try_into_reshaped(shape)
+        }
+        /// A view with new extents over the same elements in logical order (no copy). Static
+        /// extents with a different element count do not compile.
+        ///
+        /// ```
+        /// use mdtensor::{ext, tensor};
+        /// let a = tensor![[1, 2, 3], [4, 5, 6]];
+        /// let b = a.reshape(ext![3, 2]);
+        /// assert_eq!(b[[2, 0]], 5);
+        /// ```
+        pub fn reshape;
     }
 }
 

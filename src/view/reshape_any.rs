@@ -11,10 +11,11 @@
 
 use super::reshape::ReshapeTo;
 use crate::error::ShapeError;
+use crate::exec::forms::forms;
 use crate::extents::Extents;
 use crate::layout::{Layout, RowMajor, Strided};
 use crate::storage::{BorrowedStorage, DenseStorage, Heap, View};
-use crate::tensor::{or_panic, ShapeArg, Tensor};
+use crate::tensor::{ShapeArg, Tensor};
 
 /// numpy's `_attempt_nocopy_reshape` in C order, on strides in elements: the strides under
 /// which `new` reads the elements of `(old, old_strides)` in the same row-major logical
@@ -94,79 +95,67 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
 }
 
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
-    /// See [`Tensor::reshape_strided`]; `Err(NotContiguous)` when no view can hold the new
-    /// shape (numpy would copy; [`Tensor::to_shape`] does).
-    pub fn try_reshape_strided<E2: Extents>(
-        &self,
-        shape: impl ShapeArg<E2>,
-    ) -> Result<Tensor<T, E2, Strided, View<'_, T>>, ShapeError>
-    where
-        E: ReshapeTo<E2>,
-    {
-        self.view().try_into_reshaped_strided(shape)
-    }
-    /// A view with new extents over the same elements in logical order, for any layout
-    /// whose strides allow it (numpy's rule: each group of old axes that the new shape
-    /// merges or splits must step evenly). Sliced, transposed and broadcast views qualify
-    /// more often than not.
-    ///
-    /// ```
-    /// use mdtensor::{s, DynRank, Tensor};
-    /// let a = Tensor::<i32, DynRank>::from_fn(vec![4, 4, 4], |i| (i[0] * 16 + i[1] * 4 + i[2]) as i32);
-    /// // Every other row of each block, split into 2×2×2×2×2: still a view.
-    /// let rows = a.slice(s![.., ..;2, ..]);
-    /// let v = rows.reshape_strided::<DynRank>(vec![2, 2, 2, 2, 2]);
-    /// assert_eq!(v.strides(), [32, 16, 8, 2, 1]);
-    /// assert_eq!(v.to_vec(), rows.to_vec());
-    /// // A transposed matrix cannot be flattened without a copy.
-    /// let m = Tensor::<i32, DynRank>::zeros(vec![2, 3]);
-    /// assert!(m.t().try_reshape_strided::<DynRank>(vec![6]).is_err());
-    /// ```
-    #[track_caller]
-    pub fn reshape_strided<E2: Extents>(&self, shape: impl ShapeArg<E2>) -> Tensor<T, E2, Strided, View<'_, T>>
-    where
-        E: ReshapeTo<E2>,
-    {
-        or_panic(self.try_reshape_strided(shape))
-    }
-    /// See [`Tensor::to_shape`]; `Err` only when the element counts differ.
-    pub fn try_to_shape<E2: Extents>(&self, shape: impl ShapeArg<E2>) -> Result<CowTensor<'_, T, E2>, ShapeError>
-    where
-        E: ReshapeTo<E2>,
-        T: Clone,
-    {
-        const OP: &str = "to_shape";
-        let target: E2 = super::reshape::checked_target(OP, &self.extents, shape, core::mem::size_of::<T>())?;
-        match self.try_reshape_strided(target.clone()) {
-            Ok(v) => Ok(CowTensor::Viewed(v)),
-            Err(ShapeError::NotContiguous { .. }) => {
-                let data = self.to_vec_op(OP)?;
-                Tensor::try_from_vec(target, data).map(CowTensor::Copied).map_err(|(e, _)| e)
-            }
-            Err(e) => Err(e),
+    forms! {
+        /// See [`Tensor::reshape_strided`]; `Err(NotContiguous)` when no view can hold the new
+        /// shape (numpy would copy; [`Tensor::to_shape`] does).
+        pub fn try_reshape_strided[E2: Extents](
+            &self,
+            shape: impl ShapeArg<E2>,
+        ) -> Result<Tensor<T, E2, Strided, View<'_, T>>, ShapeError>
+        where [E: ReshapeTo<E2>]
+        {
+            self.view().try_into_reshaped_strided(shape)
         }
+        /// A view with new extents over the same elements in logical order, for any layout
+        /// whose strides allow it (numpy's rule: each group of old axes that the new shape
+        /// merges or splits must step evenly). Sliced, transposed and broadcast views qualify
+        /// more often than not.
+        ///
+        /// ```
+        /// use mdtensor::{s, DynRank, Tensor};
+        /// let a = Tensor::<i32, DynRank>::from_fn(vec![4, 4, 4], |i| (i[0] * 16 + i[1] * 4 + i[2]) as i32);
+        /// // Every other row of each block, split into 2×2×2×2×2: still a view.
+        /// let rows = a.slice(s![.., ..;2, ..]);
+        /// let v = rows.reshape_strided::<DynRank>(vec![2, 2, 2, 2, 2]);
+        /// assert_eq!(v.strides(), [32, 16, 8, 2, 1]);
+        /// assert_eq!(v.to_vec(), rows.to_vec());
+        /// // A transposed matrix cannot be flattened without a copy.
+        /// let m = Tensor::<i32, DynRank>::zeros(vec![2, 3]);
+        /// assert!(m.t().try_reshape_strided::<DynRank>(vec![6]).is_err());
+        /// ```
+        pub fn reshape_strided;
     }
-    /// numpy's `reshape`: new extents over the same elements in logical order, as a view
-    /// when the strides allow it ([`Tensor::reshape_strided`]) and as a row-major copy
-    /// otherwise; it never refuses a matching element count (ndarray's `to_shape`).
-    ///
-    /// ```
-    /// use mdtensor::{ext, tensor};
-    /// let a = tensor![[1, 2, 3], [4, 5, 6]];
-    /// let v = a.to_shape(ext![3, 2]);
-    /// assert!(v.is_view());
-    /// let at = a.t();
-    /// let t = at.to_shape(ext![6]); // a transposed matrix needs a copy
-    /// assert!(!t.is_view());
-    /// assert_eq!(t.view().to_vec(), [1, 4, 2, 5, 3, 6]);
-    /// ```
-    #[track_caller]
-    pub fn to_shape<E2: Extents>(&self, shape: impl ShapeArg<E2>) -> CowTensor<'_, T, E2>
-    where
-        E: ReshapeTo<E2>,
-        T: Clone,
-    {
-        or_panic(self.try_to_shape(shape))
+    forms! {
+        /// See [`Tensor::to_shape`]; `Err` only when the element counts differ.
+        pub fn try_to_shape[E2: Extents](&self, shape: impl ShapeArg<E2>) -> Result<CowTensor<'_, T, E2>, ShapeError>
+        where [E: ReshapeTo<E2>, T: Clone]
+        {
+            const OP: &str = "to_shape";
+            let target: E2 = super::reshape::checked_target(OP, &self.extents, shape, core::mem::size_of::<T>())?;
+            match self.try_reshape_strided(target.clone()) {
+                Ok(v) => Ok(CowTensor::Viewed(v)),
+                Err(ShapeError::NotContiguous { .. }) => {
+                    let data = self.to_vec_op(OP)?;
+                    Tensor::try_from_vec(target, data).map(CowTensor::Copied).map_err(|(e, _)| e)
+                }
+                Err(e) => Err(e),
+            }
+        }
+        /// numpy's `reshape`: new extents over the same elements in logical order, as a view
+        /// when the strides allow it ([`Tensor::reshape_strided`]) and as a row-major copy
+        /// otherwise; it never refuses a matching element count (ndarray's `to_shape`).
+        ///
+        /// ```
+        /// use mdtensor::{ext, tensor};
+        /// let a = tensor![[1, 2, 3], [4, 5, 6]];
+        /// let v = a.to_shape(ext![3, 2]);
+        /// assert!(v.is_view());
+        /// let at = a.t();
+        /// let t = at.to_shape(ext![6]); // a transposed matrix needs a copy
+        /// assert!(!t.is_view());
+        /// assert_eq!(t.view().to_vec(), [1, 4, 2, 5, 3, 6]);
+        /// ```
+        pub fn to_shape;
     }
 }
 

@@ -8,11 +8,12 @@
 //! dynamic-rank view.
 
 use crate::error::ShapeError;
+use crate::exec::forms::forms;
 use crate::extents::{Dyn, DynRank, Extents};
 use crate::layout::arith::{advance, step_stride};
 use crate::layout::{Layout, Strided};
 use crate::storage::{BorrowedStorage, DenseStorage, DenseStorageMut, View, ViewMut};
-use crate::tensor::{or_panic, Tensor};
+use crate::tensor::Tensor;
 use core::marker::PhantomData;
 use core::ops::{Range, RangeFrom, RangeFull, RangeInclusive, RangeTo, RangeToInclusive};
 
@@ -335,31 +336,26 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
 
 /// # Views: slicing
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
-    /// See [`Tensor::slice`].
-    pub fn try_slice<In, Out: Extents>(
-        &self,
-        info: SliceInfo<In, Out>,
-    ) -> Result<Tensor<T, Out, Strided, View<'_, T>>, ShapeError>
-    where
-        E: SliceInput<In>,
-    {
-        self.view().try_into_sliced(info)
-    }
-    /// A view of a slice, numpy style.
-    ///
-    /// ```
-    /// use mdtensor::{s, tensor, NewAxis};
-    /// let a = tensor![[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]];
-    /// assert_eq!(a.slice(s![1.., ..;2]).to_vec(), [4, 6, 8, 10]);
-    /// assert_eq!(a.slice(s![-1, ..;-1]).to_vec(), [11, 10, 9, 8]);
-    /// assert_eq!(a.slice(s![0, NewAxis, 1..3]).dims(), [1usize, 2]);
-    /// ```
-    #[track_caller]
-    pub fn slice<In, Out: Extents>(&self, info: SliceInfo<In, Out>) -> Tensor<T, Out, Strided, View<'_, T>>
-    where
-        E: SliceInput<In>,
-    {
-        or_panic(self.try_slice(info))
+    forms! {
+        /// See [`Tensor::slice`].
+        pub fn try_slice[In, Out: Extents](
+            &self,
+            info: SliceInfo<In, Out>,
+        ) -> Result<Tensor<T, Out, Strided, View<'_, T>>, ShapeError>
+        where [E: SliceInput<In>]
+        {
+            self.view().try_into_sliced(info)
+        }
+        /// A view of a slice, numpy style.
+        ///
+        /// ```
+        /// use mdtensor::{s, tensor, NewAxis};
+        /// let a = tensor![[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]];
+        /// assert_eq!(a.slice(s![1.., ..;2]).to_vec(), [4, 6, 8, 10]);
+        /// assert_eq!(a.slice(s![-1, ..;-1]).to_vec(), [11, 10, 9, 8]);
+        /// assert_eq!(a.slice(s![0, NewAxis, 1..3]).dims(), [1usize, 2]);
+        /// ```
+        pub fn slice;
     }
     /// A view of a slice given at run time; the result has dynamic rank.
     pub fn try_slice_dyn(&self, elems: &[SliceElem]) -> Result<Tensor<T, DynRank, Strided, View<'_, T>>, ShapeError> {
@@ -369,32 +365,25 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
 
 /// # Views: slicing
 impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
-    /// See [`Tensor::slice_mut`].
-    pub fn try_slice_mut<In, Out: Extents>(
-        &mut self,
-        info: SliceInfo<In, Out>,
-    ) -> Result<Tensor<T, Out, Strided, ViewMut<'_, T>>, ShapeError>
-    where
-        St: DenseStorageMut<T>,
-        E: SliceInput<In>,
-    {
-        self.view_mut().try_into_sliced(info)
-    }
-    /// A mutable view of a slice: writing through it writes this tensor.
-    ///
-    /// ```
-    /// use mdtensor::{s, tensor};
-    /// let mut a = tensor![[1, 2, 3], [4, 5, 6]];
-    /// a.slice_mut(s![.., 1]).fill(0);
-    /// assert_eq!(a.to_vec(), [1, 0, 3, 4, 0, 6]);
-    /// ```
-    #[track_caller]
-    pub fn slice_mut<In, Out: Extents>(&mut self, info: SliceInfo<In, Out>) -> Tensor<T, Out, Strided, ViewMut<'_, T>>
-    where
-        St: DenseStorageMut<T>,
-        E: SliceInput<In>,
-    {
-        or_panic(self.try_slice_mut(info))
+    forms! {
+        /// See [`Tensor::slice_mut`].
+        pub fn try_slice_mut[In, Out: Extents](
+            &mut self,
+            info: SliceInfo<In, Out>,
+        ) -> Result<Tensor<T, Out, Strided, ViewMut<'_, T>>, ShapeError>
+        where [St: DenseStorageMut<T>, E: SliceInput<In>]
+        {
+            self.view_mut().try_into_sliced(info)
+        }
+        /// A mutable view of a slice: writing through it writes this tensor.
+        ///
+        /// ```
+        /// use mdtensor::{s, tensor};
+        /// let mut a = tensor![[1, 2, 3], [4, 5, 6]];
+        /// a.slice_mut(s![.., 1]).fill(0);
+        /// assert_eq!(a.to_vec(), [1, 0, 3, 4, 0, 6]);
+        /// ```
+        pub fn slice_mut;
     }
 }
 

@@ -16,6 +16,7 @@
 //! [`static_arith`](crate::extents::static_arith)).
 
 use crate::error::ShapeError;
+use crate::exec::forms::forms;
 use crate::extents::{Const, Dim, Dyn, Extents, StaticDim, StaticExtents, ToDim};
 use crate::layout::{ColMajor, Layout, RowMajor, SliceSteps, StaticSliced, Strided};
 use crate::storage::{BorrowedStorage, DenseStorage, DenseStorageMut, View, ViewMut};
@@ -317,25 +318,18 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
 
 /// # Views: static slicing
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
-    /// See [`Tensor::slice_static`].
-    pub fn try_slice_static<Spec: StaticSliceSpec<E>>(
-        &self,
-    ) -> Result<Tensor<T, Spec::Out, <S as StaticSlicePolicy<E, Spec>>::Out, View<'_, T>>, ShapeError>
-    where
-        S: StaticSlicePolicy<E, Spec>,
-    {
-        self.view().try_into_sliced_static::<Spec>()
-    }
-    /// A view of a static slice; see [`StaticSliceSpec`]. Panics only when a span
-    /// overruns a dynamic axis.
-    #[track_caller]
-    pub fn slice_static<Spec: StaticSliceSpec<E>>(
-        &self,
-    ) -> Tensor<T, Spec::Out, <S as StaticSlicePolicy<E, Spec>>::Out, View<'_, T>>
-    where
-        S: StaticSlicePolicy<E, Spec>,
-    {
-        or_panic(self.try_slice_static::<Spec>())
+    forms! {
+        /// See [`Tensor::slice_static`].
+        pub fn try_slice_static[Spec: StaticSliceSpec<E>]::<Spec>(
+            &self,
+        ) -> Result<Tensor<T, Spec::Out, <S as StaticSlicePolicy<E, Spec>>::Out, View<'_, T>>, ShapeError>
+        where [S: StaticSlicePolicy<E, Spec>]
+        {
+            self.view().try_into_sliced_static::<Spec>()
+        }
+        /// A view of a static slice; see [`StaticSliceSpec`]. Panics only when a span
+        /// overruns a dynamic axis.
+        pub fn slice_static;
     }
 }
 

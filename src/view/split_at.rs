@@ -2,6 +2,7 @@
 //! `split_at_mut`, the two halves alive at once like `slice::split_at_mut`).
 
 use crate::error::ShapeError;
+use crate::exec::forms::forms;
 use crate::extents::{Axis, Extents};
 use crate::layout::{Layout, Strided};
 use crate::storage::{DenseStorage, DenseStorageMut, View, ViewMut};
@@ -36,44 +37,39 @@ fn halves<E: Extents>(
 
 /// # Splitting in two
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
-    /// See [`Tensor::split_at`]; `Err` for an axis outside `-rank..rank` or `index` past
-    /// the axis' extent.
-    #[allow(clippy::type_complexity)] // a pair of views
-    pub fn try_split_at(
-        &self,
-        axis: impl Into<Axis>,
-        index: usize,
-    ) -> Result<(Tensor<T, E::Dynamic, Strided, View<'_, T>>, Tensor<T, E::Dynamic, Strided, View<'_, T>>), ShapeError>
-    {
-        let axis = axis.into().resolve("split_at", self.rank())?;
-        let strides = self.strides();
-        let (a, b, first) = halves("split_at", &self.extents, strides.as_ref(), axis, index)?;
-        let mut st = a.zero_strides();
-        st.as_mut().copy_from_slice(strides.as_ref());
-        // SAFETY: each half is a sub-range of the axis with the tensor's own strides, so
-        // every index of a half is an index of the tensor.
-        let left = unsafe { self.view().relayout(a, st.clone(), 0) }?;
-        // SAFETY: as above; `first` is the position of index `index` along `axis`.
-        let right = unsafe { self.view().relayout(b, st, first) }?;
-        Ok((left, right))
-    }
-    /// The views before and from `index` along `axis` (ndarray's `split_at(Axis(k), i)`;
-    /// numpy's `np.split(a, [i], axis)`); a negative axis counts from the end.
-    ///
-    /// ```
-    /// use mdtensor::tensor;
-    /// let a = tensor![[1, 2, 3], [4, 5, 6]];
-    /// let (l, r) = a.split_at(1, 1);
-    /// assert_eq!((l.to_vec(), r.to_vec()), (vec![1, 4], vec![2, 3, 5, 6]));
-    /// ```
-    #[track_caller]
-    #[allow(clippy::type_complexity)] // a pair of views
-    pub fn split_at(
-        &self,
-        axis: impl Into<Axis>,
-        index: usize,
-    ) -> (Tensor<T, E::Dynamic, Strided, View<'_, T>>, Tensor<T, E::Dynamic, Strided, View<'_, T>>) {
-        or_panic(self.try_split_at(axis, index))
+    forms! {
+        /// See [`Tensor::split_at`]; `Err` for an axis outside `-rank..rank` or `index` past
+        /// the axis' extent.
+        #[allow(clippy::type_complexity)] // a pair of views
+        pub fn try_split_at[](
+            &self,
+            axis: impl Into<Axis>,
+            index: usize,
+        ) -> Result<(Tensor<T, E::Dynamic, Strided, View<'_, T>>, Tensor<T, E::Dynamic, Strided, View<'_, T>>), ShapeError>
+        {
+            let axis = axis.into().resolve("split_at", self.rank())?;
+            let strides = self.strides();
+            let (a, b, first) = halves("split_at", &self.extents, strides.as_ref(), axis, index)?;
+            let mut st = a.zero_strides();
+            st.as_mut().copy_from_slice(strides.as_ref());
+            // SAFETY: each half is a sub-range of the axis with the tensor's own strides, so
+            // every index of a half is an index of the tensor.
+            let left = unsafe { self.view().relayout(a, st.clone(), 0) }?;
+            // SAFETY: as above; `first` is the position of index `index` along `axis`.
+            let right = unsafe { self.view().relayout(b, st, first) }?;
+            Ok((left, right))
+        }
+        /// The views before and from `index` along `axis` (ndarray's `split_at(Axis(k), i)`;
+        /// numpy's `np.split(a, [i], axis)`); a negative axis counts from the end.
+        ///
+        /// ```
+        /// use mdtensor::tensor;
+        /// let a = tensor![[1, 2, 3], [4, 5, 6]];
+        /// let (l, r) = a.split_at(1, 1);
+        /// assert_eq!((l.to_vec(), r.to_vec()), (vec![1, 4], vec![2, 3, 5, 6]));
+        /// ```
+        #[allow(clippy::type_complexity)] // a pair of views
+        pub fn split_at;
     }
 }
 

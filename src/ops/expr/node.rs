@@ -6,6 +6,7 @@ use super::facts::LeafFacts;
 use super::tree::{Binary, FnOp, Unary, UnaryOp};
 use crate::alloc::AlignedBuf;
 use crate::error::ShapeError;
+use crate::exec::forms::forms;
 use crate::exec::par::Par;
 use crate::extents::{CanBroadcast, Extents, Reverse};
 use crate::kernels::access::{Cursor, FlatKernel};
@@ -67,20 +68,20 @@ pub trait Expr: ExprShape {
     fn eval(self) -> Tensor<Self::Elem, Self::Extents> {
         or_panic(self.try_eval())
     }
-    /// [`Expr::try_eval`] with an explicit choice of threads.
-    fn try_eval_with(self, par: Par) -> Result<Tensor<Self::Elem, Self::Extents>, ShapeError> {
-        try_eval(self, par)
-    }
-    /// [`Expr::eval`] with an explicit choice of threads.
-    ///
-    /// ```
-    /// use mdtensor::{prelude::*, tensor};
-    /// let a = tensor![1.0, 2.0];
-    /// assert_eq!((&a * 2.0).eval_with(Par::Seq).to_vec(), [2.0, 4.0]);
-    /// ```
-    #[track_caller]
-    fn eval_with(self, par: Par) -> Tensor<Self::Elem, Self::Extents> {
-        or_panic(self.try_eval_with(par))
+    forms! {
+        /// [`Expr::try_eval`] with an explicit choice of threads.
+        fn try_eval_with[](self, par: Par) -> Result<Tensor<Self::Elem, Self::Extents>, ShapeError>
+        {
+            try_eval(self, par)
+        }
+        /// [`Expr::eval`] with an explicit choice of threads.
+        ///
+        /// ```
+        /// use mdtensor::{prelude::*, tensor};
+        /// let a = tensor![1.0, 2.0];
+        /// assert_eq!((&a * 2.0).eval_with(Par::Seq).to_vec(), [2.0, 4.0]);
+        /// ```
+        fn eval_with;
     }
     /// Evaluates into any owned storage, e.g. a [`StackTensor`](crate::StackTensor) for
     /// static extents (no heap allocation); always on the calling thread.

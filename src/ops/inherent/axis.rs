@@ -1,14 +1,13 @@
 //! Reductions along a static axis as inherent methods of dense tensors (see
 //! [`AxisReductions`]).
 
+use crate::exec::forms::forms;
 use crate::exec::par::Par;
 use crate::extents::{Extents, RemoveAxis};
 use crate::kernels::reduce::Reducer;
 use crate::layout::Layout;
 use crate::ops::{AxisReductions, Ddof};
 use crate::storage::DenseStorage;
-use crate::exec::forms::forms;
-use crate::tensor::or_panic;
 use crate::tensor::Tensor;
 use crate::ShapeError;
 use num_traits::{Float, FromPrimitive, One, Zero};
@@ -37,30 +36,25 @@ type Reduced<T, E, const I: usize> = Tensor<T, <E as RemoveAxis<I>>::Output>;
 /// assert_eq!(t.t().max_axis::<1>().to_vec(), [4.0, 5.0, 6.0]);
 /// ```
 impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
-    /// Applies any [`Reducer`] along axis `I`; see [`AxisReductions::try_reduce_axis_with`].
-    #[inline]
-    pub fn try_reduce_axis_with<R: Reducer<T>, const I: usize>(
-        &self,
-        r: R,
-        par: Par,
-    ) -> Result<Reduced<R::Out, E, I>, ShapeError>
-    where
-        E: RemoveAxis<I>,
-    {
-        AxisReductions::try_reduce_axis_with::<R, I>(self, r, par)
-    }
-    /// Applies any [`Reducer`] along axis `I` with an explicit choice of threads.
-    ///
-    /// ```
-    /// use mdtensor::{ops::Sum, tensor, Par};
-    /// assert_eq!(tensor![[1, 2], [3, 4]].reduce_axis_with::<_, 0>(Sum, Par::Seq).to_vec(), [4, 6]);
-    /// ```
-    #[track_caller]
-    pub fn reduce_axis_with<R: Reducer<T>, const I: usize>(&self, r: R, par: Par) -> Reduced<R::Out, E, I>
-    where
-        E: RemoveAxis<I>,
-    {
-        or_panic(self.try_reduce_axis_with::<R, I>(r, par))
+    forms! {
+        /// Applies any [`Reducer`] along axis `I`; see [`AxisReductions::try_reduce_axis_with`].
+        #[inline]
+        pub fn try_reduce_axis_with[R: Reducer<T>, const I: usize]::<R, I>(
+            &self,
+            r: R,
+            par: Par,
+        ) -> Result<Reduced<R::Out, E, I>, ShapeError>
+        where [E: RemoveAxis<I>]
+        {
+            AxisReductions::try_reduce_axis_with::<R, I>(self, r, par)
+        }
+        /// Applies any [`Reducer`] along axis `I` with an explicit choice of threads.
+        ///
+        /// ```
+        /// use mdtensor::{ops::Sum, tensor, Par};
+        /// assert_eq!(tensor![[1, 2], [3, 4]].reduce_axis_with::<_, 0>(Sum, Par::Seq).to_vec(), [4, 6]);
+        /// ```
+        pub fn reduce_axis_with;
     }
     /// Sum along axis `I` ([`Tensor::sum_axis`], the sums of every storage, as a `Result`);
     /// see [`AxisReductions::try_sum_axis`].
@@ -107,7 +101,8 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     }
 
     forms! {
-        /// Mean along axis `I` (NaN along an empty axis) with an explicit choice of threads; see [`AxisReductions::try_mean_axis_with`].
+        /// Mean along axis `I` (NaN along an empty axis) with an explicit choice of threads; see
+        /// [`AxisReductions::try_mean_axis_with`].
         pub fn try_mean_axis_with[const I: usize]::<I>(&self) with par
             -> Result<Reduced<T, E, I>, ShapeError>
         where [T: Float + FromPrimitive, E: RemoveAxis<I>]
@@ -123,7 +118,8 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     }
 
     forms! {
-        /// Variance along axis `I` with `ddof` delta degrees of freedom with an explicit choice of threads; see [`AxisReductions::try_var_axis_with`].
+        /// Variance along axis `I` with `ddof` delta degrees of freedom with an explicit choice of threads; see
+        /// [`AxisReductions::try_var_axis_with`].
         pub fn try_var_axis_with[const I: usize]::<I>(&self, ddof: impl Into<Ddof>) with par
             -> Result<Reduced<T, E, I>, ShapeError>
         where [T: Float + FromPrimitive, E: RemoveAxis<I>]
@@ -139,14 +135,16 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     }
 
     forms! {
-        /// Standard deviation along axis `I` with `ddof` delta degrees of freedom with an explicit choice of threads; see [`AxisReductions::try_std_axis_with`].
+        /// Standard deviation along axis `I` with `ddof` delta degrees of freedom with an explicit choice of threads;
+        /// see [`AxisReductions::try_std_axis_with`].
         pub fn try_std_axis_with[const I: usize]::<I>(&self, ddof: impl Into<Ddof>) with par
             -> Result<Reduced<T, E, I>, ShapeError>
         where [T: Float + FromPrimitive, E: RemoveAxis<I>]
         {
             AxisReductions::try_std_axis_with::<I>(self, ddof, par)
         }
-        /// Standard deviation along axis `I` with `ddof` delta degrees of freedom; see [`AxisReductions::try_std_axis`].
+        /// Standard deviation along axis `I` with `ddof` delta degrees of freedom; see
+        /// [`AxisReductions::try_std_axis`].
         pub fn try_std_axis;
         /// Standard deviation along axis `I` with `ddof` delta degrees of freedom.
         pub fn std_axis;
@@ -155,7 +153,8 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     }
 
     forms! {
-        /// Smallest element along axis `I` (NaN propagates) with an explicit choice of threads; see [`AxisReductions::try_min_axis_with`].
+        /// Smallest element along axis `I` (NaN propagates) with an explicit choice of threads; see
+        /// [`AxisReductions::try_min_axis_with`].
         pub fn try_min_axis_with[const I: usize]::<I>(&self) with par
             -> Result<Reduced<T, E, I>, ShapeError>
         where [T: PartialOrd, E: RemoveAxis<I>]
@@ -171,7 +170,8 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     }
 
     forms! {
-        /// Largest element along axis `I` (NaN propagates) with an explicit choice of threads; see [`AxisReductions::try_max_axis_with`].
+        /// Largest element along axis `I` (NaN propagates) with an explicit choice of threads; see
+        /// [`AxisReductions::try_max_axis_with`].
         pub fn try_max_axis_with[const I: usize]::<I>(&self) with par
             -> Result<Reduced<T, E, I>, ShapeError>
         where [T: PartialOrd, E: RemoveAxis<I>]
@@ -187,14 +187,16 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     }
 
     forms! {
-        /// Index along axis `I` of the first smallest element (of the first NaN) with an explicit choice of threads; see [`AxisReductions::try_argmin_axis_with`].
+        /// Index along axis `I` of the first smallest element (of the first NaN) with an explicit choice of threads;
+        /// see [`AxisReductions::try_argmin_axis_with`].
         pub fn try_argmin_axis_with[const I: usize]::<I>(&self) with par
             -> Result<Reduced<usize, E, I>, ShapeError>
         where [T: PartialOrd, E: RemoveAxis<I>]
         {
             AxisReductions::try_argmin_axis_with::<I>(self, par)
         }
-        /// Index along axis `I` of the first smallest element (of the first NaN); see [`AxisReductions::try_argmin_axis`].
+        /// Index along axis `I` of the first smallest element (of the first NaN); see
+        /// [`AxisReductions::try_argmin_axis`].
         pub fn try_argmin_axis;
         /// Index along axis `I` of the first smallest element (of the first NaN).
         pub fn argmin_axis;
@@ -203,14 +205,16 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     }
 
     forms! {
-        /// Index along axis `I` of the first largest element (of the first NaN) with an explicit choice of threads; see [`AxisReductions::try_argmax_axis_with`].
+        /// Index along axis `I` of the first largest element (of the first NaN) with an explicit choice of threads; see
+        /// [`AxisReductions::try_argmax_axis_with`].
         pub fn try_argmax_axis_with[const I: usize]::<I>(&self) with par
             -> Result<Reduced<usize, E, I>, ShapeError>
         where [T: PartialOrd, E: RemoveAxis<I>]
         {
             AxisReductions::try_argmax_axis_with::<I>(self, par)
         }
-        /// Index along axis `I` of the first largest element (of the first NaN); see [`AxisReductions::try_argmax_axis`].
+        /// Index along axis `I` of the first largest element (of the first NaN); see
+        /// [`AxisReductions::try_argmax_axis`].
         pub fn try_argmax_axis;
         /// Index along axis `I` of the first largest element (of the first NaN).
         pub fn argmax_axis;
@@ -231,7 +235,8 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
 /// ```
 impl<E: Extents, S: Layout<E>, St: DenseStorage<bool>> Tensor<bool, E, S, St> {
     forms! {
-        /// Whether every element along axis `I` is true with an explicit choice of threads; see [`AxisReductions::try_all_axis_with`].
+        /// Whether every element along axis `I` is true with an explicit choice of threads; see
+        /// [`AxisReductions::try_all_axis_with`].
         pub fn try_all_axis_with[const I: usize]::<I>(&self) with par
             -> Result<Reduced<bool, E, I>, ShapeError>
         where [E: RemoveAxis<I>]
@@ -247,7 +252,8 @@ impl<E: Extents, S: Layout<E>, St: DenseStorage<bool>> Tensor<bool, E, S, St> {
     }
 
     forms! {
-        /// Whether some element along axis `I` is true with an explicit choice of threads; see [`AxisReductions::try_any_axis_with`].
+        /// Whether some element along axis `I` is true with an explicit choice of threads; see
+        /// [`AxisReductions::try_any_axis_with`].
         pub fn try_any_axis_with[const I: usize]::<I>(&self) with par
             -> Result<Reduced<bool, E, I>, ShapeError>
         where [E: RemoveAxis<I>]

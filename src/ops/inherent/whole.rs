@@ -1,13 +1,12 @@
 //! Whole-tensor reductions as inherent methods of dense tensors (see [`Reductions`]).
 
+use crate::exec::forms::forms;
 use crate::exec::par::Par;
 use crate::extents::Extents;
 use crate::kernels::reduce::Reducer;
 use crate::layout::Layout;
 use crate::ops::{Ddof, Reductions};
 use crate::storage::DenseStorage;
-use crate::exec::forms::forms;
-use crate::tensor::or_panic;
 use crate::tensor::Tensor;
 use crate::ShapeError;
 use num_traits::{Float, FromPrimitive, One, Zero};
@@ -27,21 +26,21 @@ use num_traits::{Float, FromPrimitive, One, Zero};
 /// assert_eq!(t.t().argmax(), Some(2)); // row-major position in the transposed view
 /// ```
 impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
-    /// Applies any [`Reducer`] to every element; see [`Reductions::try_reduce_with`].
-    #[inline]
-    pub fn try_reduce_with<R: Reducer<T>>(&self, r: R, par: Par) -> Result<R::Out, ShapeError> {
-        Reductions::try_reduce_with(self, r, par)
-    }
-    /// Applies any [`Reducer`] to every element with an explicit choice of threads (the
-    /// same bits whatever the threads).
-    ///
-    /// ```
-    /// use mdtensor::{ops::Sum, tensor, Par};
-    /// assert_eq!(tensor![[1, 2], [3, 4]].reduce_with(Sum, Par::Seq), 10);
-    /// ```
-    #[track_caller]
-    pub fn reduce_with<R: Reducer<T>>(&self, r: R, par: Par) -> R::Out {
-        or_panic(self.try_reduce_with(r, par))
+    forms! {
+        /// Applies any [`Reducer`] to every element; see [`Reductions::try_reduce_with`].
+        #[inline]
+        pub fn try_reduce_with[R: Reducer<T>](&self, r: R, par: Par) -> Result<R::Out, ShapeError>
+        {
+            Reductions::try_reduce_with(self, r, par)
+        }
+        /// Applies any [`Reducer`] to every element with an explicit choice of threads (the
+        /// same bits whatever the threads).
+        ///
+        /// ```
+        /// use mdtensor::{ops::Sum, tensor, Par};
+        /// assert_eq!(tensor![[1, 2], [3, 4]].reduce_with(Sum, Par::Seq), 10);
+        /// ```
+        pub fn reduce_with;
     }
     forms! {
         /// Sum with an explicit choice of threads; see [`Reductions::try_sum_with`] (for a

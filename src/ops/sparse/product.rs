@@ -16,6 +16,7 @@
 //! needs no copy to be fast.
 
 use crate::error::ShapeError;
+use crate::exec::forms::forms;
 use crate::exec::par::Par;
 use crate::extents::{Dim, MatrixOf, SparseProductDim, VectorOf};
 use crate::kernels::spmv::{product, CsRef};
@@ -85,49 +86,42 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
         Ok(())
     }
 
-    /// `self · x` with an explicit choice of threads; `Err` when `x`'s length differs from
-    /// the number of columns.
-    pub fn try_matvec_with<X: VectorOf<E::Cols>, S2: Layout<X>, St2: DenseStorage<T>>(
-        &self,
-        x: &Tensor<T, X, S2, St2>,
-        par: Par,
-    ) -> Result<Tensor<T, (E::Rows,)>, ShapeError> {
-        self.check_inner("matvec", x.shape(), 1)?;
-        self.new_product("matvec", &[self.dims()[0]], &row_major(x), 1, par)
+    forms! {
+        /// `self · x` with an explicit choice of threads; `Err` when `x`'s length differs from
+        /// the number of columns.
+        pub fn try_matvec_with[X: VectorOf<E::Cols>, S2: Layout<X>, St2: DenseStorage<T>](
+            &self,
+            x: &Tensor<T, X, S2, St2>,
+            par: Par,
+        ) -> Result<Tensor<T, (E::Rows,)>, ShapeError>
+        {
+            self.check_inner("matvec", x.shape(), 1)?;
+            self.new_product("matvec", &[self.dims()[0]], &row_major(x), 1, par)
+        }
+        /// [`Tensor::matvec`] with an explicit choice of threads.
+        pub fn matvec_with;
     }
-    /// See [`Tensor::matvec`].
-    pub fn try_matvec<X: VectorOf<E::Cols>, S2: Layout<X>, St2: DenseStorage<T>>(
-        &self,
-        x: &Tensor<T, X, S2, St2>,
-    ) -> Result<Tensor<T, (E::Rows,)>, ShapeError> {
-        self.try_matvec_with(x, Par::Auto)
-    }
-    /// Sparse matrix × dense vector (SpMV), parallel for large matrices.
-    ///
-    /// ```
-    /// use mdtensor::{ext, tensor, sparse::CsrMatrix};
-    /// // [[1, 0, 2],
-    /// //  [0, 3, 0]]
-    /// let a = CsrMatrix::<f64, ext![2, 3]>::new(ext![2, 3], vec![0, 2, 3], vec![0, 2, 1], vec![1.0, 2.0, 3.0]);
-    /// let y = a.matvec(&tensor![1.0, 10.0, 100.0]);
-    /// assert_eq!(y.to_vec(), [201.0, 30.0]);
-    /// assert_eq!(a.sparse_t().matvec(&tensor![1.0, 2.0]).to_vec(), [1.0, 6.0, 2.0]); // CSC view
-    /// ```
-    #[track_caller]
-    pub fn matvec<X: VectorOf<E::Cols>, S2: Layout<X>, St2: DenseStorage<T>>(
-        &self,
-        x: &Tensor<T, X, S2, St2>,
-    ) -> Tensor<T, (E::Rows,)> {
-        or_panic(self.try_matvec(x))
-    }
-    /// [`Tensor::matvec`] with an explicit choice of threads.
-    #[track_caller]
-    pub fn matvec_with<X: VectorOf<E::Cols>, S2: Layout<X>, St2: DenseStorage<T>>(
-        &self,
-        x: &Tensor<T, X, S2, St2>,
-        par: Par,
-    ) -> Tensor<T, (E::Rows,)> {
-        or_panic(self.try_matvec_with(x, par))
+    forms! {
+        /// See [`Tensor::matvec`].
+        pub fn try_matvec[X: VectorOf<E::Cols>, S2: Layout<X>, St2: DenseStorage<T>](
+            &self,
+            x: &Tensor<T, X, S2, St2>,
+        ) -> Result<Tensor<T, (E::Rows,)>, ShapeError>
+        {
+            self.try_matvec_with(x, Par::Auto)
+        }
+        /// Sparse matrix × dense vector (SpMV), parallel for large matrices.
+        ///
+        /// ```
+        /// use mdtensor::{ext, tensor, sparse::CsrMatrix};
+        /// // [[1, 0, 2],
+        /// //  [0, 3, 0]]
+        /// let a = CsrMatrix::<f64, ext![2, 3]>::new(ext![2, 3], vec![0, 2, 3], vec![0, 2, 1], vec![1.0, 2.0, 3.0]);
+        /// let y = a.matvec(&tensor![1.0, 10.0, 100.0]);
+        /// assert_eq!(y.to_vec(), [201.0, 30.0]);
+        /// assert_eq!(a.sparse_t().matvec(&tensor![1.0, 2.0]).to_vec(), [1.0, 6.0, 2.0]); // CSC view
+        /// ```
+        pub fn matvec;
     }
     /// `y = self · x` into an existing vector; `Err` when a length differs.
     pub fn try_matvec_into<K: Dim, R: Dim, S2: Layout<(K,)>, St2: DenseStorage<T>, S3: Layout<(R,)>, St3>(
@@ -213,48 +207,41 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
         Ok(())
     }
 
-    /// `self · b` with an explicit choice of threads; `Err` when `b`'s rows differ from the
-    /// number of columns.
-    pub fn try_matmat_with<B: MatrixOf<E::Cols>, S2: Layout<B>, St2: DenseStorage<T>>(
-        &self,
-        b: &Tensor<T, B, S2, St2>,
-        par: Par,
-    ) -> Result<Tensor<T, (E::Rows, B::N)>, ShapeError> {
-        self.check_inner("matmat", b.shape(), 2)?;
-        let (rows, n) = (self.dims()[0], b.shape()[1]);
-        self.new_product("matmat", &[rows, n], &row_major(b), n, par)
+    forms! {
+        /// `self · b` with an explicit choice of threads; `Err` when `b`'s rows differ from the
+        /// number of columns.
+        pub fn try_matmat_with[B: MatrixOf<E::Cols>, S2: Layout<B>, St2: DenseStorage<T>](
+            &self,
+            b: &Tensor<T, B, S2, St2>,
+            par: Par,
+        ) -> Result<Tensor<T, (E::Rows, B::N)>, ShapeError>
+        {
+            self.check_inner("matmat", b.shape(), 2)?;
+            let (rows, n) = (self.dims()[0], b.shape()[1]);
+            self.new_product("matmat", &[rows, n], &row_major(b), n, par)
+        }
+        /// [`Tensor::matmat`] with an explicit choice of threads.
+        pub fn matmat_with;
     }
-    /// See [`Tensor::matmat`].
-    pub fn try_matmat<B: MatrixOf<E::Cols>, S2: Layout<B>, St2: DenseStorage<T>>(
-        &self,
-        b: &Tensor<T, B, S2, St2>,
-    ) -> Result<Tensor<T, (E::Rows, B::N)>, ShapeError> {
-        self.try_matmat_with(b, Par::Auto)
-    }
-    /// Sparse matrix × dense matrix (SpMM), parallel for large matrices; the result is a
-    /// dense row-major matrix. (`matmul` is the dense product's name, hence `matmat`.)
-    ///
-    /// ```
-    /// use mdtensor::{ext, tensor, sparse::CscMatrix};
-    /// let a = CscMatrix::<i64, ext![2, 2]>::from_triplets(ext![2, 2], &[0usize, 1], &[1, 0], &[2, 3]);
-    /// let c = a.matmat(&tensor![[1, 2], [10, 20]]);
-    /// assert_eq!(c.to_vec(), [20, 40, 3, 6]);
-    /// ```
-    #[track_caller]
-    pub fn matmat<B: MatrixOf<E::Cols>, S2: Layout<B>, St2: DenseStorage<T>>(
-        &self,
-        b: &Tensor<T, B, S2, St2>,
-    ) -> Tensor<T, (E::Rows, B::N)> {
-        or_panic(self.try_matmat(b))
-    }
-    /// [`Tensor::matmat`] with an explicit choice of threads.
-    #[track_caller]
-    pub fn matmat_with<B: MatrixOf<E::Cols>, S2: Layout<B>, St2: DenseStorage<T>>(
-        &self,
-        b: &Tensor<T, B, S2, St2>,
-        par: Par,
-    ) -> Tensor<T, (E::Rows, B::N)> {
-        or_panic(self.try_matmat_with(b, par))
+    forms! {
+        /// See [`Tensor::matmat`].
+        pub fn try_matmat[B: MatrixOf<E::Cols>, S2: Layout<B>, St2: DenseStorage<T>](
+            &self,
+            b: &Tensor<T, B, S2, St2>,
+        ) -> Result<Tensor<T, (E::Rows, B::N)>, ShapeError>
+        {
+            self.try_matmat_with(b, Par::Auto)
+        }
+        /// Sparse matrix × dense matrix (SpMM), parallel for large matrices; the result is a
+        /// dense row-major matrix. (`matmul` is the dense product's name, hence `matmat`.)
+        ///
+        /// ```
+        /// use mdtensor::{ext, tensor, sparse::CscMatrix};
+        /// let a = CscMatrix::<i64, ext![2, 2]>::from_triplets(ext![2, 2], &[0usize, 1], &[1, 0], &[2, 3]);
+        /// let c = a.matmat(&tensor![[1, 2], [10, 20]]);
+        /// assert_eq!(c.to_vec(), [20, 40, 3, 6]);
+        /// ```
+        pub fn matmat;
     }
     /// `c = self · b` into an existing matrix; `Err` when a dimension differs.
     #[allow(clippy::type_complexity)]

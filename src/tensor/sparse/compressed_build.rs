@@ -6,7 +6,7 @@
 // `try_new` contract); the few words moved are nothing next to the arrays themselves.
 #![allow(clippy::result_large_err)]
 
-use crate::error::or_panic;
+use crate::exec::forms::forms;
 use crate::extents::Extents;
 use crate::layout::Layout;
 use crate::storage::sparse::validate::{check_compressed, check_extents, LaneNames, LaneOrder};
@@ -45,37 +45,31 @@ impl<T, E: Extents, S: SparseOrder + Layout<E>, I: SparseIndex> Tensor<T, E, S, 
         }
     }
 
-    /// A matrix from its compressed arrays, after checking every sparse invariant (see
-    /// [`crate::sparse`]); on failure the arrays come back inside the error.
-    ///
-    /// ```
-    /// use mdtensor::{ext, sparse::CsrMatrix};
-    /// let bad = CsrMatrix::<f64, ext![2, 3]>::try_new(ext![2, 3], vec![0, 2, 1], vec![0, 1], vec![1.0, 2.0]);
-    /// let Err(err) = bad else { unreachable!() };
-    /// assert_eq!(err.to_string(), "indptr[2] = 1 is less than indptr[1] = 2");
-    /// assert_eq!(err.parts.2, [1.0, 2.0]); // nothing lost
-    /// ```
-    pub fn try_new(
-        shape: impl ShapeArg<E>,
-        indptr: Vec<I>,
-        indices: Vec<I>,
-        values: Vec<T>,
-    ) -> Result<Self, Rejected<Parts<T, I>>>
-    where
-        E: Rank2,
-    {
-        let (ext, (indptr, indices, values)) = Self::checked(shape, (indptr, indices, values), LaneOrder::Sorted)?;
-        // SAFETY: just checked.
-        Ok(unsafe { Self::new_unchecked(ext, indptr, indices, values) })
-    }
-
-    /// See [`Tensor::try_new`]; panics with the message naming the offending position.
-    #[track_caller]
-    pub fn new(shape: impl ShapeArg<E>, indptr: Vec<I>, indices: Vec<I>, values: Vec<T>) -> Self
-    where
-        E: Rank2,
-    {
-        or_panic(Self::try_new(shape, indptr, indices, values))
+    forms! {
+        /// A matrix from its compressed arrays, after checking every sparse invariant (see
+        /// [`crate::sparse`]); on failure the arrays come back inside the error.
+        ///
+        /// ```
+        /// use mdtensor::{ext, sparse::CsrMatrix};
+        /// let bad = CsrMatrix::<f64, ext![2, 3]>::try_new(ext![2, 3], vec![0, 2, 1], vec![0, 1], vec![1.0, 2.0]);
+        /// let Err(err) = bad else { unreachable!() };
+        /// assert_eq!(err.to_string(), "indptr[2] = 1 is less than indptr[1] = 2");
+        /// assert_eq!(err.parts.2, [1.0, 2.0]); // nothing lost
+        /// ```
+        pub fn try_new[](
+            shape: impl ShapeArg<E>,
+            indptr: Vec<I>,
+            indices: Vec<I>,
+            values: Vec<T>,
+        ) -> Result<Self, Rejected<Parts<T, I>>>
+        where [E: Rank2]
+        {
+            let (ext, (indptr, indices, values)) = Self::checked(shape, (indptr, indices, values), LaneOrder::Sorted)?;
+            // SAFETY: just checked.
+            Ok(unsafe { Self::new_unchecked(ext, indptr, indices, values) })
+        }
+        /// See [`Tensor::try_new`]; panics with the message naming the offending position.
+        pub fn new;
     }
 
     /// A matrix from compressed arrays that are not checked.
@@ -95,88 +89,72 @@ impl<T, E: Extents, S: SparseOrder + Layout<E>, I: SparseIndex> Tensor<T, E, S, 
         unsafe { Tensor::from_parts_unchecked(CompressedBase { indptr, indices, values }, shape, mapping) }
     }
 
-    /// Like [`Tensor::try_new`], but the indices inside a lane may come in any order and
-    /// repeat: they are sorted, and the values of repeated indices summed.
-    ///
-    /// ```
-    /// use mdtensor::{ext, sparse::CsrMatrix};
-    /// let a = CsrMatrix::<i32, ext![1, 4]>::from_unsorted(ext![1, 4], vec![0, 3], vec![3, 0, 3], vec![1, 2, 5]);
-    /// assert_eq!(a.indices(), [0, 3]);
-    /// assert_eq!(a.values(), [2, 6]);
-    /// ```
-    pub fn try_from_unsorted(
-        shape: impl ShapeArg<E>,
-        indptr: Vec<I>,
-        indices: Vec<I>,
-        values: Vec<T>,
-    ) -> Result<Self, Rejected<Parts<T, I>>>
-    where
-        T: SparseElem,
-        E: Rank2,
-    {
-        let (ext, (mut indptr, mut indices, mut values)) =
-            Self::checked(shape, (indptr, indices, values), LaneOrder::Any)?;
-        crate::kernels::sparse_build::sort_and_sum_lanes(&mut indptr, &mut indices, &mut values, crate::Par::Auto);
-        // SAFETY: checked above; sorting and summing within lanes keeps the invariant and
-        // makes the indices strictly increasing.
-        Ok(unsafe { Self::new_unchecked(ext, indptr, indices, values) })
+    forms! {
+        /// Like [`Tensor::try_new`], but the indices inside a lane may come in any order and
+        /// repeat: they are sorted, and the values of repeated indices summed.
+        ///
+        /// ```
+        /// use mdtensor::{ext, sparse::CsrMatrix};
+        /// let a = CsrMatrix::<i32, ext![1, 4]>::from_unsorted(ext![1, 4], vec![0, 3], vec![3, 0, 3], vec![1, 2, 5]);
+        /// assert_eq!(a.indices(), [0, 3]);
+        /// assert_eq!(a.values(), [2, 6]);
+        /// ```
+        pub fn try_from_unsorted[](
+            shape: impl ShapeArg<E>,
+            indptr: Vec<I>,
+            indices: Vec<I>,
+            values: Vec<T>,
+        ) -> Result<Self, Rejected<Parts<T, I>>>
+        where [T: SparseElem, E: Rank2]
+        {
+            let (ext, (mut indptr, mut indices, mut values)) =
+                Self::checked(shape, (indptr, indices, values), LaneOrder::Any)?;
+            crate::kernels::sparse_build::sort_and_sum_lanes(&mut indptr, &mut indices, &mut values, crate::Par::Auto);
+            // SAFETY: checked above; sorting and summing within lanes keeps the invariant and
+            // makes the indices strictly increasing.
+            Ok(unsafe { Self::new_unchecked(ext, indptr, indices, values) })
+        }
+        /// See [`Tensor::try_from_unsorted`].
+        pub fn from_unsorted;
     }
 
-    /// See [`Tensor::try_from_unsorted`].
-    #[track_caller]
-    pub fn from_unsorted(shape: impl ShapeArg<E>, indptr: Vec<I>, indices: Vec<I>, values: Vec<T>) -> Self
-    where
-        T: SparseElem,
-        E: Rank2,
-    {
-        or_panic(Self::try_from_unsorted(shape, indptr, indices, values))
-    }
-
-    /// A matrix from `(rows[k], cols[k], values[k])` triplets in any order; the values of
-    /// repeated coordinates are **summed**. Built by a counting sort on the compressed axis
-    /// (linear in the number of triplets); the inputs are only borrowed.
-    ///
-    /// ```
-    /// use mdtensor::{ext, sparse::CscMatrix};
-    /// let a = CscMatrix::<f64, ext![2, 2]>::from_triplets(ext![2, 2], &[1usize, 0, 1], &[0, 1, 0], &[1.0, 2.0, 3.0]);
-    /// assert_eq!(a.to_dense().to_vec(), [0.0, 2.0, 4.0, 0.0]);
-    /// ```
-    pub fn try_from_triplets<J: SparseIndex>(
-        shape: impl ShapeArg<E>,
-        rows: &[J],
-        cols: &[J],
-        values: &[T],
-    ) -> Result<Self, SparseError>
-    where
-        T: SparseElem,
-        E: Rank2,
-    {
-        let ext = shape.into_extents("compressed sparse matrix")?;
-        let dims = ext.dims();
-        check_extents::<I>(&dims)?;
-        let (lanes, inner) = lanes_inner::<S>(dims);
-        let (outer_idx, inner_idx) = if S::REVERSED { (cols, rows) } else { (rows, cols) };
-        let b = crate::kernels::sparse_build::from_triplets(
-            lanes,
-            inner,
-            S::OUTER_AXIS,
-            outer_idx,
-            inner_idx,
-            values,
-            crate::Par::Auto,
-        )?;
-        // SAFETY: the build checks every coordinate and returns sorted, summed lanes.
-        Ok(unsafe { Self::new_unchecked(ext, b.indptr, b.indices, b.values) })
-    }
-
-    /// See [`Tensor::try_from_triplets`].
-    #[track_caller]
-    pub fn from_triplets<J: SparseIndex>(shape: impl ShapeArg<E>, rows: &[J], cols: &[J], values: &[T]) -> Self
-    where
-        T: SparseElem,
-        E: Rank2,
-    {
-        or_panic(Self::try_from_triplets(shape, rows, cols, values))
+    forms! {
+        /// A matrix from `(rows[k], cols[k], values[k])` triplets in any order; the values of
+        /// repeated coordinates are **summed**. Built by a counting sort on the compressed axis
+        /// (linear in the number of triplets); the inputs are only borrowed.
+        ///
+        /// ```
+        /// use mdtensor::{ext, sparse::CscMatrix};
+        /// let a = CscMatrix::<f64, ext![2, 2]>::from_triplets(ext![2, 2], &[1usize, 0, 1], &[0, 1, 0], &[1.0, 2.0, 3.0]);
+        /// assert_eq!(a.to_dense().to_vec(), [0.0, 2.0, 4.0, 0.0]);
+        /// ```
+        pub fn try_from_triplets[J: SparseIndex](
+            shape: impl ShapeArg<E>,
+            rows: &[J],
+            cols: &[J],
+            values: &[T],
+        ) -> Result<Self, SparseError>
+        where [T: SparseElem, E: Rank2]
+        {
+            let ext = shape.into_extents("compressed sparse matrix")?;
+            let dims = ext.dims();
+            check_extents::<I>(&dims)?;
+            let (lanes, inner) = lanes_inner::<S>(dims);
+            let (outer_idx, inner_idx) = if S::REVERSED { (cols, rows) } else { (rows, cols) };
+            let b = crate::kernels::sparse_build::from_triplets(
+                lanes,
+                inner,
+                S::OUTER_AXIS,
+                outer_idx,
+                inner_idx,
+                values,
+                crate::Par::Auto,
+            )?;
+            // SAFETY: the build checks every coordinate and returns sorted, summed lanes.
+            Ok(unsafe { Self::new_unchecked(ext, b.indptr, b.indices, b.values) })
+        }
+        /// See [`Tensor::try_from_triplets`].
+        pub fn from_triplets;
     }
 
     /// The stored values, writable (the structure stays fixed).

@@ -5,7 +5,7 @@
 // `try_new` contract); the few words moved are nothing next to the arrays themselves.
 #![allow(clippy::result_large_err)]
 
-use crate::error::or_panic;
+use crate::exec::forms::forms;
 use crate::extents::Extents;
 use crate::layout::Layout;
 use crate::storage::sparse::validate::{check_coo, check_extents, LaneOrder};
@@ -34,29 +34,28 @@ impl<T, E: Extents, S: SparseOrder + Layout<E>, I: SparseIndex> Tensor<T, E, S, 
         }
     }
 
-    /// A COO tensor from flat coordinates (`rank` per entry) and values, after checking
-    /// every coordinate and that entries are strictly increasing in the policy's order;
-    /// on failure the inputs come back inside the error.
-    ///
-    /// ```
-    /// use mdtensor::{ext, sparse::CooTensor};
-    /// let t = CooTensor::<i32, ext![2, 2, 2]>::new(ext![2, 2, 2], vec![0, 1, 1, 1, 0, 0], vec![5, 6]);
-    /// assert_eq!(t.value([1, 0, 0]), Some(6));
-    /// let Err(err) = CooTensor::<i32, ext![2, 2, 2]>::try_new(ext![2, 2, 2], vec![0, 1, 2], vec![5]) else {
-    ///     unreachable!()
-    /// };
-    /// assert_eq!(err.to_string(), "entry 0: index 2 on axis 2 is out of range for extent 2");
-    /// ```
-    pub fn try_new(shape: impl ShapeArg<E>, coords: Vec<I>, values: Vec<T>) -> Result<Self, Rejected<Parts<T, I>>> {
-        let (ext, (coords, values)) = Self::checked(shape, (coords, values), LaneOrder::Sorted)?;
-        // SAFETY: just checked.
-        Ok(unsafe { Self::new_unchecked(ext, coords, values) })
-    }
-
-    /// See [`Tensor::try_new`]; panics with the message naming the offending entry.
-    #[track_caller]
-    pub fn new(shape: impl ShapeArg<E>, coords: Vec<I>, values: Vec<T>) -> Self {
-        or_panic(Self::try_new(shape, coords, values))
+    forms! {
+        /// A COO tensor from flat coordinates (`rank` per entry) and values, after checking
+        /// every coordinate and that entries are strictly increasing in the policy's order;
+        /// on failure the inputs come back inside the error.
+        ///
+        /// ```
+        /// use mdtensor::{ext, sparse::CooTensor};
+        /// let t = CooTensor::<i32, ext![2, 2, 2]>::new(ext![2, 2, 2], vec![0, 1, 1, 1, 0, 0], vec![5, 6]);
+        /// assert_eq!(t.value([1, 0, 0]), Some(6));
+        /// let Err(err) = CooTensor::<i32, ext![2, 2, 2]>::try_new(ext![2, 2, 2], vec![0, 1, 2], vec![5]) else {
+        ///     unreachable!()
+        /// };
+        /// assert_eq!(err.to_string(), "entry 0: index 2 on axis 2 is out of range for extent 2");
+        /// ```
+        pub fn try_new[](shape: impl ShapeArg<E>, coords: Vec<I>, values: Vec<T>) -> Result<Self, Rejected<Parts<T, I>>>
+        {
+            let (ext, (coords, values)) = Self::checked(shape, (coords, values), LaneOrder::Sorted)?;
+            // SAFETY: just checked.
+            Ok(unsafe { Self::new_unchecked(ext, coords, values) })
+        }
+        /// See [`Tensor::try_new`]; panics with the message naming the offending entry.
+        pub fn new;
     }
 
     /// A COO tensor from unchecked parts.
@@ -71,74 +70,62 @@ impl<T, E: Extents, S: SparseOrder + Layout<E>, I: SparseIndex> Tensor<T, E, S, 
         unsafe { Tensor::from_parts_unchecked(Coo { coords, values }, shape, mapping) }
     }
 
-    /// Like [`Tensor::try_new`], but entries may come in any order and repeat: they are
-    /// sorted (a comparison sort), and the values of repeated coordinates **summed**.
-    pub fn try_from_unsorted(
-        shape: impl ShapeArg<E>,
-        coords: Vec<I>,
-        values: Vec<T>,
-    ) -> Result<Self, Rejected<Parts<T, I>>>
-    where
-        T: SparseElem,
-    {
-        let (ext, (coords, values)) = Self::checked(shape, (coords, values), LaneOrder::Any)?;
-        let (coords, values) = sort_and_sum(ext.rank(), &coords, &values, S::REVERSED);
-        // SAFETY: checked coordinates, now sorted without duplicates.
-        Ok(unsafe { Self::new_unchecked(ext, coords, values) })
-    }
-
-    /// See [`Tensor::try_from_unsorted`].
-    #[track_caller]
-    pub fn from_unsorted(shape: impl ShapeArg<E>, coords: Vec<I>, values: Vec<T>) -> Self
-    where
-        T: SparseElem,
-    {
-        or_panic(Self::try_from_unsorted(shape, coords, values))
-    }
-
-    /// A COO tensor from `(index, value)` pairs in any order; repeated indices are summed.
-    ///
-    /// ```
-    /// use mdtensor::{ext, sparse::CooTensor};
-    /// let t = CooTensor::<f64, ext![3, 3]>::from_entries(ext![3, 3], [([2, 0], 1.0), ([0, 1], 2.0), ([2, 0], 0.5)]);
-    /// assert_eq!(t.nnz(), 2);
-    /// assert_eq!(t.value([2, 0]), Some(1.5));
-    /// ```
-    pub fn try_from_entries<X: TensorIndex<E>>(
-        shape: impl ShapeArg<E>,
-        entries: impl IntoIterator<Item = (X, T)>,
-    ) -> Result<Self, SparseError>
-    where
-        T: SparseElem,
-    {
-        let ext = shape.into_extents("COO sparse tensor")?;
-        let (mut coords, mut values) = (Vec::new(), Vec::new());
-        for (e, (idx, v)) in entries.into_iter().enumerate() {
-            let c = idx.components();
-            if c.len() != ext.rank() {
-                let (op, expected, found) = ("COO entry", ext.rank(), c.len());
-                return Err(crate::error::ShapeError::RankMismatch { op, expected, found }.into());
-            }
-            for (axis, &i) in c.iter().enumerate() {
-                let extent = ext.extent(axis);
-                if i >= extent {
-                    return Err(SparseError::CoordinateOutOfRange { entry: e, axis, index: i, extent });
-                }
-                // Below an extent; extents are checked to fit `I` just below.
-                coords.push(I::from_usize(i).unwrap_or_default());
-            }
-            values.push(v);
+    forms! {
+        /// Like [`Tensor::try_new`], but entries may come in any order and repeat: they are
+        /// sorted (a comparison sort), and the values of repeated coordinates **summed**.
+        pub fn try_from_unsorted[](
+            shape: impl ShapeArg<E>,
+            coords: Vec<I>,
+            values: Vec<T>,
+        ) -> Result<Self, Rejected<Parts<T, I>>>
+        where [T: SparseElem]
+        {
+            let (ext, (coords, values)) = Self::checked(shape, (coords, values), LaneOrder::Any)?;
+            let (coords, values) = sort_and_sum(ext.rank(), &coords, &values, S::REVERSED);
+            // SAFETY: checked coordinates, now sorted without duplicates.
+            Ok(unsafe { Self::new_unchecked(ext, coords, values) })
         }
-        Self::try_from_unsorted(ext, coords, values).map_err(|r| r.error)
+        /// See [`Tensor::try_from_unsorted`].
+        pub fn from_unsorted;
     }
 
-    /// See [`Tensor::try_from_entries`].
-    #[track_caller]
-    pub fn from_entries<X: TensorIndex<E>>(shape: impl ShapeArg<E>, entries: impl IntoIterator<Item = (X, T)>) -> Self
-    where
-        T: SparseElem,
-    {
-        or_panic(Self::try_from_entries(shape, entries))
+    forms! {
+        /// A COO tensor from `(index, value)` pairs in any order; repeated indices are summed.
+        ///
+        /// ```
+        /// use mdtensor::{ext, sparse::CooTensor};
+        /// let t = CooTensor::<f64, ext![3, 3]>::from_entries(ext![3, 3], [([2, 0], 1.0), ([0, 1], 2.0), ([2, 0], 0.5)]);
+        /// assert_eq!(t.nnz(), 2);
+        /// assert_eq!(t.value([2, 0]), Some(1.5));
+        /// ```
+        pub fn try_from_entries[X: TensorIndex<E>](
+            shape: impl ShapeArg<E>,
+            entries: impl IntoIterator<Item = (X, T)>,
+        ) -> Result<Self, SparseError>
+        where [T: SparseElem]
+        {
+            let ext = shape.into_extents("COO sparse tensor")?;
+            let (mut coords, mut values) = (Vec::new(), Vec::new());
+            for (e, (idx, v)) in entries.into_iter().enumerate() {
+                let c = idx.components();
+                if c.len() != ext.rank() {
+                    let (op, expected, found) = ("COO entry", ext.rank(), c.len());
+                    return Err(crate::error::ShapeError::RankMismatch { op, expected, found }.into());
+                }
+                for (axis, &i) in c.iter().enumerate() {
+                    let extent = ext.extent(axis);
+                    if i >= extent {
+                        return Err(SparseError::CoordinateOutOfRange { entry: e, axis, index: i, extent });
+                    }
+                    // Below an extent; extents are checked to fit `I` just below.
+                    coords.push(I::from_usize(i).unwrap_or_default());
+                }
+                values.push(v);
+            }
+            Self::try_from_unsorted(ext, coords, values).map_err(|r| r.error)
+        }
+        /// See [`Tensor::try_from_entries`].
+        pub fn from_entries;
     }
 
     /// The stored values, writable (the coordinates stay fixed).
