@@ -3,6 +3,7 @@
 
 use super::expr::{write, Expr, ExprShape, IntoExpr, PathsFor};
 use crate::error::ShapeError;
+use crate::exec::forms::forms;
 use crate::exec::par::Par;
 use crate::extents::{broadcast_shapes, BroadcastTo, Extents};
 use crate::kernels::elementwise::run;
@@ -50,55 +51,31 @@ impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
         Ok(())
     }
 
-    /// Assigns `x` to every element (numpy's `t[...] = x`), broadcasting `x`; `Err` when
-    /// dynamic extents do not broadcast.
-    pub fn try_assign<X: IntoExpr>(&mut self, x: X) -> Result<(), ShapeError>
-    where
-        St: DenseStorageMut<T>,
-        X::Expr: Expr<Elem = T>,
-        <X::Expr as ExprShape>::Extents: BroadcastTo<E>,
-    {
-        self.write_expr("assign", x.into_expr(), Par::Auto, write())
-    }
-    /// Assigns `x` to every element in one pass; static extents that cannot broadcast do
-    /// not compile.
-    ///
-    /// ```
-    /// use mdtensor::{prelude::*, ext, s, Tensor};
-    /// let (a, b) = (Tensor::<f32, ext![2, 3]>::ones(ext![2, 3]), Tensor::<f32, ext![3]>::full(ext![3], 2.0));
-    /// let mut d = Tensor::<f32, ext![2, 3]>::zeros(ext![2, 3]);
-    /// d.assign(&a * 3.0 + &b); // b broadcasts over the rows; no temporaries
-    /// assert!(d.iter().all(|&x| x == 5.0));
-    /// d.slice_mut(s![.., 0]).assign(0.0);
-    /// assert_eq!(d.to_vec(), [0.0, 5.0, 5.0, 0.0, 5.0, 5.0]);
-    /// ```
-    #[track_caller]
-    pub fn assign<X: IntoExpr>(&mut self, x: X)
-    where
-        St: DenseStorageMut<T>,
-        X::Expr: Expr<Elem = T>,
-        <X::Expr as ExprShape>::Extents: BroadcastTo<E>,
-    {
-        or_panic(self.try_assign(x))
-    }
-    /// [`Tensor::try_assign`] with an explicit choice of threads.
-    pub fn try_assign_with<X: IntoExpr>(&mut self, x: X, par: Par) -> Result<(), ShapeError>
-    where
-        St: DenseStorageMut<T>,
-        X::Expr: Expr<Elem = T>,
-        <X::Expr as ExprShape>::Extents: BroadcastTo<E>,
-    {
-        self.write_expr("assign", x.into_expr(), par, write())
-    }
-    /// [`Tensor::assign`] with an explicit choice of threads.
-    #[track_caller]
-    pub fn assign_with<X: IntoExpr>(&mut self, x: X, par: Par)
-    where
-        St: DenseStorageMut<T>,
-        X::Expr: Expr<Elem = T>,
-        <X::Expr as ExprShape>::Extents: BroadcastTo<E>,
-    {
-        or_panic(self.try_assign_with(x, par))
+    forms! {
+        /// [`Tensor::try_assign`] with an explicit choice of threads.
+        pub fn try_assign_with[X: IntoExpr](&mut self, x: X) with par -> Result<(), ShapeError>
+        where [St: DenseStorageMut<T>, X::Expr: Expr<Elem = T>, <X::Expr as ExprShape>::Extents: BroadcastTo<E>]
+        {
+            self.write_expr("assign", x.into_expr(), par, write())
+        }
+        /// Assigns `x` to every element (numpy's `t[...] = x`), broadcasting `x`; `Err` when
+        /// dynamic extents do not broadcast.
+        pub fn try_assign;
+        /// Assigns `x` to every element in one pass; static extents that cannot broadcast do
+        /// not compile.
+        ///
+        /// ```
+        /// use mdtensor::{prelude::*, ext, s, Tensor};
+        /// let (a, b) = (Tensor::<f32, ext![2, 3]>::ones(ext![2, 3]), Tensor::<f32, ext![3]>::full(ext![3], 2.0));
+        /// let mut d = Tensor::<f32, ext![2, 3]>::zeros(ext![2, 3]);
+        /// d.assign(&a * 3.0 + &b); // b broadcasts over the rows; no temporaries
+        /// assert!(d.iter().all(|&x| x == 5.0));
+        /// d.slice_mut(s![.., 0]).assign(0.0);
+        /// assert_eq!(d.to_vec(), [0.0, 5.0, 5.0, 0.0, 5.0, 5.0]);
+        /// ```
+        pub fn assign;
+        /// [`Tensor::assign`] with an explicit choice of threads.
+        pub fn assign_with;
     }
 }
 

@@ -5,6 +5,7 @@
 //! vector) does not compile ([`BandDim`]); dynamic lengths are checked at run time, and
 //! so is the rank of a [`DynRank`](crate::DynRank) vector ([`BandVectorOf`]).
 
+use crate::exec::forms::forms;
 use crate::exec::par::Par;
 use crate::extents::{BandDim, BandVectorOf, Dim};
 use crate::kernels::band::{band_matvec, BandElem, BandShape};
@@ -26,26 +27,62 @@ impl<T, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
 
 /// # Band matrices: products
 impl<T: BandElem, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
-    /// `y = A x` into an existing vector, with an explicit choice of threads; `Err` when
-    /// dynamic lengths disagree or `y` is not contiguous.
-    pub fn try_matvec_into_with<X, S2, St2, M2, S3, St3>(
-        &self,
-        x: &Tensor<T, X, S2, St2>,
-        y: &mut Tensor<T, (M2,), S3, St3>,
-        par: Par,
-    ) -> Result<(), BandError>
-    where
-        X: BandVectorOf<N>,
-        S2: Layout<X>,
-        St2: DenseStorage<T>,
-        M: BandDim<M2>,
-        M2: Dim,
-        S3: Layout<(M2,)>,
-        St3: DenseStorageMut<T>,
-    {
-        let y = y.as_slice_mut().ok_or(BandError::Shape(ShapeError::NotContiguous { op: "matvec_into" }))?;
-        self.matvec_slice(x, y, par)
+    forms! {
+        /// `y = A x` into an existing vector, with an explicit choice of threads; `Err` when
+        /// dynamic lengths disagree or `y` is not contiguous.
+        pub fn try_matvec_into_with[X, S2, St2, M2, S3, St3](
+            &self,
+            x: &Tensor<T, X, S2, St2>,
+            y: &mut Tensor<T, (M2,), S3, St3>,
+        ) with par -> Result<(), BandError>
+        where [
+            X: BandVectorOf<N>,
+            S2: Layout<X>,
+            St2: DenseStorage<T>,
+            M: BandDim<M2>,
+            M2: Dim,
+            S3: Layout<(M2,)>,
+            St3: DenseStorageMut<T>,
+        ]
+        {
+            let y = y.as_slice_mut().ok_or(BandError::Shape(ShapeError::NotContiguous { op: "matvec_into" }))?;
+            self.matvec_slice(x, y, par)
+        }
+        /// `y = A x` into an existing vector; see [`Tensor::try_matvec_into_with`].
+        pub fn try_matvec_into;
+        /// `y = A x` into an existing vector; panics with the message of
+        /// [`Tensor::try_matvec_into_with`].
+        pub fn matvec_into;
+        /// [`Tensor::matvec_into`] with an explicit choice of threads.
+        pub fn matvec_into_with;
     }
+
+    forms! {
+        /// `A x` as a new vector, with an explicit choice of threads; `Err` when a dynamic
+        /// length of `x` disagrees with the column count.
+        pub fn try_matvec_with[X, S2, St2](&self, x: &Tensor<T, X, S2, St2>) with par
+            -> Result<Tensor<T, (M,)>, BandError>
+        where [X: BandVectorOf<N>, S2: Layout<X>, St2: DenseStorage<T>]
+        {
+            let mut y = crate::alloc::try_vec_filled("band matvec", self.dims()[0], T::zero())?;
+            self.matvec_slice(x, &mut y, par)?;
+            Ok(Tensor::from_vec((self.extents.0,), y))
+        }
+        /// `A x` as a new vector; `Err` when a dynamic length of `x` disagrees with the
+        /// column count.
+        pub fn try_matvec;
+        /// `A x` (band × vector) as a new vector, on rayon's pool for large matrices.
+        ///
+        /// ```
+        /// use mdtensor::{ext, tensor, BandMatrix};
+        /// let a = BandMatrix::<i64, ext![3, 3]>::from_dense(&tensor![[2, 1, 0], [1, 2, 1], [0, 1, 2]], 1, 1);
+        /// assert_eq!(a.matvec(&tensor![1, 2, 3]).to_vec(), [4, 8, 8]);
+        /// ```
+        pub fn matvec;
+        /// [`Tensor::matvec`] with an explicit choice of threads.
+        pub fn matvec_with;
+    }
+
     /// `y = A x` into a slice, after checking both lengths.
     fn matvec_slice<X: BandVectorOf<N>, S2: Layout<X>, St2: DenseStorage<T>>(
         &self,
@@ -78,90 +115,6 @@ impl<T: BandElem, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
         band_matvec(s, self.as_lapack_slice(), &x, y, par);
         Ok(())
     }
-    /// `y = A x` into an existing vector; see [`Tensor::try_matvec_into_with`].
-    pub fn try_matvec_into<X, S2, St2, M2, S3, St3>(
-        &self,
-        x: &Tensor<T, X, S2, St2>,
-        y: &mut Tensor<T, (M2,), S3, St3>,
-    ) -> Result<(), BandError>
-    where
-        X: BandVectorOf<N>,
-        S2: Layout<X>,
-        St2: DenseStorage<T>,
-        M: BandDim<M2>,
-        M2: Dim,
-        S3: Layout<(M2,)>,
-        St3: DenseStorageMut<T>,
-    {
-        self.try_matvec_into_with(x, y, Par::Auto)
-    }
-    /// `y = A x` into an existing vector; panics with the message of
-    /// [`Tensor::try_matvec_into_with`].
-    #[track_caller]
-    pub fn matvec_into<X, S2, St2, M2, S3, St3>(&self, x: &Tensor<T, X, S2, St2>, y: &mut Tensor<T, (M2,), S3, St3>)
-    where
-        X: BandVectorOf<N>,
-        S2: Layout<X>,
-        St2: DenseStorage<T>,
-        M: BandDim<M2>,
-        M2: Dim,
-        S3: Layout<(M2,)>,
-        St3: DenseStorageMut<T>,
-    {
-        self.matvec_into_with(x, y, Par::Auto)
-    }
-    /// [`Tensor::matvec_into`] with an explicit choice of threads.
-    #[track_caller]
-    pub fn matvec_into_with<X, S2, St2, M2, S3, St3>(
-        &self,
-        x: &Tensor<T, X, S2, St2>,
-        y: &mut Tensor<T, (M2,), S3, St3>,
-        par: Par,
-    ) where
-        X: BandVectorOf<N>,
-        S2: Layout<X>,
-        St2: DenseStorage<T>,
-        M: BandDim<M2>,
-        M2: Dim,
-        S3: Layout<(M2,)>,
-        St3: DenseStorageMut<T>,
-    {
-        if let Err(e) = self.try_matvec_into_with(x, y, par) {
-            panic!("{e}")
-        }
-    }
-    /// `A x` as a new vector; `Err` when a dynamic length of `x` disagrees with the
-    /// column count.
-    pub fn try_matvec<X, S2, St2>(&self, x: &Tensor<T, X, S2, St2>) -> Result<Tensor<T, (M,)>, BandError>
-    where
-        X: BandVectorOf<N>,
-        S2: Layout<X>,
-        St2: DenseStorage<T>,
-    {
-        let mut y = crate::alloc::try_vec_filled("band matvec", self.dims()[0], T::zero())?;
-        self.matvec_slice(x, &mut y, Par::Auto)?;
-        Ok(Tensor::from_vec((self.extents.0,), y))
-    }
-    /// `A x` (band × vector) as a new vector, on rayon's pool for large matrices.
-    ///
-    /// ```
-    /// use mdtensor::{ext, tensor, BandMatrix};
-    /// let a = BandMatrix::<i64, ext![3, 3]>::from_dense(&tensor![[2, 1, 0], [1, 2, 1], [0, 1, 2]], 1, 1);
-    /// assert_eq!(a.matvec(&tensor![1, 2, 3]).to_vec(), [4, 8, 8]);
-    /// ```
-    #[track_caller]
-    pub fn matvec<X, S2, St2>(&self, x: &Tensor<T, X, S2, St2>) -> Tensor<T, (M,)>
-    where
-        X: BandVectorOf<N>,
-        S2: Layout<X>,
-        St2: DenseStorage<T>,
-    {
-        match self.try_matvec(x) {
-            Ok(v) => v,
-            Err(e) => panic!("{e}"),
-        }
-    }
-
     /// Multiplies every stored element by `alpha` in place.
     pub fn scale_in_place(&mut self, alpha: T) {
         let rows = self.dims()[0];

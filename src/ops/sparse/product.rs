@@ -23,7 +23,7 @@ use crate::kernels::spmv::{product, CsRef};
 use crate::layout::Layout;
 use crate::sparse::{Arrays, CompressedBase, Rank2, SparseElem, SparseIndex, SparseOrder};
 use crate::storage::{DenseStorage, DenseStorageMut};
-use crate::tensor::{or_panic, Tensor};
+use crate::tensor::Tensor;
 use std::borrow::Cow;
 
 /// The elements of a dense tensor in row-major order, borrowed when they already are.
@@ -87,29 +87,18 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
     }
 
     forms! {
-        /// `self · x` with an explicit choice of threads; `Err` when `x`'s length differs from
-        /// the number of columns.
+        /// `self · x` with an explicit choice of threads; `Err` when `x`'s length differs
+        /// from the number of columns.
         pub fn try_matvec_with[X: VectorOf<E::Cols>, S2: Layout<X>, St2: DenseStorage<T>](
             &self,
             x: &Tensor<T, X, S2, St2>,
-            par: Par,
-        ) -> Result<Tensor<T, (E::Rows,)>, ShapeError>
+        ) with par -> Result<Tensor<T, (E::Rows,)>, ShapeError>
         {
             self.check_inner("matvec", x.shape(), 1)?;
             self.new_product("matvec", &[self.dims()[0]], &row_major(x), 1, par)
         }
-        /// [`Tensor::matvec`] with an explicit choice of threads.
-        pub fn matvec_with;
-    }
-    forms! {
         /// See [`Tensor::matvec`].
-        pub fn try_matvec[X: VectorOf<E::Cols>, S2: Layout<X>, St2: DenseStorage<T>](
-            &self,
-            x: &Tensor<T, X, S2, St2>,
-        ) -> Result<Tensor<T, (E::Rows,)>, ShapeError>
-        {
-            self.try_matvec_with(x, Par::Auto)
-        }
+        pub fn try_matvec;
         /// Sparse matrix × dense vector (SpMV), parallel for large matrices.
         ///
         /// ```
@@ -122,66 +111,34 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
         /// assert_eq!(a.sparse_t().matvec(&tensor![1.0, 2.0]).to_vec(), [1.0, 6.0, 2.0]); // CSC view
         /// ```
         pub fn matvec;
+        /// [`Tensor::matvec`] with an explicit choice of threads.
+        pub fn matvec_with;
     }
-    /// `y = self · x` into an existing vector; `Err` when a length differs.
-    pub fn try_matvec_into<K: Dim, R: Dim, S2: Layout<(K,)>, St2: DenseStorage<T>, S3: Layout<(R,)>, St3>(
-        &self,
-        x: &Tensor<T, (K,), S2, St2>,
-        y: &mut Tensor<T, (R,), S3, St3>,
-    ) -> Result<(), ShapeError>
-    where
-        E::Cols: SparseProductDim<K>,
-        E::Rows: SparseProductDim<R>,
-        St3: DenseStorageMut<T>,
-    {
-        self.try_matvec_into_with(x, y, Par::Auto)
-    }
-    /// [`Tensor::try_matvec_into`] with an explicit choice of threads.
-    pub fn try_matvec_into_with<K: Dim, R: Dim, S2: Layout<(K,)>, St2: DenseStorage<T>, S3: Layout<(R,)>, St3>(
-        &self,
-        x: &Tensor<T, (K,), S2, St2>,
-        y: &mut Tensor<T, (R,), S3, St3>,
-        par: Par,
-    ) -> Result<(), ShapeError>
-    where
-        E::Cols: SparseProductDim<K>,
-        E::Rows: SparseProductDim<R>,
-        St3: DenseStorageMut<T>,
-    {
-        self.check_inner("matvec_into", x.shape(), 1)?;
-        let rows = self.dims()[0];
-        if y.numel() != rows {
-            let reason = format!("the matrix has {rows} rows but the output has {}", y.numel());
-            return Err(mismatch("matvec_into", self.shape(), y.shape(), reason));
+
+    forms! {
+        /// `y = self · x` into an existing vector, with an explicit choice of threads; `Err`
+        /// when a length differs.
+        pub fn try_matvec_into_with[K: Dim, R: Dim, S2: Layout<(K,)>, St2: DenseStorage<T>, S3: Layout<(R,)>, St3](
+            &self,
+            x: &Tensor<T, (K,), S2, St2>,
+            y: &mut Tensor<T, (R,), S3, St3>,
+        ) with par -> Result<(), ShapeError>
+        where [E::Cols: SparseProductDim<K>, E::Rows: SparseProductDim<R>, St3: DenseStorageMut<T>]
+        {
+            self.check_inner("matvec_into", x.shape(), 1)?;
+            let rows = self.dims()[0];
+            if y.numel() != rows {
+                let reason = format!("the matrix has {rows} rows but the output has {}", y.numel());
+                return Err(mismatch("matvec_into", self.shape(), y.shape(), reason));
+            }
+            self.write_into("matvec_into", &row_major(x), 1, y, par)
         }
-        self.write_into("matvec_into", &row_major(x), 1, y, par)
-    }
-    /// See [`Tensor::try_matvec_into`] (panics on a length mismatch).
-    #[track_caller]
-    pub fn matvec_into<K: Dim, R: Dim, S2: Layout<(K,)>, St2: DenseStorage<T>, S3: Layout<(R,)>, St3>(
-        &self,
-        x: &Tensor<T, (K,), S2, St2>,
-        y: &mut Tensor<T, (R,), S3, St3>,
-    ) where
-        E::Cols: SparseProductDim<K>,
-        E::Rows: SparseProductDim<R>,
-        St3: DenseStorageMut<T>,
-    {
-        or_panic(self.try_matvec_into_with(x, y, Par::Auto))
-    }
-    /// [`Tensor::matvec_into`] with an explicit choice of threads.
-    #[track_caller]
-    pub fn matvec_into_with<K: Dim, R: Dim, S2: Layout<(K,)>, St2: DenseStorage<T>, S3: Layout<(R,)>, St3>(
-        &self,
-        x: &Tensor<T, (K,), S2, St2>,
-        y: &mut Tensor<T, (R,), S3, St3>,
-        par: Par,
-    ) where
-        E::Cols: SparseProductDim<K>,
-        E::Rows: SparseProductDim<R>,
-        St3: DenseStorageMut<T>,
-    {
-        or_panic(self.try_matvec_into_with(x, y, par))
+        /// `y = self · x` into an existing vector; `Err` when a length differs.
+        pub fn try_matvec_into;
+        /// See [`Tensor::try_matvec_into`] (panics on a length mismatch).
+        pub fn matvec_into;
+        /// [`Tensor::matvec_into`] with an explicit choice of threads.
+        pub fn matvec_into_with;
     }
 
     /// Writes `self · b` into `out` in place when it is row-major contiguous, else through
@@ -208,30 +165,19 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
     }
 
     forms! {
-        /// `self · b` with an explicit choice of threads; `Err` when `b`'s rows differ from the
-        /// number of columns.
+        /// `self · b` with an explicit choice of threads; `Err` when `b`'s rows differ from
+        /// the number of columns.
         pub fn try_matmat_with[B: MatrixOf<E::Cols>, S2: Layout<B>, St2: DenseStorage<T>](
             &self,
             b: &Tensor<T, B, S2, St2>,
-            par: Par,
-        ) -> Result<Tensor<T, (E::Rows, B::N)>, ShapeError>
+        ) with par -> Result<Tensor<T, (E::Rows, B::N)>, ShapeError>
         {
             self.check_inner("matmat", b.shape(), 2)?;
             let (rows, n) = (self.dims()[0], b.shape()[1]);
             self.new_product("matmat", &[rows, n], &row_major(b), n, par)
         }
-        /// [`Tensor::matmat`] with an explicit choice of threads.
-        pub fn matmat_with;
-    }
-    forms! {
         /// See [`Tensor::matmat`].
-        pub fn try_matmat[B: MatrixOf<E::Cols>, S2: Layout<B>, St2: DenseStorage<T>](
-            &self,
-            b: &Tensor<T, B, S2, St2>,
-        ) -> Result<Tensor<T, (E::Rows, B::N)>, ShapeError>
-        {
-            self.try_matmat_with(b, Par::Auto)
-        }
+        pub fn try_matmat;
         /// Sparse matrix × dense matrix (SpMM), parallel for large matrices; the result is a
         /// dense row-major matrix. (`matmul` is the dense product's name, hence `matmat`.)
         ///
@@ -242,83 +188,43 @@ impl<T: SparseElem, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arr
         /// assert_eq!(c.to_vec(), [20, 40, 3, 6]);
         /// ```
         pub fn matmat;
+        /// [`Tensor::matmat`] with an explicit choice of threads.
+        pub fn matmat_with;
     }
-    /// `c = self · b` into an existing matrix; `Err` when a dimension differs.
-    #[allow(clippy::type_complexity)]
-    pub fn try_matmat_into<K: Dim, N, R: Dim, N2: Dim, S2, St2, S3, St3>(
-        &self,
-        b: &Tensor<T, (K, N), S2, St2>,
-        c: &mut Tensor<T, (R, N2), S3, St3>,
-    ) -> Result<(), ShapeError>
-    where
-        E::Cols: SparseProductDim<K>,
-        E::Rows: SparseProductDim<R>,
-        N: Dim + SparseProductDim<N2>,
-        S2: Layout<(K, N)>,
-        St2: DenseStorage<T>,
-        S3: Layout<(R, N2)>,
-        St3: DenseStorageMut<T>,
-    {
-        self.try_matmat_into_with(b, c, Par::Auto)
-    }
-    /// [`Tensor::try_matmat_into`] with an explicit choice of threads.
-    #[allow(clippy::type_complexity)]
-    pub fn try_matmat_into_with<K: Dim, N, R: Dim, N2: Dim, S2, St2, S3, St3>(
-        &self,
-        b: &Tensor<T, (K, N), S2, St2>,
-        c: &mut Tensor<T, (R, N2), S3, St3>,
-        par: Par,
-    ) -> Result<(), ShapeError>
-    where
-        E::Cols: SparseProductDim<K>,
-        E::Rows: SparseProductDim<R>,
-        N: Dim + SparseProductDim<N2>,
-        S2: Layout<(K, N)>,
-        St2: DenseStorage<T>,
-        S3: Layout<(R, N2)>,
-        St3: DenseStorageMut<T>,
-    {
-        self.check_inner("matmat_into", b.shape(), 2)?;
-        let want = [self.dims()[0], b.dims()[1]];
-        if c.dims() != want {
-            let reason = format!("the product is {want:?} but the output is {:?}", c.dims());
-            return Err(mismatch("matmat_into", self.shape(), c.shape(), reason));
+
+    forms! {
+        /// `c = self · b` into an existing matrix, with an explicit choice of threads; `Err`
+        /// when a dimension differs.
+        #[allow(clippy::type_complexity)]
+        pub fn try_matmat_into_with[K: Dim, N, R: Dim, N2: Dim, S2, St2, S3, St3](
+            &self,
+            b: &Tensor<T, (K, N), S2, St2>,
+            c: &mut Tensor<T, (R, N2), S3, St3>,
+        ) with par -> Result<(), ShapeError>
+        where [
+            E::Cols: SparseProductDim<K>,
+            E::Rows: SparseProductDim<R>,
+            N: Dim + SparseProductDim<N2>,
+            S2: Layout<(K, N)>,
+            St2: DenseStorage<T>,
+            S3: Layout<(R, N2)>,
+            St3: DenseStorageMut<T>,
+        ]
+        {
+            self.check_inner("matmat_into", b.shape(), 2)?;
+            let want = [self.dims()[0], b.dims()[1]];
+            if c.dims() != want {
+                let reason = format!("the product is {want:?} but the output is {:?}", c.dims());
+                return Err(mismatch("matmat_into", self.shape(), c.shape(), reason));
+            }
+            self.write_into("matmat_into", &row_major(b), want[1], c, par)
         }
-        self.write_into("matmat_into", &row_major(b), want[1], c, par)
-    }
-    /// See [`Tensor::try_matmat_into`] (panics on a dimension mismatch).
-    #[track_caller]
-    pub fn matmat_into<K: Dim, N, R: Dim, N2: Dim, S2, St2, S3, St3>(
-        &self,
-        b: &Tensor<T, (K, N), S2, St2>,
-        c: &mut Tensor<T, (R, N2), S3, St3>,
-    ) where
-        E::Cols: SparseProductDim<K>,
-        E::Rows: SparseProductDim<R>,
-        N: Dim + SparseProductDim<N2>,
-        S2: Layout<(K, N)>,
-        St2: DenseStorage<T>,
-        S3: Layout<(R, N2)>,
-        St3: DenseStorageMut<T>,
-    {
-        or_panic(self.try_matmat_into_with(b, c, Par::Auto))
-    }
-    /// [`Tensor::matmat_into`] with an explicit choice of threads.
-    #[track_caller]
-    pub fn matmat_into_with<K: Dim, N, R: Dim, N2: Dim, S2, St2, S3, St3>(
-        &self,
-        b: &Tensor<T, (K, N), S2, St2>,
-        c: &mut Tensor<T, (R, N2), S3, St3>,
-        par: Par,
-    ) where
-        E::Cols: SparseProductDim<K>,
-        E::Rows: SparseProductDim<R>,
-        N: Dim + SparseProductDim<N2>,
-        S2: Layout<(K, N)>,
-        St2: DenseStorage<T>,
-        S3: Layout<(R, N2)>,
-        St3: DenseStorageMut<T>,
-    {
-        or_panic(self.try_matmat_into_with(b, c, par))
+        /// `c = self · b` into an existing matrix; `Err` when a dimension differs.
+        #[allow(clippy::type_complexity)]
+        pub fn try_matmat_into;
+        /// See [`Tensor::try_matmat_into`] (panics on a dimension mismatch).
+        pub fn matmat_into;
+        /// [`Tensor::matmat_into`] with an explicit choice of threads.
+        pub fn matmat_into_with;
     }
 }
