@@ -262,3 +262,30 @@ fn run_time_axis_sums_serve_sparse_and_band_tensors() {
     assert_eq!(c3.sum_axes(&[0, 2]).to_vec(), t.sum_axes(&[0, 2]).to_vec());
     assert_eq!(c3.sum_axis_dyn(1).to_vec(), t.sum_axis_dyn(1).to_vec());
 }
+
+#[test]
+fn as_slice_memory_order_is_some_exactly_for_dense_blocks() {
+    use mdtensor::{s, DynRank, Tensor};
+    let t = Tensor::<i64, DynRank>::from_vec([2, 3, 4], (0..24).collect());
+    let perms = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+    for p in perms {
+        let v = t.permute(&p);
+        let mem = v.as_slice_memory_order().expect("a permutation of a dense block is dense");
+        // Every element sits at its strided position in the slice.
+        let strides = v.strides();
+        for (idx, &x) in v.indexed_iter() {
+            let at: isize = idx.iter().zip(strides.iter()).map(|(&i, &s)| i as isize * s).sum();
+            assert_eq!(mem[at as usize], x, "permutation {p:?} at {idx:?}");
+        }
+    }
+    // Gaps, repeats and reversals are not one dense block.
+    assert!(t.slice(s![.., .., ..;2]).as_slice_memory_order().is_none());
+    assert!(t.slice(s![.., 1..2, ..]).as_slice_memory_order().is_none());
+    assert!(t.slice(s![.., .., ..;-1]).as_slice_memory_order().is_none());
+    assert!(Tensor::<i64, DynRank>::from_vec([1, 4], vec![1, 2, 3, 4])
+        .broadcast_to::<DynRank>([3, 4])
+        .as_slice_memory_order()
+        .is_none());
+    // An axis of one element does not break density, and nor does a sub-block of whole rows.
+    assert_eq!(t.slice(s![1..2, .., ..]).as_slice_memory_order().map(<[i64]>::len), Some(12));
+}

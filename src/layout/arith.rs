@@ -27,6 +27,41 @@ pub(crate) fn dense_strides<'a>(dims: impl Iterator<Item = &'a usize>, out: impl
     }
 }
 
+/// Whether `dims` with `strides` cover one dense block in some order of the axes (each
+/// axis of more than one element stepping by the product of the extents of the axes
+/// inside it, all strides positive): a row-major, column-major or permuted contiguous
+/// tensor. Axes of one element (whatever their stride) and empty tensors always qualify.
+pub(crate) fn is_dense_in_some_order(dims: &[usize], strides: &[isize]) -> bool {
+    if dims.contains(&0) {
+        return true;
+    }
+    let mut axes: [(isize, usize); 32] = [(0, 0); 32];
+    let mut n = 0;
+    for (&d, &s) in dims.iter().zip(strides) {
+        if d > 1 {
+            if n == axes.len() {
+                return false;
+            }
+            axes[n] = (s, d);
+            n += 1;
+        }
+    }
+    let axes = &mut axes[..n];
+    axes.sort_unstable_by_key(|&(s, _)| s);
+    let mut expected = 1isize;
+    for &(s, d) in axes.iter() {
+        if s != expected {
+            return false;
+        }
+        // A live tensor's element count fits isize (the size rule), so this cannot wrap.
+        expected = match isize::try_from(d).ok().and_then(|d| expected.checked_mul(d)) {
+            Some(e) => e,
+            None => return false,
+        };
+    }
+    true
+}
+
 /// The stride of an axis of `len` elements taken every `step` elements of an axis of
 /// stride `stride`. With two or more elements the product lies inside the parent's span;
 /// an axis of at most one element never moves, so when its product overflows its stride

@@ -18,7 +18,7 @@ mod contiguous;
 mod static_sliced;
 mod strided;
 
-pub(crate) use arith::span_of;
+pub(crate) use arith::{is_dense_in_some_order, span_of};
 pub use contiguous::{ColMajor, RowMajor};
 pub use static_sliced::{SliceSteps, StaticSliced};
 pub use strided::{Strided, StridedMapping};

@@ -31,13 +31,28 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         self.is_standard_layout().then(|| unsafe { core::slice::from_raw_parts(self.as_ptr(), self.numel()) })
     }
 
-    /// The elements as a slice in memory order, when they occupy one dense block
-    /// (`RowMajor` or `ColMajor`, or a strided tensor that happens to be row-major).
+    /// The elements as a slice in memory order, when they occupy one dense block in some
+    /// order of the axes: `RowMajor`, `ColMajor`, or any view whose positive strides pack
+    /// the elements (a permutation of a contiguous tensor), as ndarray's method of the same
+    /// name.
+    ///
+    /// ```
+    /// use mdtensor::{tensor, DynRank, Tensor};
+    /// let t = Tensor::<i32, DynRank>::from_vec([2, 3, 2], (0..12).collect());
+    /// let p = t.permute(&[1, 0, 2]); // contiguous, but in neither C nor F order
+    /// assert_eq!(p.as_slice(), None);
+    /// assert_eq!(p.as_slice_memory_order().map(<[i32]>::len), Some(12));
+    /// assert_eq!(tensor![[1, 2], [3, 4]].t().as_slice_memory_order(), Some(&[1, 2, 3, 4][..]));
+    /// ```
     pub fn as_slice_memory_order(&self) -> Option<&[T]> {
-        // SAFETY: a contiguous policy places the numel elements consecutively from the
-        // first one (dense invariant).
-        (S::CONTIGUOUS || self.is_standard_layout())
-            .then(|| unsafe { core::slice::from_raw_parts(self.as_ptr(), self.numel()) })
+        let dense = S::CONTIGUOUS
+            || self.is_standard_layout()
+            || crate::layout::is_dense_in_some_order(self.dims().as_ref(), self.strides().as_ref());
+        // SAFETY: a contiguous policy, or strides that pack the elements in some axis
+        // order with every stride positive, place the numel elements consecutively from
+        // the first one (element [0, …, 0] is then the lowest address), inside the region
+        // (dense invariant).
+        dense.then(|| unsafe { core::slice::from_raw_parts(self.as_ptr(), self.numel()) })
     }
 
     /// An owned copy in the policy's owned order (`Strided` copies become `RowMajor`).
