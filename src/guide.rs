@@ -90,6 +90,7 @@
 //! | `np.take(a, [2, 0], axis=1)` | `a.take::<1>(&[2, 0])`, `a.take_dyn(axis, &[2, 0])` |
 //! | `np.take(a, [-1, 0], axis=-1)` | `a.take_dyn(-1, &[-1, 0])` (signed indices wrap once, as numpy; [`TakeIndex`](crate::TakeIndex)) |
 //! | `a[mask]` (boolean mask) | `a.masked_select(&mask)` (a 1-D tensor, row-major order) |
+//! | `a[mask]`, `mask.shape == a.shape[:k]` | `a.masked_select_leading(&mask)` (extents `[count, *a.shape[k:]]`, [`DynRank`](crate::DynRank)) |
 //! | `np.sort(a, axis=1, kind='stable')` | `a.sort_axis::<1>()`, `a.sort_axis_dyn(axis)` (stable, NaN last) |
 //! | `np.argsort(a, axis=0, kind='stable')` | `a.argsort_axis::<0>()`, `a.argsort_axis_dyn(axis)` |
 //!

@@ -101,7 +101,7 @@
 //! | task | methods |
 //! |---|---|
 //! | sort | [`sort_axis`](crate::Tensor::sort_axis), [`argsort_axis`](crate::Tensor::argsort_axis), [`sort_axis_dyn`](crate::Tensor::sort_axis_dyn), [`argsort_axis_dyn`](crate::Tensor::argsort_axis_dyn) |
-//! | pick by index or mask | [`take`](crate::Tensor::take), [`take_dyn`](crate::Tensor::take_dyn), [`masked_select`](crate::Tensor::masked_select) |
+//! | pick by index or mask | [`take`](crate::Tensor::take), [`take_dyn`](crate::Tensor::take_dyn), [`masked_select`](crate::Tensor::masked_select), [`masked_select_leading`](crate::Tensor::masked_select_leading) |
 //! | positions of extremes | [`argmax`](crate::Tensor::argmax), [`argmin`](crate::Tensor::argmin), [`argmax_axis`](crate::Tensor::argmax_axis), [`argmin_axis`](crate::Tensor::argmin_axis) |
 //!
 //! ## Sparse and band tensors
