@@ -187,7 +187,7 @@
 //! | `np.take(a, i, axis=k)` (one index) | `a.index_axis_dyn(k, i)` (a view) |
 //! | `np.squeeze(a, k)`, `np.expand_dims(a, k)` | `a.squeeze_dyn(k)`, `a.unsqueeze_dyn(k)` (views) |
 //! | `np.flip(a, k)` | `a.flip_dyn(k)` (a view with a negative stride) |
-//! | `[3,3,2,4] @ [3,1,4,4]`, `(H,W,3) @ (3,)` | `a.matmul(&b)`: numpy's rule for any number of batch axes with `DynRank`, up to rank 4 with tuple extents |
+//! | `[3,3,2,4] @ [3,1,4,4]`, `(H,W,3) @ (3,)` | `a.matmul(&b)`: numpy's rule for any number of batch axes with `DynRank`, up to rank 6 with tuple extents |
 //! | `np.matmul(a, b, out=c)` | `a.matmul_into(&b, &mut c)` (`c` of any layout), `a.try_matmul_into(&b, &mut c)` |
 //! | `np.tensordot(a, b, axes=([1, 2], [1, 0]))` | `a.tensordot_dyn(&b, &[1, 2], &[1, 0])` |
 //! | `np.dot(a, b)` (N-D) | `a.tensordot_dyn(&b, &[a.rank() - 1], &[b.rank() - 2])` |
