@@ -10,7 +10,7 @@
 //! | any axes `M`, `N` | `M: Dim, N: Dim` | `a.t().matmul(&a)` for `(M, N)` |
 //! | any dense tensor of `f64` | `X: DenseTensor<Elem = f64>` | views, transposes, stack and shared tensors |
 //! | any dense tensor, any real `T` | `T: Real, X: DenseTensor<Elem = T>` | |
-//! | any storage (sparse, band, your own) | `X: ReadTensor<Elem = f64>` | |
+//! | any storage (sparse, band, your own) | `X: ReadTensor<Elem = f64>` | `x.sum()`, `x.mean()`, `x.min()`, `x.max()` |
 //! | the four parameters spelled out | `E: Extents, S: Layout<E>, St: DenseStorage<T>` | the methods work as on a concrete tensor |
 //!
 //! ## Static shapes: no bounds
@@ -112,6 +112,29 @@
 //! assert_eq!(rms(&a), 2.5);
 //! assert_eq!(rms(&a.t()), 2.5);
 //! assert!(softmax_max(&a.t()) > 0.5);
+//! ```
+//!
+//! The bounds carry the whole-tensor reductions: `sum`, `mean`, `min` and `max` are
+//! methods of [`ReadTensor`](crate::ReadTensor) (and so of `DenseTensor`), and give the
+//! concrete tensor's values — the same bits as `Tensor::sum` for dense tensors, zeros
+//! that are not stored counted for sparse and band ones. No other bound or import is
+//! needed (`mean` asks `Elem: Float`, `min`/`max` ask `Elem: PartialOrd`, which `f64`,
+//! `f32` and [`Real`](crate::Real) give):
+//!
+//! ```
+//! use mdtensor::{tensor, ReadTensor, Real};
+//!
+//! fn total(x: &impl ReadTensor<Elem = f64>) -> f64 {
+//!     x.sum()
+//! }
+//! fn centre<T: Real, X: ReadTensor<Elem = T>>(x: &X) -> Option<T> {
+//!     Some((x.max()? + x.min()?) / (T::one() + T::one()) - x.mean())
+//! }
+//! let a = tensor![[1.0, 2.0], [3.0, 6.0]];
+//! assert_eq!(total(&a), 12.0);
+//! assert_eq!(total(&a.t()), 12.0);
+//! assert_eq!(total(&a.to_csr()), 12.0);
+//! assert_eq!(centre(&a), Some(0.5));
 //! ```
 //!
 //! ## Broadcasting a static 1

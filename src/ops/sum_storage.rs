@@ -100,6 +100,67 @@ pub trait SumStorage<T, E: Extents, S: Layout<E>>: Storage<T> + Sized {
     {
         sum_stored_axes_keepdims(tensor, axes, "sum_axes_keepdims")
     }
+    /// The smallest (`LARGEST = false`) or largest element, NaN if any is NaN, `None` when
+    /// empty: what [`ReadTensor::min`](crate::ReadTensor::min) and
+    /// [`ReadTensor::max`](crate::ReadTensor::max) call. The default reads the stored
+    /// entries, and zero when some element is not stored ([`extreme_stored`]); dense
+    /// storages use the kernels of [`Reductions::min`] and [`Reductions::max`].
+    fn extreme<const LARGEST: bool>(tensor: &Tensor<T, E, S, Self>) -> Option<T>
+    where
+        T: Copy + Zero + PartialOrd,
+        Self: ReadStorage<T, E, S>,
+    {
+        extreme_stored::<LARGEST, T, E, S, Self>(tensor)
+    }
+}
+
+/// The smallest (`LARGEST = false`) or largest of the stored entries and, when some element
+/// is not stored, zero; the first NaN met if any is NaN; `None` when the tensor is empty.
+/// The sparse and band [`SumStorage::extreme`].
+///
+/// ```
+/// use mdtensor::{ops::extreme_stored, tensor};
+/// let a = tensor![[0.0, 3.0], [-2.0, 0.0]].to_csr();
+/// assert_eq!(extreme_stored::<true, _, _, _, _>(&a), Some(3.0));
+/// assert_eq!(extreme_stored::<false, _, _, _, _>(&tensor![[4.0, 3.0]].to_csr()), Some(3.0));
+/// assert_eq!(extreme_stored::<false, _, _, _, _>(&tensor![[4.0, 0.0]].to_csr()), Some(0.0));
+/// ```
+pub fn extreme_stored<const LARGEST: bool, T, E, S, St>(tensor: &Tensor<T, E, S, St>) -> Option<T>
+where
+    T: Copy + Zero + PartialOrd,
+    E: Extents,
+    S: Layout<E>,
+    St: ReadStorage<T, E, S>,
+{
+    if tensor.numel() == 0 {
+        return None;
+    }
+    let mut best: Option<T> = None;
+    let mut nan: Option<T> = None;
+    let better = |v: T, b: T| if LARGEST { v > b } else { v < b };
+    tensor.for_each_stored(|_, &v| {
+        if nan.is_some() {
+            return;
+        }
+        // NaN is the one value not equal to itself.
+        if v.partial_cmp(&v).is_none() {
+            nan = Some(v);
+            return;
+        }
+        best = Some(match best {
+            Some(b) if !better(v, b) => b,
+            _ => v,
+        });
+    });
+    if nan.is_some() {
+        return nan;
+    }
+    let unstored = tensor.nnz() < tensor.numel();
+    match best {
+        Some(b) if unstored && better(T::zero(), b) => Some(T::zero()),
+        Some(b) => Some(b),
+        None => Some(T::zero()),
+    }
 }
 
 /// # Sums (any storage)
@@ -342,6 +403,16 @@ macro_rules! dense_run_time_sums {
             axes: &[usize],
         ) -> Result<Tensor<T, E::Dynamic>, ShapeError> {
             tensor.try_reduce_axes_keepdims_with(Sum, axes, Par::Auto).map_err(|e| rename(e, "sum_axes_keepdims"))
+        }
+        fn extreme<const LARGEST: bool>(tensor: &Tensor<T, E, S, Self>) -> Option<T>
+        where
+            T: PartialOrd,
+        {
+            if LARGEST {
+                Reductions::max(tensor)
+            } else {
+                Reductions::min(tensor)
+            }
         }
     };
 }
