@@ -3,7 +3,6 @@
 //! the concrete methods for dense tensors and numpy's values (zeros counted) for sparse
 //! and band tensors.
 
-use mdtensor::prelude::*;
 use mdtensor::traits::*;
 use mdtensor::{ext, tensor, BandMatrix, Tensor};
 
