@@ -139,7 +139,7 @@
 //! | `a[:, ::2].reshape(…, copy=False)` | `a.reshape_strided(shape)` (a `Strided` view of any layout the strides allow; `Err(NotContiguous)` where numpy would copy) |
 //! | `np.ascontiguousarray(a.T).reshape(-1)` | `a.t().to_standard_layout().reshape(ext![6])` |
 //! | `a.T` | `a.t()` (a `ColMajor` view: no copy) |
-//! | `np.transpose(a, (2, 0, 1))` | `a.permute(&[2, 0, 1])`, or `a.permute_axes::<(Ax<2>, Ax<0>, Ax<1>)>()` (static) |
+//! | `np.transpose(a, (2, 0, 1))` | `a.permute(&[2, 0, 1])` (or `&[-1, 0, 1]`), or `a.permute_axes::<(Ax<2>, Ax<0>, Ax<1>)>()` (static) |
 //! | `a.shape`, `a.ndim`, `a.size` | `a.shape()` / `a.dims()`, `a.rank()`, `a.numel()` |
 //!
 //! ## Types
@@ -179,13 +179,14 @@
 //! | `a.sum(axis=-1)`, `np.cumsum(a, axis=-2)` | `a.sum_axis_dyn(-1)`, `a.cumsum_dyn(-2)`: every `_dyn` axis argument takes negative numbers ([`Axis`](crate::Axis)) |
 //! | `np.expand_dims(a, -1)`, `np.stack(parts, axis=-1)` | `a.unsqueeze_dyn(-1)`, `stack_dyn(-1, &parts)` (a negative axis counts in the result: `-1` appends) |
 //! | `a.argmax(axis=k)`, `a.argmin(axis=k)` | `a.argmax_axis_dyn(k)`, `a.argmin_axis_dyn(k)` |
-//! | `a.sum(axis=(0, 2))` | `a.sum_axes(&[0, 2])` (one pass; result `DynRank`); also `prod`, `mean`, `var`, `std`, `min`, `max`, `all`, `any` `_axes` |
+//! | `a.sum(axis=(0, 2))`, `a.mean(axis=(-1, 0))` | `a.sum_axes(&[0, 2])`, `a.mean_axes(&[-1, 0])` (one pass; result `DynRank`; negative axes count from the end, [`AxisList`](crate::AxisList)); also `prod`, `var`, `std`, `min`, `max`, `all`, `any` `_axes` |
 //! | `a.mean(axis=(0, 2), keepdims=True)` | `a.mean_axes_keepdims(&[0, 2])` (the input's rank, dynamic extents) |
 //! | `a.sum(axis=k, keepdims=True)` | `a.sum_axis_dyn(k).keepdims_dyn(k)`; static: `a.sum_axis::<1>().keepdims::<1>()` |
 //! | `a.sum(axis=1)` with an error instead of a panic | `a.try_sum_axis::<1>()`, `a.try_mean_axis::<1>()` |
 //! | `scipy.special.softmax(a, axis=k)` | `a.softmax_dyn(k)`, `a.log_softmax_dyn(k)`, `a.try_softmax_dyn(k)` |
 //! | `np.take(a, i, axis=k)` (one index) | `a.index_axis_dyn(k, i)` (a view) |
 //! | `np.squeeze(a, k)`, `np.expand_dims(a, k)` | `a.squeeze_dyn(k)`, `a.unsqueeze_dyn(k)` (views) |
+//! | `np.squeeze(a, (0, -1))`, `np.expand_dims(a, (0, -1))` | `a.squeeze_axes(&[0, -1])`, `a.unsqueeze_axes(&[0, -1])` (views, `DynRank`) |
 //! | `np.flip(a, k)` | `a.flip_dyn(k)` (a view with a negative stride) |
 //! | `[3,3,2,4] @ [3,1,4,4]`, `(H,W,3) @ (3,)` | `a.matmul(&b)`: numpy's rule for any number of batch axes with `DynRank`, up to rank 6 with tuple extents |
 //! | `np.matmul(a, b, out=c)` | `a.matmul_into(&b, &mut c)` (`c` of any layout), `a.try_matmul_into(&b, &mut c)` |

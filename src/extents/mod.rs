@@ -27,7 +27,7 @@ mod tuple;
 
 pub(crate) use axis::check_axis;
 pub use axis::{AxisAt, InsertAxis, InsertAxisDyn, RemoveAxis, RemoveAxisDyn, Reverse};
-pub use axis_arg::{Axis, TakeIndex};
+pub use axis_arg::{Axis, AxisList, TakeIndex};
 pub use broadcast::{
     broadcast_shapes, BroadcastDim, BroadcastTo, BroadcastWith, CanBroadcast, CanBroadcastDim, DimBroadcast,
 };

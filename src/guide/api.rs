@@ -51,7 +51,7 @@
 //! |---|---|
 //! | reshape | [`reshape`](crate::Tensor::reshape), [`try_reshape`](crate::Tensor::try_reshape), [`into_shape`](crate::Tensor::into_shape), [`to_standard_layout`](crate::Tensor::to_standard_layout); any layout, view or copy (numpy's rule): [`to_shape`](crate::Tensor::to_shape), [`reshape_strided`](crate::Tensor::reshape_strided) |
 //! | transpose and permute | [`t`](crate::Tensor::t), [`t_mut`](crate::Tensor::t_mut), [`reversed_axes`](crate::Tensor::reversed_axes), [`permute`](crate::Tensor::permute), [`permute_axes`](crate::Tensor::permute_axes), [`into_permuted_axes`](crate::Tensor::into_permuted_axes) |
-//! | add or drop axes of extent 1 | [`unsqueeze`](crate::Tensor::unsqueeze), [`squeeze`](crate::Tensor::squeeze), [`keepdims`](crate::Tensor::keepdims), [`unsqueeze_dyn`](crate::Tensor::unsqueeze_dyn), [`squeeze_dyn`](crate::Tensor::squeeze_dyn) |
+//! | add or drop axes of extent 1 | [`unsqueeze`](crate::Tensor::unsqueeze), [`squeeze`](crate::Tensor::squeeze), [`keepdims`](crate::Tensor::keepdims), [`unsqueeze_dyn`](crate::Tensor::unsqueeze_dyn), [`squeeze_dyn`](crate::Tensor::squeeze_dyn), [`unsqueeze_axes`](crate::Tensor::unsqueeze_axes), [`squeeze_axes`](crate::Tensor::squeeze_axes) |
 //! | static ↔ dynamic rank | [`into_dyn`](crate::Tensor::into_dyn), [`try_into_rank`](crate::Tensor::try_into_rank), [`try_into_extents`](crate::Tensor::try_into_extents) |
 //!
 //! ## Elementwise

@@ -22,6 +22,7 @@
 
 mod axes;
 mod axes_dyn;
+mod axes_list;
 mod broadcast;
 #[cfg(feature = "cuda")]
 pub(crate) use broadcast::broadcast_layout;
