@@ -102,7 +102,7 @@ pub use tensor::{
     BandMatrix, DenseTensor, ReadStorage, ReadTensor, Real, ShapeArg, SharedTensor, StackTensor, Tensor, TensorIndex,
     TensorView, TensorViewMut,
 };
-pub use view::{Ax, CowTensor, Full, NewAxis, SliceElem, SliceInfo, Span};
+pub use view::{Ax, CowTensor, Full, MultiSliceArg, NewAxis, SliceElem, SliceInfo, Span};
 
 /// The traits most programs need: `use mdtensor::prelude::*;`.
 pub mod prelude {

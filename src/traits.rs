@@ -64,4 +64,4 @@ pub use crate::ops::{AxisReductions, ElementwiseExt, Expr, ExprShape, IntoExpr, 
 pub use crate::storage::sparse::{SparseElem, SparseIndex};
 pub use crate::storage::{BorrowedStorage, DenseStorage, DenseStorageMut, NonDenseStorage, OwnedStorage, Storage};
 pub use crate::tensor::{DenseTensor, ReadStorage, ReadTensor, Real, Scalar};
-pub use crate::view::{Permutation, ReshapeTo, SliceArg, Squeezable};
+pub use crate::view::{MultiSliceArg, Permutation, ReshapeTo, SliceArg, Squeezable};

@@ -93,7 +93,7 @@
 //! | task | methods |
 //! |---|---|
 //! | join | [`concatenate`](crate::Tensor::concatenate), [`concatenate_dyn`](crate::concatenate_dyn), [`stack`](crate::stack), [`stack_dyn`](crate::stack_dyn) |
-//! | split (views) | [`split`](crate::Tensor::split), [`array_split`](crate::Tensor::array_split), [`split_indices`](crate::Tensor::split_indices), and their `_dyn` forms; in two: [`split_at`](crate::Tensor::split_at), [`split_at_mut`](crate::Tensor::split_at_mut) |
+//! | split (views) | [`split`](crate::Tensor::split), [`array_split`](crate::Tensor::array_split), [`split_indices`](crate::Tensor::split_indices), and their `_dyn` forms; in two: [`split_at`](crate::Tensor::split_at), [`split_at_mut`](crate::Tensor::split_at_mut); several disjoint writable slices at once: [`multi_slice_mut`](crate::Tensor::multi_slice_mut) |
 //! | without some indices (numpy's `delete`) | [`delete`](crate::Tensor::delete), [`delete_dyn`](crate::Tensor::delete_dyn) |
 //!
 //! ## Sort and select

@@ -28,6 +28,7 @@ mod broadcast;
 pub(crate) use broadcast::broadcast_layout;
 mod diag;
 mod keepdims;
+mod multi_slice;
 mod rank;
 mod reshape;
 mod reshape_any;
@@ -37,6 +38,7 @@ mod split_at;
 mod transpose;
 
 pub use axes::Squeezable;
+pub use multi_slice::MultiSliceArg;
 pub use reshape::ReshapeTo;
 pub use reshape_any::CowTensor;
 pub use slice::{NewAxis, SliceArg, SliceElem, SliceInfo, SliceInput};
