@@ -149,7 +149,7 @@
 //! | `a.astype(np.int32)` | `a.cast::<i32>().eval()` (`as` conversion, lazy) |
 //! | `a.tolist()`, `a.ravel()` | `a.to_vec()` (logical order), `a.into_vec()` (no copy when possible) |
 //! | `np.allclose(a, b)` | `approx::relative_eq!(a, b, …)` (feature `approx`; different shapes are never equal) |
-//! | `print(a)`, `repr(a)` | `println!("{a}")`: numpy's text with `, ` separators (`[[1., 2.]]`; floats in numpy's default notation, `...` above 1000 elements; no line wrapping) |
+//! | `print(a)`, `repr(a)` | `println!("{a}")`: numpy's text with `, ` separators (`[[1., 2.]]`; floats in numpy's default notation, `...` above 1000 elements; rows wrapped at 75 columns as numpy does) |
 //! | `np.set_printoptions(precision=3, floatmode='fixed')` | `format!("{a:.3}")` (exactly 3 digits after the point, positional) |
 //! | `a == b` (whole arrays) | `a == b` → `bool` (same shape and elements); elementwise: `a.eq_elem(b)` (lazy, `bool` elements) |
 //!
