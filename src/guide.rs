@@ -19,7 +19,7 @@
 //! | numpy | mdtensor |
 //! |---|---|
 //! | `np.array([[1, 2], [3, 4]])` | `tensor![[1, 2], [3, 4]]` (static extents `ext![2, 2]`) |
-//! | `np.array([[1., 2., 3.]])` as a row that broadcasts | `tensor![[1., 2., 3.]]` is `(Const<1>, Const<3>)`; `.try_into_extents::<ext![1, 3]>()` gives the broadcastable `(One, Const<3>)` without a copy |
+//! | `np.array([[1., 2., 3.]])` as a row that broadcasts | `tensor![[1., 2., 3.]]`: its extents are `ext![1, 3]` (`(One, Const<3>)`, a literal axis of length 1 is `One`), so it broadcasts |
 //! | `np.zeros((2, 3))` | `Tensor::<f64, ext![2, 3]>::zeros(ext![2, 3])`, or `Tensor::<f64, ext![_, _]>::zeros([2, 3])` |
 //! | `np.ones(n)`, `np.full(s, v)` | `Tensor::<f64, ext![_]>::ones(n)`, `Tensor::full(shape, v)` |
 //! | `np.eye(3)` | `Tensor::<f64, ext![3, 3]>::eye(ext![3, 3])` |

@@ -142,7 +142,8 @@
 //! numpy stretches an axis of extent 1. Here a static axis stretches when its type is
 //! [`One`](crate::One): spelled `1` in `ext!` (`ext![2, 1]` is `(Const<2>, One)`), and made
 //! by `keepdims`, `unsqueeze` and `NewAxis`. A `Const<1>` that comes from a const generic
-//! or an array length (`tensor![[1.0, 2.0]]` is `(Const<1>, Const<2>)`) matches only 1.
+//! or an array length (`Tensor::from_nested([[1.0, 2.0]])` is `(Const<1>, Const<2>)`) matches only 1;
+//! a `tensor!` literal types an axis of length 1 as `One`, as `ext!` does.
 //! This is the trade-off that keeps generic code free of bounds: stable Rust cannot let
 //! `Const<1>` stretch and also let `Const<N>` match `Const<N>` for every `N` without
 //! typenum, and typenum would put a bound on every generic function. Dynamic axes follow
