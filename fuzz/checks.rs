@@ -788,7 +788,7 @@ pub fn check_vocab(data: &[u8]) {
                 if !worth(numel, numel) {
                     continue;
                 }
-                expect(&what, v.try_sum_axes(&[]), &shape, |got| {
+                expect(&what, v.try_sum_axes(&[0usize; 0]), &shape, |got| {
                     assert_eq!(got.to_vec(), copy.as_ref().expect("small").to_vec(), "{what}");
                 });
             }

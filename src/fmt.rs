@@ -15,6 +15,9 @@ mod float;
 /// (numpy's `threshold` and `edgeitems`).
 const THRESHOLD: usize = 1000;
 const EDGE: usize = 3;
+/// Rows wrap at this many columns (numpy's `linewidth`), continuing under the first
+/// element.
+const LINE_WIDTH: usize = 75;
 
 /// The indices shown along an axis of extent `n`; `None` marks the ellipsis.
 fn shown(n: usize, summarize: bool) -> Vec<Option<usize>> {
@@ -46,35 +49,59 @@ impl Printer<'_> {
         }
     }
 
-    fn write(&self, f: &mut fmt::Formatter<'_>, axis: usize, next: &mut usize) -> fmt::Result {
+    /// The sub-tensor from `axis` on, as numpy's `_formatArray` writes it: `hanging`
+    /// spaces start every continuation line (one per open bracket), and a row of the last
+    /// axis wraps before an element that would pass `width` columns (its own separator or
+    /// closing bracket included), unless the line holds nothing yet.
+    fn render(&self, axis: usize, hanging: usize, width: usize, next: &mut usize) -> String {
         if axis == self.dims.len() {
             let cell = &self.cells[*next];
             *next += 1;
-            return write!(f, "{cell:>w$}", w = self.width);
+            return format!("{cell:>w$}", w = self.width);
         }
-        let last_axis = axis + 1 == self.dims.len();
-        let sep = |f: &mut fmt::Formatter<'_>| -> fmt::Result {
-            if last_axis {
-                f.write_str(", ")
-            } else {
-                f.write_str(",")?;
-                for _ in 0..(self.dims.len() - axis - 1) {
-                    f.write_str("\n")?;
+        // Nested brackets start one column further in and must leave room for their `]`.
+        let (inner_hanging, inner_width) = (hanging + 1, width.saturating_sub(1));
+        let indent = " ".repeat(hanging);
+        let entries = shown(self.dims[axis], self.summarize);
+        let axes_left = self.dims.len() - axis;
+        let mut s = String::new();
+        if axes_left == 1 {
+            // An element must leave room for the `,` or the `]` after it.
+            let elem_width = width.saturating_sub(1);
+            let mut line = indent.clone();
+            for (k, entry) in entries.iter().enumerate() {
+                let word = match entry {
+                    Some(_) => self.render(axis + 1, inner_hanging, inner_width, next),
+                    None => "...".to_string(),
+                };
+                let len = |x: &str| x.chars().count();
+                // Wrapping a line that holds only the indent would not help.
+                if len(&line) + len(&word) > elem_width && len(&line) > hanging {
+                    s.push_str(line.trim_end());
+                    s.push('\n');
+                    line.clone_from(&indent);
                 }
-                write!(f, "{:indent$}", "", indent = axis + 1)
+                line.push_str(&word);
+                if k + 1 < entries.len() {
+                    line.push_str(", ");
+                }
             }
-        };
-        f.write_str("[")?;
-        for (k, entry) in shown(self.dims[axis], self.summarize).into_iter().enumerate() {
-            if k > 0 {
-                sep(f)?;
-            }
-            match entry {
-                Some(_) => self.write(f, axis + 1, next)?,
-                None => f.write_str("...")?,
+            s.push_str(&line);
+        } else {
+            let line_sep = format!(",{}", "\n".repeat(axes_left - 1));
+            for (k, entry) in entries.iter().enumerate() {
+                s.push_str(&indent);
+                match entry {
+                    Some(_) => s.push_str(&self.render(axis + 1, inner_hanging, inner_width, next)),
+                    None => s.push_str("..."),
+                }
+                if k + 1 < entries.len() {
+                    s.push_str(&line_sep);
+                }
             }
         }
-        f.write_str("]")
+        // The first line's indent is where the `[` goes.
+        format!("[{}]", &s[hanging..])
     }
 }
 
@@ -85,7 +112,8 @@ impl<T: fmt::Display, E: Extents, S: Layout<E>, St: DenseStorage<T>> fmt::Displa
     /// notation when the magnitudes span more than 1e3 or reach 1e8 or drop below 1e-4).
     /// A precision flag (`{:.3}`) prints every element with exactly that many digits
     /// after the point (numpy's `floatmode='fixed'`). Tensors above 1000 elements show
-    /// the first and last 3 entries of each axis around `...`.
+    /// the first and last 3 entries of each axis around `...`. Rows wrap at 75 columns
+    /// (numpy's `linewidth`), continuing under the row's first element.
     ///
     /// ```
     /// use mdtensor::{tensor, DynRank, Tensor};
@@ -96,6 +124,13 @@ impl<T: fmt::Display, E: Extents, S: Layout<E>, St: DenseStorage<T>> fmt::Displa
     /// assert_eq!(format!("{:.1}", tensor![0.5, 2.0]), "[0.5, 2.0]");
     /// // A rank-0 tensor prints its element as numpy prints a scalar.
     /// assert_eq!(Tensor::<f64, DynRank>::from_vec(vec![], vec![21.0]).to_string(), "21.0");
+    /// // numpy: np.arange(30)
+    /// let wide = Tensor::<i64, DynRank>::from_vec(vec![30], (0..30).collect());
+    /// assert_eq!(
+    ///     wide.to_string(),
+    ///     "[ 0,  1,  2,  3,  4,  5,  6,  7,  8,  9, 10, 11, 12, 13, 14, 15, 16, 17,\n \
+    ///      18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29]"
+    /// );
     /// ```
     #[allow(clippy::disallowed_methods, reason = "one slot per axis, not per element")]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -132,7 +167,7 @@ impl<T: fmt::Display, E: Extents, S: Layout<E>, St: DenseStorage<T>> fmt::Displa
             p.width = cells.iter().map(|c| c.chars().count()).max().unwrap_or(0);
             p.cells = cells;
         }
-        p.write(f, 0, &mut 0)
+        f.write_str(&p.render(0, 1, LINE_WIDTH, &mut 0))
     }
 }
 

@@ -19,7 +19,7 @@
 //! | numpy | mdtensor |
 //! |---|---|
 //! | `np.array([[1, 2], [3, 4]])` | `tensor![[1, 2], [3, 4]]` (static extents `ext![2, 2]`) |
-//! | `np.array([[1., 2., 3.]])` as a row that broadcasts | `tensor![[1., 2., 3.]]` is `(Const<1>, Const<3>)`; `.try_into_extents::<ext![1, 3]>()` gives the broadcastable `(One, Const<3>)` without a copy |
+//! | `np.array([[1., 2., 3.]])` as a row that broadcasts | `tensor![[1., 2., 3.]]`: its extents are `ext![1, 3]` (`(One, Const<3>)`, a literal axis of length 1 is `One`), so it broadcasts |
 //! | `np.zeros((2, 3))` | `Tensor::<f64, ext![2, 3]>::zeros(ext![2, 3])`, or `Tensor::<f64, ext![_, _]>::zeros([2, 3])` |
 //! | `np.ones(n)`, `np.full(s, v)` | `Tensor::<f64, ext![_]>::ones(n)`, `Tensor::full(shape, v)` |
 //! | `np.eye(3)` | `Tensor::<f64, ext![3, 3]>::eye(ext![3, 3])` |
@@ -90,6 +90,7 @@
 //! | `np.take(a, [2, 0], axis=1)` | `a.take::<1>(&[2, 0])`, `a.take_dyn(axis, &[2, 0])` |
 //! | `np.take(a, [-1, 0], axis=-1)` | `a.take_dyn(-1, &[-1, 0])` (signed indices wrap once, as numpy; [`TakeIndex`](crate::TakeIndex)) |
 //! | `a[mask]` (boolean mask) | `a.masked_select(&mask)` (a 1-D tensor, row-major order) |
+//! | `a[mask]`, `mask.shape == a.shape[:k]` | `a.masked_select_leading(&mask)` (extents `[count, *a.shape[k:]]`, [`DynRank`](crate::DynRank)) |
 //! | `np.sort(a, axis=1, kind='stable')` | `a.sort_axis::<1>()`, `a.sort_axis_dyn(axis)` (stable, NaN last) |
 //! | `np.argsort(a, axis=0, kind='stable')` | `a.argsort_axis::<0>()`, `a.argsort_axis_dyn(axis)` |
 //!
@@ -138,7 +139,7 @@
 //! | `a[:, ::2].reshape(…, copy=False)` | `a.reshape_strided(shape)` (a `Strided` view of any layout the strides allow; `Err(NotContiguous)` where numpy would copy) |
 //! | `np.ascontiguousarray(a.T).reshape(-1)` | `a.t().to_standard_layout().reshape(ext![6])` |
 //! | `a.T` | `a.t()` (a `ColMajor` view: no copy) |
-//! | `np.transpose(a, (2, 0, 1))` | `a.permute(&[2, 0, 1])`, or `a.permute_axes::<(Ax<2>, Ax<0>, Ax<1>)>()` (static) |
+//! | `np.transpose(a, (2, 0, 1))` | `a.permute(&[2, 0, 1])` (or `&[-1, 0, 1]`), or `a.permute_axes::<(Ax<2>, Ax<0>, Ax<1>)>()` (static) |
 //! | `a.shape`, `a.ndim`, `a.size` | `a.shape()` / `a.dims()`, `a.rank()`, `a.numel()` |
 //!
 //! ## Types
@@ -148,7 +149,7 @@
 //! | `a.astype(np.int32)` | `a.cast::<i32>().eval()` (`as` conversion, lazy) |
 //! | `a.tolist()`, `a.ravel()` | `a.to_vec()` (logical order), `a.into_vec()` (no copy when possible) |
 //! | `np.allclose(a, b)` | `approx::relative_eq!(a, b, …)` (feature `approx`; different shapes are never equal) |
-//! | `print(a)`, `repr(a)` | `println!("{a}")`: numpy's text with `, ` separators (`[[1., 2.]]`; floats in numpy's default notation, `...` above 1000 elements; no line wrapping) |
+//! | `print(a)`, `repr(a)` | `println!("{a}")`: numpy's text with `, ` separators (`[[1., 2.]]`; floats in numpy's default notation, `...` above 1000 elements; rows wrapped at 75 columns as numpy does) |
 //! | `np.set_printoptions(precision=3, floatmode='fixed')` | `format!("{a:.3}")` (exactly 3 digits after the point, positional) |
 //! | `a == b` (whole arrays) | `a == b` → `bool` (same shape and elements); elementwise: `a.eq_elem(b)` (lazy, `bool` elements) |
 //!
@@ -178,15 +179,16 @@
 //! | `a.sum(axis=-1)`, `np.cumsum(a, axis=-2)` | `a.sum_axis_dyn(-1)`, `a.cumsum_dyn(-2)`: every `_dyn` axis argument takes negative numbers ([`Axis`](crate::Axis)) |
 //! | `np.expand_dims(a, -1)`, `np.stack(parts, axis=-1)` | `a.unsqueeze_dyn(-1)`, `stack_dyn(-1, &parts)` (a negative axis counts in the result: `-1` appends) |
 //! | `a.argmax(axis=k)`, `a.argmin(axis=k)` | `a.argmax_axis_dyn(k)`, `a.argmin_axis_dyn(k)` |
-//! | `a.sum(axis=(0, 2))` | `a.sum_axes(&[0, 2])` (one pass; result `DynRank`); also `prod`, `mean`, `var`, `std`, `min`, `max`, `all`, `any` `_axes` |
+//! | `a.sum(axis=(0, 2))`, `a.mean(axis=(-1, 0))` | `a.sum_axes(&[0, 2])`, `a.mean_axes(&[-1, 0])` (one pass; result `DynRank`; negative axes count from the end, [`AxisList`](crate::AxisList)); also `prod`, `var`, `std`, `min`, `max`, `all`, `any` `_axes` |
 //! | `a.mean(axis=(0, 2), keepdims=True)` | `a.mean_axes_keepdims(&[0, 2])` (the input's rank, dynamic extents) |
 //! | `a.sum(axis=k, keepdims=True)` | `a.sum_axis_dyn(k).keepdims_dyn(k)`; static: `a.sum_axis::<1>().keepdims::<1>()` |
 //! | `a.sum(axis=1)` with an error instead of a panic | `a.try_sum_axis::<1>()`, `a.try_mean_axis::<1>()` |
 //! | `scipy.special.softmax(a, axis=k)` | `a.softmax_dyn(k)`, `a.log_softmax_dyn(k)`, `a.try_softmax_dyn(k)` |
 //! | `np.take(a, i, axis=k)` (one index) | `a.index_axis_dyn(k, i)` (a view) |
 //! | `np.squeeze(a, k)`, `np.expand_dims(a, k)` | `a.squeeze_dyn(k)`, `a.unsqueeze_dyn(k)` (views) |
+//! | `np.squeeze(a, (0, -1))`, `np.expand_dims(a, (0, -1))` | `a.squeeze_axes(&[0, -1])`, `a.unsqueeze_axes(&[0, -1])` (views, `DynRank`) |
 //! | `np.flip(a, k)` | `a.flip_dyn(k)` (a view with a negative stride) |
-//! | `[3,3,2,4] @ [3,1,4,4]`, `(H,W,3) @ (3,)` | `a.matmul(&b)`: numpy's rule for any number of batch axes with `DynRank`, up to rank 4 with tuple extents |
+//! | `[3,3,2,4] @ [3,1,4,4]`, `(H,W,3) @ (3,)` | `a.matmul(&b)`: numpy's rule for any number of batch axes with `DynRank`, up to rank 6 with tuple extents |
 //! | `np.matmul(a, b, out=c)` | `a.matmul_into(&b, &mut c)` (`c` of any layout), `a.try_matmul_into(&b, &mut c)` |
 //! | `np.tensordot(a, b, axes=([1, 2], [1, 0]))` | `a.tensordot_dyn(&b, &[1, 2], &[1, 0])` |
 //! | `np.dot(a, b)` (N-D) | `a.tensordot_dyn(&b, &[a.rank() - 1], &[b.rank() - 2])` |

@@ -83,7 +83,7 @@ pub mod traits;
 pub use error::{Error, ShapeError};
 pub use exec::Par;
 pub use extents::{
-    broadcast_shapes, Axis, AxisAt, BroadcastDim, BroadcastTo, Const, Dim, Dyn, DynOfRank, DynRank, Extents,
+    broadcast_shapes, Axis, AxisAt, AxisList, BroadcastDim, BroadcastTo, Const, Dim, Dyn, DynOfRank, DynRank, Extents,
     InsertAxis, One, Rank, RemoveAxis, Reverse, StaticDim, StaticExtents, TakeIndex, ToDim,
 };
 pub use fmt::DebugStorage;
@@ -102,7 +102,7 @@ pub use tensor::{
     BandMatrix, DenseTensor, ReadStorage, ReadTensor, Real, ShapeArg, SharedTensor, StackTensor, Tensor, TensorIndex,
     TensorView, TensorViewMut,
 };
-pub use view::{Ax, CowTensor, Full, NewAxis, SliceElem, SliceInfo, Span};
+pub use view::{Ax, CowTensor, Full, MultiSliceArg, NewAxis, SliceElem, SliceInfo, Span};
 
 /// The traits most programs need: `use mdtensor::prelude::*;`.
 pub mod prelude {

@@ -12,7 +12,7 @@
 //! | the stride policy | [`Layout<E>`](Layout) ([`StridePolicy`] for the policy alone) | indexing, views, every dense method |
 //! | the storage, dense | [`DenseStorage<T>`](DenseStorage), [`DenseStorageMut<T>`](DenseStorageMut) for writes | reading and writing elements in place |
 //! | the storage, any | [`ReadStorage<T, E, S>`](ReadStorage) | `value`, `nnz`, `to_dense` on sparse and band tensors too |
-//! | the whole tensor | [`DenseTensor`] or [`ReadTensor`] (one bound for the four parameters) | as the two rows above |
+//! | the whole tensor | [`DenseTensor`] or [`ReadTensor`] (one bound for the four parameters) | as the two rows above, and `sum`, `mean`, `min`, `max` on the bound alone |
 //! | an operand of `+`, `assign`, … | [`IntoExpr`] (tensors, views, scalars, expressions); [`ExprShape`] for an expression's element type, extents and shape (every storage), [`Expr`] to evaluate it on the host | lazy elementwise work |
 //! | a reduction | [`Reductions`], [`AxisReductions`] (on expressions), [`Reducer`] (your own) | `sum`, `mean`, `max`, … |
 //! | elementwise math on expressions | [`ElementwiseExt`] | `exp`, `relu`, `clip`, … |
@@ -34,6 +34,21 @@
 //! let a = Tensor::<f64, ext![2, 2]>::from_vec(ext![2, 2], vec![1.0, 1.0, 1.0, 1.0]);
 //! assert_eq!(rms(&a), 1.0);
 //! assert_eq!(rms(&a.t()), 1.0);
+//!
+//! // The whole-tensor reductions come with the bound: any storage, sparse included.
+//! fn total(x: &impl ReadTensor<Elem = f64>) -> f64 {
+//!     x.sum()
+//! }
+//! fn range<T: Real, X: ReadTensor<Elem = T>>(x: &X) -> Option<T> {
+//!     Some(x.max()? - x.min()?)
+//! }
+//! assert_eq!(total(&a), 4.0);
+//! assert_eq!(total(&a.to_csr()), 4.0);
+//! assert_eq!(range(&a.t()), Some(0.0));
+//! assert_eq!(x_mean(&a), 1.0);
+//! fn x_mean(x: &impl DenseTensor<Elem = f64>) -> f64 {
+//!     x.mean()
+//! }
 //! ```
 
 pub use crate::extents::{
@@ -49,4 +64,4 @@ pub use crate::ops::{AxisReductions, ElementwiseExt, Expr, ExprShape, IntoExpr, 
 pub use crate::storage::sparse::{SparseElem, SparseIndex};
 pub use crate::storage::{BorrowedStorage, DenseStorage, DenseStorageMut, NonDenseStorage, OwnedStorage, Storage};
 pub use crate::tensor::{DenseTensor, ReadStorage, ReadTensor, Real, Scalar};
-pub use crate::view::{Permutation, ReshapeTo, SliceArg, Squeezable};
+pub use crate::view::{MultiSliceArg, Permutation, ReshapeTo, SliceArg, Squeezable};

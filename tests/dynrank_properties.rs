@@ -695,7 +695,7 @@ fn every_extents_case_reduces_alike() {
     let k = m.mean_axes_keepdims(&[0, 2]);
     let _: &ext![_, _, _] = k.extents();
     assert_eq!(k.shape(), [1, 3, 1]);
-    assert_eq!(n.sum_axes(&[]).to_vec(), n.to_vec(), "no axes: numpy's axis=()");
+    assert_eq!(n.sum_axes(&[0usize; 0]).to_vec(), n.to_vec(), "no axes: numpy's axis=()");
     assert_eq!(n.sum_axes(&[0, 1, 2]).to_vec(), [276.0]);
     let err = n.try_sum_axis_dyn(3).unwrap_err();
     assert_eq!(err.to_string(), "sum_axis_dyn: axis 3 is out of range for a tensor of rank 3");

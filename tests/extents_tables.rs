@@ -14,6 +14,49 @@ const MAX_RANK: usize = 6;
 /// Names of a left (or source) operand's axes, and of a right (or target) operand's.
 const LEFT: [&str; MAX_RANK] = ["A", "B", "C", "D", "F", "G"];
 const RIGHT: [&str; MAX_RANK] = ["P", "Q", "R", "V", "W", "X"];
+/// `matmul!`: every (left rank, right rank) pair from 1 to the maximum: numpy's `matmul`
+/// rule, with a vector operand's axis dropped and the batch axes (all but the last two)
+/// aligned right and broadcast. The result has at most `MAX_RANK` axes (two operands of
+/// rank `MAX_RANK` have `MAX_RANK - 2` batch axes).
+fn matmul_table() -> String {
+    let mut s = String::from(
+        "// Generated: one line per (left rank, right rank), 1 to 6. Each entry is\n\
+         // [left axes] @ [right axes] => [result axes]; inner axes that must agree; batch pairs.\n",
+    );
+    for a in 1..=MAX_RANK {
+        for b in 1..=MAX_RANK {
+            let (l, r) = (&LEFT[..a], &RIGHT[..b]);
+            let k2 = if b == 1 { r[0] } else { r[b - 2] };
+            let (lb, rb) = (&l[..a.saturating_sub(2)], &r[..b.saturating_sub(2)]);
+            let (lead, pl, pr) = if lb.len() >= rb.len() {
+                (&lb[..lb.len() - rb.len()], &lb[lb.len() - rb.len()..], rb)
+            } else {
+                (&rb[..rb.len() - lb.len()], lb, &rb[rb.len() - lb.len()..])
+            };
+            let mut out: Vec<String> = lead.iter().map(|x| x.to_string()).collect();
+            out.extend(pl.iter().zip(pr).map(|(x, y)| format!("Bc<{x}, {y}>")));
+            if a >= 2 {
+                out.push(l[a - 2].to_string());
+            }
+            if b >= 2 {
+                out.push(r[b - 1].to_string());
+            }
+            assert!(out.len() <= MAX_RANK);
+            writeln!(
+                s,
+                "matmul!([{}] @ [{}] => [{}]; {}: {k2}; batch [{}]);",
+                list(l),
+                list(r),
+                out.join(", "),
+                l[a - 1],
+                pairs(pl, pr)
+            )
+            .unwrap();
+        }
+    }
+    s
+}
+
 /// The typenum → `Const` table covers 0..=TABLE_MAX.
 const TABLE_MAX: usize = 1024;
 
@@ -120,6 +163,7 @@ fn committed_tables_are_what_the_generator_writes() {
         ("broadcast_pair_table.rs", broadcast_pair_table()),
         ("concat_table.rs", concat_table()),
         ("join_table.rs", join_table()),
+        ("matmul_table.rs", matmul_table()),
         ("table_groups.rs", table_groups()),
     ];
     let write = std::env::var_os("MDTENSOR_WRITE_TABLES").is_some();
@@ -146,6 +190,7 @@ fn the_tables_cover_every_rank_and_number() {
     assert_eq!(broadcast_pair_table().lines().filter(|l| l.starts_with("broadcast_with!")).count(), 42);
     assert_eq!(concat_table().lines().filter(|l| l.starts_with("concat!")).count(), 28);
     assert_eq!(join_table().lines().filter(|l| l.starts_with("concat_along!")).count(), 21);
+    assert_eq!(matmul_table().lines().filter(|l| l.starts_with("matmul!")).count(), 36);
     let numbers: usize = table_groups().matches(" => U").count();
     assert_eq!(numbers, TABLE_MAX); // 0..=1024 less the 1 that maps to `One`
 }

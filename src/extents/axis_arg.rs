@@ -1,7 +1,8 @@
 //! Run-time axis and index arguments numbered from the end when negative, as numpy does:
 //! `axis = -1` is the last axis, `indices = [-1]` the last element along it. Every method
 //! taking a run-time axis takes `impl Into<Axis>`, so `1`, `-1` and a `usize` variable all
-//! work; `take` takes any [`TakeIndex`].
+//! work; `take` takes any [`TakeIndex`]; methods taking several axes (`sum_axes`,
+//! `permute`, `squeeze_axes`, …) take any [`AxisList`].
 
 use crate::error::ShapeError;
 
@@ -121,6 +122,72 @@ macro_rules! take_index_signed {
     )*};
 }
 take_index_signed!(i32, i64, isize);
+
+/// A list of run-time axes, each counted from the back when negative (numpy's
+/// `normalize_axis_tuple`): `&[0, 2]`, `&[-1, 0]`, `&vec` of a `Vec<usize>`, or a borrowed
+/// array, slice or `Vec` of any of `usize`, `u32`, `i32`, `i64`, `isize` and [`Axis`]. The methods that
+/// take it (the `*_axes` reductions, `permute`, `squeeze_axes`, `expand_dims_axes`)
+/// normalise it first, so `-1` and `rank - 1` are the same axis: given both, the axis is
+/// repeated, an `Err` as in numpy.
+///
+/// An empty list needs its element type, which an empty literal does not say:
+/// `&[0usize; 0]` or `&Vec::<usize>::new()` (numpy's `axis=()`).
+///
+/// ```
+/// use mdtensor::{AxisList, DynRank, Tensor};
+/// let t = Tensor::<f64, DynRank>::ones(vec![2, 3, 4]);
+/// assert_eq!(t.mean_axes(&[-1, 0]).shape(), [3]);      // numpy: t.mean(axis=(-1, 0))
+/// assert_eq!(t.sum_axes(&[2, 0]).shape(), [3]);
+/// assert_eq!(t.permute(&[-1, 0, 1]).shape(), [4, 2, 3]);
+/// assert!(t.try_sum_axes(&[-1, 2]).is_err());          // the same axis twice
+/// assert!(t.try_sum_axes(&[-4]).is_err());
+/// assert_eq!(t.sum_axes(&[0usize; 0]).shape(), [2, 3, 4]);
+/// assert_eq!((&[-1, 1][..]).resolve_axes("example", 3), Ok(vec![2, 1]));
+/// ```
+pub trait AxisList {
+    /// Every axis of the list numbered from the front (in `0..rank`), in the list's order;
+    /// `Err` for an axis outside `-rank..rank`. Repeats are kept: each caller says what a
+    /// repeat means (an error for reductions and permutations).
+    fn resolve_axes(&self, op: &'static str, rank: usize) -> Result<Vec<usize>, ShapeError>;
+    /// How many axes the list names (repeats counted).
+    fn axis_count(&self) -> usize;
+}
+
+fn resolve_all<A: Copy + Into<Axis>>(axes: &[A], op: &'static str, rank: usize) -> Result<Vec<usize>, ShapeError> {
+    axes.iter().map(|&a| a.into().resolve(op, rank)).collect()
+}
+
+// Borrowed forms only: a by-value impl next to the borrowed one would make clippy ask
+// every caller to drop the `&` of `&[0, 2]`.
+macro_rules! axis_list {
+    ($($t:ty),*) => {$(
+        impl AxisList for &[$t] {
+            fn resolve_axes(&self, op: &'static str, rank: usize) -> Result<Vec<usize>, ShapeError> {
+                resolve_all(self, op, rank)
+            }
+            fn axis_count(&self) -> usize {
+                self.len()
+            }
+        }
+        impl<const N: usize> AxisList for &[$t; N] {
+            fn resolve_axes(&self, op: &'static str, rank: usize) -> Result<Vec<usize>, ShapeError> {
+                resolve_all(*self, op, rank)
+            }
+            fn axis_count(&self) -> usize {
+                N
+            }
+        }
+        impl AxisList for &Vec<$t> {
+            fn resolve_axes(&self, op: &'static str, rank: usize) -> Result<Vec<usize>, ShapeError> {
+                resolve_all(self, op, rank)
+            }
+            fn axis_count(&self) -> usize {
+                self.len()
+            }
+        }
+    )*};
+}
+axis_list!(usize, u32, i32, i64, isize, Axis);
 
 #[cfg(test)]
 mod tests {

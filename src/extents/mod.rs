@@ -20,6 +20,7 @@ mod dim;
 mod dyn_rank;
 mod equal;
 mod join;
+mod literal;
 mod matmul;
 pub(crate) mod static_arith;
 pub(crate) mod table;
@@ -27,7 +28,7 @@ mod tuple;
 
 pub(crate) use axis::check_axis;
 pub use axis::{AxisAt, InsertAxis, InsertAxisDyn, RemoveAxis, RemoveAxisDyn, Reverse};
-pub use axis_arg::{Axis, TakeIndex};
+pub use axis_arg::{Axis, AxisList, TakeIndex};
 pub use broadcast::{
     broadcast_shapes, BroadcastDim, BroadcastTo, BroadcastWith, CanBroadcast, CanBroadcastDim, DimBroadcast,
 };
@@ -40,6 +41,7 @@ pub use equal::{
 };
 pub(crate) use join::joined_dims;
 pub use join::{ConcatAlong, DimSum, JoinDim};
+pub use literal::{KeepAxis, LiteralAxis, LiteralExtents, UnitAxis};
 pub use matmul::{
     matmul_dims, BandDenseOf, BandVectorOf, CrossDim, DotShape, MatMulDims, MatMulShape, MatmulBatchDim, MatrixOf,
     OutputFor, VectorOf,

@@ -51,7 +51,7 @@
 //! |---|---|
 //! | reshape | [`reshape`](crate::Tensor::reshape), [`try_reshape`](crate::Tensor::try_reshape), [`into_shape`](crate::Tensor::into_shape), [`to_standard_layout`](crate::Tensor::to_standard_layout); any layout, view or copy (numpy's rule): [`to_shape`](crate::Tensor::to_shape), [`reshape_strided`](crate::Tensor::reshape_strided) |
 //! | transpose and permute | [`t`](crate::Tensor::t), [`t_mut`](crate::Tensor::t_mut), [`reversed_axes`](crate::Tensor::reversed_axes), [`permute`](crate::Tensor::permute), [`permute_axes`](crate::Tensor::permute_axes), [`into_permuted_axes`](crate::Tensor::into_permuted_axes) |
-//! | add or drop axes of extent 1 | [`unsqueeze`](crate::Tensor::unsqueeze), [`squeeze`](crate::Tensor::squeeze), [`keepdims`](crate::Tensor::keepdims), [`unsqueeze_dyn`](crate::Tensor::unsqueeze_dyn), [`squeeze_dyn`](crate::Tensor::squeeze_dyn) |
+//! | add or drop axes of extent 1 | [`unsqueeze`](crate::Tensor::unsqueeze), [`squeeze`](crate::Tensor::squeeze), [`keepdims`](crate::Tensor::keepdims), [`unsqueeze_dyn`](crate::Tensor::unsqueeze_dyn), [`squeeze_dyn`](crate::Tensor::squeeze_dyn), [`unsqueeze_axes`](crate::Tensor::unsqueeze_axes), [`squeeze_axes`](crate::Tensor::squeeze_axes) |
 //! | static ↔ dynamic rank | [`into_dyn`](crate::Tensor::into_dyn), [`try_into_rank`](crate::Tensor::try_into_rank), [`try_into_extents`](crate::Tensor::try_into_extents) |
 //!
 //! ## Elementwise
@@ -93,7 +93,7 @@
 //! | task | methods |
 //! |---|---|
 //! | join | [`concatenate`](crate::Tensor::concatenate), [`concatenate_dyn`](crate::concatenate_dyn), [`stack`](crate::stack), [`stack_dyn`](crate::stack_dyn) |
-//! | split (views) | [`split`](crate::Tensor::split), [`array_split`](crate::Tensor::array_split), [`split_indices`](crate::Tensor::split_indices), and their `_dyn` forms; in two: [`split_at`](crate::Tensor::split_at), [`split_at_mut`](crate::Tensor::split_at_mut) |
+//! | split (views) | [`split`](crate::Tensor::split), [`array_split`](crate::Tensor::array_split), [`split_indices`](crate::Tensor::split_indices), and their `_dyn` forms; in two: [`split_at`](crate::Tensor::split_at), [`split_at_mut`](crate::Tensor::split_at_mut); several disjoint writable slices at once: [`multi_slice_mut`](crate::Tensor::multi_slice_mut) |
 //! | without some indices (numpy's `delete`) | [`delete`](crate::Tensor::delete), [`delete_dyn`](crate::Tensor::delete_dyn) |
 //!
 //! ## Sort and select
@@ -101,7 +101,7 @@
 //! | task | methods |
 //! |---|---|
 //! | sort | [`sort_axis`](crate::Tensor::sort_axis), [`argsort_axis`](crate::Tensor::argsort_axis), [`sort_axis_dyn`](crate::Tensor::sort_axis_dyn), [`argsort_axis_dyn`](crate::Tensor::argsort_axis_dyn) |
-//! | pick by index or mask | [`take`](crate::Tensor::take), [`take_dyn`](crate::Tensor::take_dyn), [`masked_select`](crate::Tensor::masked_select) |
+//! | pick by index or mask | [`take`](crate::Tensor::take), [`take_dyn`](crate::Tensor::take_dyn), [`masked_select`](crate::Tensor::masked_select), [`masked_select_leading`](crate::Tensor::masked_select_leading) |
 //! | positions of extremes | [`argmax`](crate::Tensor::argmax), [`argmin`](crate::Tensor::argmin), [`argmax_axis`](crate::Tensor::argmax_axis), [`argmin_axis`](crate::Tensor::argmin_axis) |
 //!
 //! ## Sparse and band tensors

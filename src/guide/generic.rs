@@ -10,7 +10,7 @@
 //! | any axes `M`, `N` | `M: Dim, N: Dim` | `a.t().matmul(&a)` for `(M, N)` |
 //! | any dense tensor of `f64` | `X: DenseTensor<Elem = f64>` | views, transposes, stack and shared tensors |
 //! | any dense tensor, any real `T` | `T: Real, X: DenseTensor<Elem = T>` | |
-//! | any storage (sparse, band, your own) | `X: ReadTensor<Elem = f64>` | |
+//! | any storage (sparse, band, your own) | `X: ReadTensor<Elem = f64>` | `x.sum()`, `x.mean()`, `x.min()`, `x.max()` |
 //! | the four parameters spelled out | `E: Extents, S: Layout<E>, St: DenseStorage<T>` | the methods work as on a concrete tensor |
 //!
 //! ## Static shapes: no bounds
@@ -114,12 +114,36 @@
 //! assert!(softmax_max(&a.t()) > 0.5);
 //! ```
 //!
+//! The bounds carry the whole-tensor reductions: `sum`, `mean`, `min` and `max` are
+//! methods of [`ReadTensor`](crate::ReadTensor) (and so of `DenseTensor`), and give the
+//! concrete tensor's values — the same bits as `Tensor::sum` for dense tensors, zeros
+//! that are not stored counted for sparse and band ones. No other bound or import is
+//! needed (`mean` asks `Elem: Float`, `min`/`max` ask `Elem: PartialOrd`, which `f64`,
+//! `f32` and [`Real`](crate::Real) give):
+//!
+//! ```
+//! use mdtensor::{tensor, ReadTensor, Real};
+//!
+//! fn total(x: &impl ReadTensor<Elem = f64>) -> f64 {
+//!     x.sum()
+//! }
+//! fn centre<T: Real, X: ReadTensor<Elem = T>>(x: &X) -> Option<T> {
+//!     Some((x.max()? + x.min()?) / (T::one() + T::one()) - x.mean())
+//! }
+//! let a = tensor![[1.0, 2.0], [3.0, 6.0]];
+//! assert_eq!(total(&a), 12.0);
+//! assert_eq!(total(&a.t()), 12.0);
+//! assert_eq!(total(&a.to_csr()), 12.0);
+//! assert_eq!(centre(&a), Some(0.5));
+//! ```
+//!
 //! ## Broadcasting a static 1
 //!
 //! numpy stretches an axis of extent 1. Here a static axis stretches when its type is
 //! [`One`](crate::One): spelled `1` in `ext!` (`ext![2, 1]` is `(Const<2>, One)`), and made
 //! by `keepdims`, `unsqueeze` and `NewAxis`. A `Const<1>` that comes from a const generic
-//! or an array length (`tensor![[1.0, 2.0]]` is `(Const<1>, Const<2>)`) matches only 1.
+//! or an array length (`Tensor::from_nested([[1.0, 2.0]])` is `(Const<1>, Const<2>)`) matches only 1;
+//! a `tensor!` literal types an axis of length 1 as `One`, as `ext!` does.
 //! This is the trade-off that keeps generic code free of bounds: stable Rust cannot let
 //! `Const<1>` stretch and also let `Const<N>` match `Const<N>` for every `N` without
 //! typenum, and typenum would put a bound on every generic function. Dynamic axes follow

@@ -21,6 +21,7 @@
 //! | `a.map_axis(Axis(1), f)`, `a.fold_axis(Axis(1), init, f)` | `a.map_axis::<1, _>(f)`, `a.fold_axis::<1, _>(init, f)` (the fold takes `(acc, &x)` by value) |
 //! | `a.accumulate_axis_inplace(Axis(1), f)` | `a.accumulate_axis_inplace::<1>(f)` |
 //! | `view.split_at(Axis(k), i)` | `a.split_at(k, i)`, `a.split_at_mut(k, i)` (from any tensor, not only views) |
+//! | `a.multi_slice_mut((s![.., ..2], s![.., 2..]))` | the same call; the overlap check is exact (interleaved `..;2` / `1..;2` slices are accepted, which ndarray's conservative check refuses) |
 //! | `a.diag()`, `a.diag_mut()`, `Array2::from_diag(&v)` | `a.diag()`, `a.diag_mut()`, `Tensor::<T, ext![_, _]>::from_diag(&v)` |
 //! | `a.remove_index(Axis(k), i)` (in place) | `a.delete_dyn(k, &[i])` (numpy's `delete`: a copy, any list of indices) |
 //! | `println!("{a}")` | `println!("{a}")`: numpy's layout (`[[1., 2.]]` for floats), `{:.3}` for fixed digits |

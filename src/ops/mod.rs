@@ -22,6 +22,8 @@ mod reduce;
 mod reduce_dyn;
 
 mod sum_storage;
+// ReadTensor and DenseTensor for Tensor: their reductions go through SumStorage.
+mod read_tensor;
 
 mod norm;
 
@@ -70,5 +72,5 @@ pub use math::{
 };
 pub use norm::Norm;
 pub use reduce::{AxisReductions, Extreme, Logical, Mean, Prod, Reductions, Sum, Var};
-pub use sum_storage::{sum_stored, sum_stored_axes_keepdims, sum_stored_axis, SumStorage};
+pub use sum_storage::{extreme_stored, sum_stored, sum_stored_axes_keepdims, sum_stored_axis, SumStorage};
 pub use take::Taken;

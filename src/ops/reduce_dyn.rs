@@ -22,7 +22,7 @@ use crate::alloc::AlignedBuf;
 use crate::error::ShapeError;
 use crate::exec::par::Par;
 use crate::exec::paths::AnyPaths;
-use crate::extents::{Axis, DynRank, Extents, RemoveAxisDyn};
+use crate::extents::{Axis, AxisList, DynRank, Extents, RemoveAxisDyn};
 use crate::kernels::reduce::{reduce_all, reduce_axes, reduce_axis, AnyAxis, Reducer};
 use crate::layout::Layout;
 use crate::storage::{DenseStorage, Heap};
@@ -120,10 +120,11 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     pub fn try_reduce_axes_with<R: Reducer<T>>(
         &self,
         r: R,
-        axes: &[usize],
+        axes: impl AxisList,
         par: Par,
     ) -> Result<Tensor<R::Out, DynRank>, ShapeError> {
-        let (buf, mask) = self.reduce_axes_buf(r, axes, par)?;
+        let axes = axes.resolve_axes("reduce_axes", self.rank())?;
+        let (buf, mask) = self.reduce_axes_buf(r, &axes, par)?;
         let dims = self.dims();
         let kept = dims.as_ref().iter().zip(&mask).filter(|&(_, &m)| !m).map(|(&d, _)| d).collect();
         // SAFETY: a row-major buffer over the kept axes, numel elements.
@@ -135,10 +136,11 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     pub fn try_reduce_axes_keepdims_with<R: Reducer<T>>(
         &self,
         r: R,
-        axes: &[usize],
+        axes: impl AxisList,
         par: Par,
     ) -> Result<Tensor<R::Out, E::Dynamic>, ShapeError> {
-        let (buf, mask) = self.reduce_axes_buf(r, axes, par)?;
+        let axes = axes.resolve_axes("reduce_axes_keepdims", self.rank())?;
+        let (buf, mask) = self.reduce_axes_buf(r, &axes, par)?;
         let mut dims = self.dims();
         dims.as_mut().iter_mut().zip(&mask).filter(|(_, &m)| m).for_each(|(d, _)| *d = 1);
         let ext = E::Dynamic::from_dims(dims.as_ref())?;
@@ -172,7 +174,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     /// assert_eq!(tensor![[1, 2], [3, 4]].reduce_axes_with(Sum, &[0, 1], Par::Seq).to_vec(), [10]);
     /// ```
     #[track_caller]
-    pub fn reduce_axes_with<R: Reducer<T>>(&self, r: R, axes: &[usize], par: Par) -> Tensor<R::Out, DynRank> {
+    pub fn reduce_axes_with<R: Reducer<T>>(&self, r: R, axes: impl AxisList, par: Par) -> Tensor<R::Out, DynRank> {
         or_panic(self.try_reduce_axes_with(r, axes, par))
     }
     /// [`Tensor::reduce_axes_with`] keeping the reduced axes as length 1.
@@ -180,7 +182,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     pub fn reduce_axes_keepdims_with<R: Reducer<T>>(
         &self,
         r: R,
-        axes: &[usize],
+        axes: impl AxisList,
         par: Par,
     ) -> Tensor<R::Out, E::Dynamic> {
         or_panic(self.try_reduce_axes_keepdims_with(r, axes, par))
@@ -212,7 +214,7 @@ macro_rules! reduction_family {
             or_panic(self.$try_dyn(axis $(, $arg)*))
         }
         #[doc = concat!($what, " over the axes `axes` in one pass (numpy's `axis=(…)`); `Err` for an axis out of range or repeated.")]
-        pub fn $try_axes(&self, axes: &[usize] $(, $arg: $argty)*) -> Result<Tensor<$out, DynRank>, ShapeError>
+        pub fn $try_axes(&self, axes: impl AxisList $(, $arg: $argty)*) -> Result<Tensor<$out, DynRank>, ShapeError>
         where
             $($w)*
         {
@@ -220,14 +222,14 @@ macro_rules! reduction_family {
         }
         #[doc = concat!($what, " over the axes `axes` in one pass. See [`Tensor::", stringify!($try_axes), "`].")]
         #[track_caller]
-        pub fn $axes(&self, axes: &[usize] $(, $arg: $argty)*) -> Tensor<$out, DynRank>
+        pub fn $axes(&self, axes: impl AxisList $(, $arg: $argty)*) -> Tensor<$out, DynRank>
         where
             $($w)*
         {
             or_panic(self.$try_axes(axes $(, $arg)*))
         }
         #[doc = concat!($what, " over the axes `axes`, which stay with extent 1 (numpy's `keepdims=True`).")]
-        pub fn $try_keep(&self, axes: &[usize] $(, $arg: $argty)*) -> Result<Tensor<$out, E::Dynamic>, ShapeError>
+        pub fn $try_keep(&self, axes: impl AxisList $(, $arg: $argty)*) -> Result<Tensor<$out, E::Dynamic>, ShapeError>
         where
             $($w)*
         {
@@ -235,7 +237,7 @@ macro_rules! reduction_family {
         }
         #[doc = concat!($what, " over the axes `axes`, kept with extent 1. See [`Tensor::", stringify!($try_keep), "`].")]
         #[track_caller]
-        pub fn $keep(&self, axes: &[usize] $(, $arg: $argty)*) -> Tensor<$out, E::Dynamic>
+        pub fn $keep(&self, axes: impl AxisList $(, $arg: $argty)*) -> Tensor<$out, E::Dynamic>
         where
             $($w)*
         {
@@ -318,7 +320,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     }
     /// Standard deviation over the axes `axes` in one pass; `Err` for an axis out of range
     /// or repeated.
-    pub fn try_std_axes(&self, axes: &[usize], ddof: impl Into<Ddof>) -> Result<Tensor<T, DynRank>, ShapeError>
+    pub fn try_std_axes(&self, axes: impl AxisList, ddof: impl Into<Ddof>) -> Result<Tensor<T, DynRank>, ShapeError>
     where
         T: Float + FromPrimitive,
     {
@@ -326,7 +328,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     }
     /// See [`Tensor::try_std_axes`].
     #[track_caller]
-    pub fn std_axes(&self, axes: &[usize], ddof: impl Into<Ddof>) -> Tensor<T, DynRank>
+    pub fn std_axes(&self, axes: impl AxisList, ddof: impl Into<Ddof>) -> Tensor<T, DynRank>
     where
         T: Float + FromPrimitive,
     {
@@ -335,7 +337,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     /// Standard deviation over the axes `axes`, kept with extent 1.
     pub fn try_std_axes_keepdims(
         &self,
-        axes: &[usize],
+        axes: impl AxisList,
         ddof: impl Into<Ddof>,
     ) -> Result<Tensor<T, E::Dynamic>, ShapeError>
     where
@@ -347,7 +349,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     }
     /// See [`Tensor::try_std_axes_keepdims`].
     #[track_caller]
-    pub fn std_axes_keepdims(&self, axes: &[usize], ddof: impl Into<Ddof>) -> Tensor<T, E::Dynamic>
+    pub fn std_axes_keepdims(&self, axes: impl AxisList, ddof: impl Into<Ddof>) -> Tensor<T, E::Dynamic>
     where
         T: Float + FromPrimitive,
     {
@@ -378,23 +380,25 @@ macro_rules! extreme_family {
             or_panic(self.$try_dyn(axis))
         }
         #[doc = concat!($what, " over the axes `axes` in one pass; `Err` for an axis out of range or repeated, or nothing to reduce.")]
-        pub fn $try_axes(&self, axes: &[usize]) -> Result<Tensor<T, DynRank>, ShapeError> {
+        pub fn $try_axes(&self, axes: impl AxisList) -> Result<Tensor<T, DynRank>, ShapeError> {
             let op = stringify!($axes);
-            extreme_values(self.try_reduce_axes_with(Extreme::<$max>, axes, Par::Auto).map_err(|e| rename(e, op))?, op, self.empty_along(axes))
+            let axes = axes.resolve_axes(op, self.rank())?;
+            extreme_values(self.try_reduce_axes_with(Extreme::<$max>, &axes, Par::Auto).map_err(|e| rename(e, op))?, op, self.empty_along(&axes))
         }
         #[doc = concat!("See [`Tensor::", stringify!($try_axes), "`].")]
         #[track_caller]
-        pub fn $axes(&self, axes: &[usize]) -> Tensor<T, DynRank> {
+        pub fn $axes(&self, axes: impl AxisList) -> Tensor<T, DynRank> {
             or_panic(self.$try_axes(axes))
         }
         #[doc = concat!($what, " over the axes `axes`, kept with extent 1.")]
-        pub fn $try_keep(&self, axes: &[usize]) -> Result<Tensor<T, E::Dynamic>, ShapeError> {
+        pub fn $try_keep(&self, axes: impl AxisList) -> Result<Tensor<T, E::Dynamic>, ShapeError> {
             let op = stringify!($keep);
-            extreme_values(self.try_reduce_axes_keepdims_with(Extreme::<$max>, axes, Par::Auto).map_err(|e| rename(e, op))?, op, self.empty_along(axes))
+            let axes = axes.resolve_axes(op, self.rank())?;
+            extreme_values(self.try_reduce_axes_keepdims_with(Extreme::<$max>, &axes, Par::Auto).map_err(|e| rename(e, op))?, op, self.empty_along(&axes))
         }
         #[doc = concat!("See [`Tensor::", stringify!($try_keep), "`].")]
         #[track_caller]
-        pub fn $keep(&self, axes: &[usize]) -> Tensor<T, E::Dynamic> {
+        pub fn $keep(&self, axes: impl AxisList) -> Tensor<T, E::Dynamic> {
             or_panic(self.$try_keep(axes))
         }
         #[doc = concat!("Index along the run-time axis `axis` (negative counts from the end) of the first ", $what, " element (of the first NaN); `Err` outside `-rank..rank` or when the axis is empty.")]

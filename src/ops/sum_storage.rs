@@ -17,7 +17,7 @@ use super::reduce::{AxisReductions, Reductions};
 use super::reduce_dyn::{reduced_mask, rename};
 use crate::error::ShapeError;
 use crate::exec::par::Par;
-use crate::extents::{Axis, Dim, DynRank, Extents, RemoveAxis, RemoveAxisDyn};
+use crate::extents::{Axis, AxisList, Dim, DynRank, Extents, RemoveAxis, RemoveAxisDyn};
 use crate::layout::{ColMajor, Layout, RowMajor};
 use crate::sparse::{Arrays, CompressedBase, Coo, Rank2, SparseIndex, SparseOrder};
 use crate::storage::{Band, DenseStorage, Heap, Inline, InlineExtents, Shared, Storage, View, ViewMut};
@@ -77,8 +77,9 @@ pub trait SumStorage<T, E: Extents, S: Layout<E>>: Storage<T> + Sized {
         let keep = sum_stored_axes_keepdims(tensor, &[axis], "sum_axis_dyn")?;
         Ok(drop_unit_axes(keep, ext))
     }
-    /// Sums over the axes `axes` (numpy's `axis=(…)`), into a dense [`DynRank`] tensor;
-    /// `Err` for an axis out of range or repeated.
+    /// Sums over the axes `axes` (numpy's `axis=(…)`, numbered from the front: the tensor
+    /// method normalises negative axes first), into a dense [`DynRank`] tensor; `Err` for
+    /// an axis out of range or repeated.
     fn try_sum_axes(tensor: &Tensor<T, E, S, Self>, axes: &[usize]) -> Result<Tensor<T, DynRank>, ShapeError>
     where
         T: Copy + Zero,
@@ -99,6 +100,67 @@ pub trait SumStorage<T, E: Extents, S: Layout<E>>: Storage<T> + Sized {
         Self: ReadStorage<T, E, S>,
     {
         sum_stored_axes_keepdims(tensor, axes, "sum_axes_keepdims")
+    }
+    /// The smallest (`LARGEST = false`) or largest element, NaN if any is NaN, `None` when
+    /// empty: what [`ReadTensor::min`](crate::ReadTensor::min) and
+    /// [`ReadTensor::max`](crate::ReadTensor::max) call. The default reads the stored
+    /// entries, and zero when some element is not stored ([`extreme_stored`]); dense
+    /// storages use the kernels of [`Reductions::min`] and [`Reductions::max`].
+    fn extreme<const LARGEST: bool>(tensor: &Tensor<T, E, S, Self>) -> Option<T>
+    where
+        T: Copy + Zero + PartialOrd,
+        Self: ReadStorage<T, E, S>,
+    {
+        extreme_stored::<LARGEST, T, E, S, Self>(tensor)
+    }
+}
+
+/// The smallest (`LARGEST = false`) or largest of the stored entries and, when some element
+/// is not stored, zero; the first NaN met if any is NaN; `None` when the tensor is empty.
+/// The sparse and band [`SumStorage::extreme`].
+///
+/// ```
+/// use mdtensor::{ops::extreme_stored, tensor};
+/// let a = tensor![[0.0, 3.0], [-2.0, 0.0]].to_csr();
+/// assert_eq!(extreme_stored::<true, _, _, _, _>(&a), Some(3.0));
+/// assert_eq!(extreme_stored::<false, _, _, _, _>(&tensor![[4.0, 3.0]].to_csr()), Some(3.0));
+/// assert_eq!(extreme_stored::<false, _, _, _, _>(&tensor![[4.0, 0.0]].to_csr()), Some(0.0));
+/// ```
+pub fn extreme_stored<const LARGEST: bool, T, E, S, St>(tensor: &Tensor<T, E, S, St>) -> Option<T>
+where
+    T: Copy + Zero + PartialOrd,
+    E: Extents,
+    S: Layout<E>,
+    St: ReadStorage<T, E, S>,
+{
+    if tensor.numel() == 0 {
+        return None;
+    }
+    let mut best: Option<T> = None;
+    let mut nan: Option<T> = None;
+    let better = |v: T, b: T| if LARGEST { v > b } else { v < b };
+    tensor.for_each_stored(|_, &v| {
+        if nan.is_some() {
+            return;
+        }
+        // NaN is the one value not equal to itself.
+        if v.partial_cmp(&v).is_none() {
+            nan = Some(v);
+            return;
+        }
+        best = Some(match best {
+            Some(b) if !better(v, b) => b,
+            _ => v,
+        });
+    });
+    if nan.is_some() {
+        return nan;
+    }
+    let unstored = tensor.nnz() < tensor.numel();
+    match best {
+        Some(b) if unstored && better(T::zero(), b) => Some(T::zero()),
+        Some(b) => Some(b),
+        None => Some(T::zero()),
     }
 }
 
@@ -182,25 +244,27 @@ impl<T, E: Extents, S: Layout<E>, St: SumStorage<T, E, S>> Tensor<T, E, S, St> {
         or_panic(self.try_sum_axis_dyn(axis))
     }
     /// Sums over several axes in one pass (numpy's `a.sum(axis=(0, 2))`), as a [`DynRank`]
-    /// tensor; `Err` for an axis out of range or given twice. An empty list sums nothing
-    /// (numpy's `axis=()`).
+    /// tensor; `Err` for an axis out of range or given twice (negative axes count from the
+    /// end, [`AxisList`]). An empty list sums nothing (numpy's `axis=()`).
     ///
     /// ```
     /// use mdtensor::tensor;
     /// let a = tensor![[[1, 2], [3, 4]], [[5, 6], [7, 8]]];
     /// assert_eq!(a.try_sum_axes(&[0, 2]).unwrap().to_vec(), [14, 22]);
     /// assert!(a.try_sum_axes(&[1, 1]).is_err());
+    /// assert_eq!(a.sum_axes(&[-1, 0]).to_vec(), [14, 22]);
+    /// assert!(a.try_sum_axes(&[-1, 2]).is_err()); // axis 2, twice
     /// ```
-    pub fn try_sum_axes(&self, axes: &[usize]) -> Result<Tensor<T, DynRank>, ShapeError>
+    pub fn try_sum_axes(&self, axes: impl AxisList) -> Result<Tensor<T, DynRank>, ShapeError>
     where
         T: Copy + Zero,
         St: ReadStorage<T, E, S>,
     {
-        St::try_sum_axes(self, axes)
+        St::try_sum_axes(self, &axes.resolve_axes("sum_axes", self.rank())?)
     }
     /// See [`Tensor::try_sum_axes`]; panics with its message.
     #[track_caller]
-    pub fn sum_axes(&self, axes: &[usize]) -> Tensor<T, DynRank>
+    pub fn sum_axes(&self, axes: impl AxisList) -> Tensor<T, DynRank>
     where
         T: Copy + Zero,
         St: ReadStorage<T, E, S>,
@@ -215,16 +279,16 @@ impl<T, E: Extents, S: Layout<E>, St: SumStorage<T, E, S>> Tensor<T, E, S, St> {
     /// let k = a.to_csc().sum_axes_keepdims(&[1]);
     /// assert_eq!((k.shape(), k.to_vec()), (vec![2, 1], vec![3, 7]));
     /// ```
-    pub fn try_sum_axes_keepdims(&self, axes: &[usize]) -> Result<Tensor<T, E::Dynamic>, ShapeError>
+    pub fn try_sum_axes_keepdims(&self, axes: impl AxisList) -> Result<Tensor<T, E::Dynamic>, ShapeError>
     where
         T: Copy + Zero,
         St: ReadStorage<T, E, S>,
     {
-        St::try_sum_axes_keepdims(self, axes)
+        St::try_sum_axes_keepdims(self, &axes.resolve_axes("sum_axes_keepdims", self.rank())?)
     }
     /// See [`Tensor::try_sum_axes_keepdims`]; panics with its message.
     #[track_caller]
-    pub fn sum_axes_keepdims(&self, axes: &[usize]) -> Tensor<T, E::Dynamic>
+    pub fn sum_axes_keepdims(&self, axes: impl AxisList) -> Tensor<T, E::Dynamic>
     where
         T: Copy + Zero,
         St: ReadStorage<T, E, S>,
@@ -342,6 +406,16 @@ macro_rules! dense_run_time_sums {
             axes: &[usize],
         ) -> Result<Tensor<T, E::Dynamic>, ShapeError> {
             tensor.try_reduce_axes_keepdims_with(Sum, axes, Par::Auto).map_err(|e| rename(e, "sum_axes_keepdims"))
+        }
+        fn extreme<const LARGEST: bool>(tensor: &Tensor<T, E, S, Self>) -> Option<T>
+        where
+            T: PartialOrd,
+        {
+            if LARGEST {
+                Reductions::max(tensor)
+            } else {
+                Reductions::min(tensor)
+            }
         }
     };
 }

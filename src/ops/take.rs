@@ -1,10 +1,11 @@
 //! Selection by index along an axis (numpy's `take(a, indices, axis)`) and by a boolean
-//! mask (numpy's `a[mask]`). Both copy, as in numpy.
+//! mask (numpy's `a[mask]`, over every axis or over the leading ones). All copy, as in
+//! numpy.
 
 use super::along::check_axis;
 use crate::alloc::try_vec_with_capacity;
 use crate::error::{checked_numel, ShapeError};
-use crate::extents::{extents_from, Axis, Dyn, Extents, InsertAxis, RemoveAxis, TakeIndex};
+use crate::extents::{extents_from, Axis, Dyn, DynRank, Extents, InsertAxis, RemoveAxis, TakeIndex};
 use crate::iter::walk::Walker;
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
@@ -63,6 +64,66 @@ fn gather<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
                 // in the region by the dense invariant.
                 out.push(unsafe { &*base.offset(pj + pi) }.clone());
             }
+        }
+    }
+    Ok((out, out_dims))
+}
+
+/// The sub-tensors `t[i…]` (over the mask's `k` leading axes) where `mask[i…]` is true, in
+/// row-major order of `i…`, and the result's extents `[count, dims[k..]…]`.
+///
+/// Read through the strides, block by block, for the reason given at [`gather`].
+fn gather_masked<
+    T: Clone,
+    E: Extents,
+    S: Layout<E>,
+    St: DenseStorage<T>,
+    E2: Extents,
+    S2: Layout<E2>,
+    St2: DenseStorage<bool>,
+>(
+    t: &Tensor<T, E, S, St>,
+    mask: &Tensor<bool, E2, S2, St2>,
+) -> Result<(Vec<T>, Vec<usize>), ShapeError> {
+    const OP: &str = "masked_select_leading";
+    let dims = t.shape();
+    let mdims = mask.shape();
+    let k = mdims.len();
+    if k > dims.len() || dims[..k] != mdims[..] {
+        return Err(ShapeError::Incompatible {
+            op: OP,
+            lhs: dims,
+            rhs: mdims,
+            reason: "the mask's extents must be the tensor's leading extents".into(),
+        });
+    }
+    let count = mask.iter().filter(|&&m| m).count();
+    let out_dims: Vec<usize> = core::iter::once(count).chain(dims[k..].iter().copied()).collect();
+    let len = checked_numel(OP, &out_dims, core::mem::size_of::<T>())?;
+    let mut out = try_vec_with_capacity(OP, len)?;
+    if len == 0 {
+        return Ok((out, out_dims));
+    }
+    let strides = t.strides();
+    let strides = strides.as_ref();
+    let base = t.as_ptr();
+    let mut outer = Walker::new(dims[..k].to_vec(), strides[..k].to_vec(), vec![0; k]);
+    let mut inner = Walker::new(dims[k..].to_vec(), strides[k..].to_vec(), vec![0; dims.len() - k]);
+    let inner_len = inner.remaining;
+    // The mask is read in row-major order, the order in which `outer` visits the blocks.
+    for &m in mask.iter() {
+        let po = outer.next_pos().expect("the mask has as many elements as the leading axes");
+        if !m {
+            continue;
+        }
+        inner.index.fill(0);
+        inner.pos = 0;
+        inner.remaining = inner_len;
+        while let Some(pi) = inner.next_pos() {
+            // SAFETY: `po + pi` is the offset from element `[0, …, 0]` of an index inside
+            // the extents (both walkers stay within their axes), so it lies in the region
+            // by the dense invariant.
+            out.push(unsafe { &*base.offset(po + pi) }.clone());
         }
     }
     Ok((out, out_dims))
@@ -150,5 +211,38 @@ impl<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St
         mask: &Tensor<bool, E2, S2, St2>,
     ) -> Tensor<T, (Dyn,)> {
         or_panic(self.try_masked_select(mask))
+    }
+    /// See [`Tensor::masked_select_leading`]; `Err` when the mask's extents are not the
+    /// tensor's leading extents.
+    pub fn try_masked_select_leading<E2: Extents, S2: Layout<E2>, St2: DenseStorage<bool>>(
+        &self,
+        mask: &Tensor<bool, E2, S2, St2>,
+    ) -> Result<Tensor<T, DynRank>, ShapeError> {
+        let (data, dims) = gather_masked(self, mask)?;
+        Tensor::try_from_vec(DynRank::new(dims), data).map_err(|(e, _)| e)
+    }
+    /// The sub-tensors where a mask over the leading axes is true (numpy's `a[mask]` with
+    /// `mask.shape == a.shape[:k]`): for a mask of rank `k`, the result has extents
+    /// `[count of true, a's extents from axis k on…]`, its blocks in the mask's row-major
+    /// order. A mask of the tensor's full shape gives what
+    /// [`masked_select`](Tensor::masked_select) gives, as a rank-1 [`DynRank`] tensor.
+    /// Panics when the mask's extents are not the tensor's leading extents.
+    ///
+    /// ```
+    /// use mdtensor::tensor;
+    /// let a = tensor![[1, 2, 3], [4, 5, 6], [7, 8, 9]];
+    /// let rows = tensor![true, false, true];
+    /// let picked = a.masked_select_leading(&rows);
+    /// assert_eq!(picked.dims(), [2, 3]);
+    /// assert_eq!(picked.to_vec(), [1, 2, 3, 7, 8, 9]);
+    /// // The mask must be a prefix of the shape.
+    /// assert!(a.try_masked_select_leading(&tensor![true, false]).is_err());
+    /// ```
+    #[track_caller]
+    pub fn masked_select_leading<E2: Extents, S2: Layout<E2>, St2: DenseStorage<bool>>(
+        &self,
+        mask: &Tensor<bool, E2, S2, St2>,
+    ) -> Tensor<T, DynRank> {
+        or_panic(self.try_masked_select_leading(mask))
     }
 }

@@ -11,7 +11,7 @@
 use super::Tensor;
 use crate::error::ShapeError;
 use crate::exec::forms::forms;
-use crate::extents::{extents_from, Const, Dim, Dyn, DynRank, Extents};
+use crate::extents::{extents_from, Const, Dim, Dyn, DynRank, Extents, LiteralExtents};
 use crate::layout::{Layout, RowMajor};
 use crate::storage::{Heap, NonDenseStorage, OwnedStorage};
 use num_traits::{Float, FromPrimitive, One, Zero};
@@ -475,6 +475,26 @@ impl<T: Scalar, E: Extents + Default> Tensor<T, E, RowMajor, Heap<T>> {
     /// A tensor with static extents from nested arrays; see [`crate::tensor!`].
     #[allow(clippy::disallowed_methods, reason = "the elements already sit in the nested input")]
     pub fn from_nested<N: NestedArray<Elem = T, Extents = E>>(nested: N) -> Self {
+        let ext = E::default();
+        let mut v = Vec::with_capacity(ext.numel());
+        nested.flatten(&mut v);
+        Self::from_vec(ext, v)
+    }
+    /// The tensor of a `tensor![…]` literal: [`from_nested`](Tensor::from_nested) with
+    /// the axes the macro marked as of length 1 typed [`One`](crate::One) (see
+    /// [`LiteralExtents`]). Called by the macro; `from_nested` keeps every `Const<N>`.
+    ///
+    /// ```
+    /// use mdtensor::extents::{KeepAxis, UnitAxis};
+    /// use mdtensor::{ext, Tensor};
+    /// let row: Tensor<f64, ext![1, 2]> = Tensor::from_literal::<(UnitAxis, KeepAxis), _>([[1.0, 2.0]]);
+    /// assert_eq!(row.to_vec(), [1.0, 2.0]);
+    /// ```
+    #[allow(clippy::disallowed_methods, reason = "the elements already sit in the nested input")]
+    pub fn from_literal<M, N: NestedArray<Elem = T>>(nested: N) -> Self
+    where
+        N::Extents: LiteralExtents<M, Output = E>,
+    {
         let ext = E::default();
         let mut v = Vec::with_capacity(ext.numel());
         nested.flatten(&mut v);

@@ -46,8 +46,6 @@ use super::{Scalar, Tensor, TensorView};
 use crate::extents::Extents;
 use crate::kernels::gemm::GemmElem;
 use crate::layout::Layout;
-use crate::storage::DenseStorage;
-use crate::tensor::ReadStorage;
 use num_traits::{Float, FromPrimitive, Zero};
 
 /// The element types of real-valued numeric code (`f32`, `f64`): what generic functions over
@@ -65,8 +63,25 @@ pub trait Real: Float + FromPrimitive + Scalar + GemmElem + Send + Sync + core::
 impl<T: Float + FromPrimitive + Scalar + GemmElem + Send + Sync + core::fmt::Debug> Real for T {}
 
 /// Any tensor whose elements can be read: dense, sparse (COO, CSR, CSC), band, or a storage
-/// of your own ([`ReadStorage`]). One bound instead of `E: Extents, S: Layout<E>,
-/// St: ReadStorage<T, E, S>`.
+/// of your own ([`ReadStorage`](crate::ReadStorage) and `SumStorage`). One bound instead of `E: Extents,
+/// S: Layout<E>, St: ReadStorage<T, E, S> + SumStorage<T, E, S>`, and it carries the
+/// whole-tensor reductions (`sum`, `mean`, `min`, `max`), so generic code calls them on
+/// the bound alone:
+///
+/// ```
+/// use mdtensor::{tensor, ReadTensor};
+/// fn total(x: &impl ReadTensor<Elem = f64>) -> f64 {
+///     x.sum()
+/// }
+/// fn spread<X: ReadTensor<Elem = f64>>(x: &X) -> f64 {
+///     x.max().unwrap_or(0.0) - x.min().unwrap_or(0.0) + 0.0 * x.mean()
+/// }
+/// let a = tensor![[1.0, 2.0], [3.0, 0.0]];
+/// assert_eq!(total(&a), 6.0);
+/// assert_eq!(total(&a.t()), 6.0);          // a view
+/// assert_eq!(total(&a.to_csr()), 6.0);     // a sparse matrix
+/// assert_eq!(spread(&a.to_csr()), 3.0);    // its zero counts for min
+/// ```
 pub trait ReadTensor {
     /// Element type.
     type Elem: Clone + Zero;
@@ -85,28 +100,25 @@ pub trait ReadTensor {
     fn for_each_stored(&self, f: impl FnMut(&[usize], &Self::Elem));
     /// A dense, row-major copy.
     fn to_dense(&self) -> Tensor<Self::Elem, Self::Extents>;
-}
-
-impl<T: Clone + Zero, E: Extents, S: Layout<E>, St: ReadStorage<T, E, S>> ReadTensor for Tensor<T, E, S, St> {
-    type Elem = T;
-    type Extents = E;
-    type Layout = S;
-    fn extents(&self) -> &E {
-        Tensor::extents(self)
-    }
-    fn value_at(&self, idx: &[usize]) -> Option<T> {
-        crate::tensor::check_index(Tensor::extents(self), idx).ok()?;
-        Some(St::value_at(self, idx))
-    }
-    fn nnz(&self) -> usize {
-        Tensor::nnz(self)
-    }
-    fn for_each_stored(&self, f: impl FnMut(&[usize], &T)) {
-        Tensor::for_each_stored(self, f)
-    }
-    fn to_dense(&self) -> Tensor<T, E> {
-        Tensor::to_dense(self)
-    }
+    /// Sum of all elements (0 when empty): the same value as the tensor's own
+    /// [`Tensor::sum`] (the pairwise kernel for dense storage; the stored entries for
+    /// sparse and band storage).
+    fn sum(&self) -> Self::Elem;
+    /// Arithmetic mean (NaN when empty): the sum divided by the number of elements, zeros
+    /// that a sparse or band storage does not keep included (numpy's `a.mean()`).
+    fn mean(&self) -> Self::Elem
+    where
+        Self::Elem: Float + FromPrimitive;
+    /// Smallest element, zeros that a sparse or band storage does not keep included; NaN if
+    /// any is NaN; `None` when empty.
+    fn min(&self) -> Option<Self::Elem>
+    where
+        Self::Elem: Copy + PartialOrd;
+    /// Largest element, zeros that a sparse or band storage does not keep included; NaN if
+    /// any is NaN; `None` when empty.
+    fn max(&self) -> Option<Self::Elem>
+    where
+        Self::Elem: Copy + PartialOrd;
 }
 
 /// Any dense tensor: owned, stack, shared, a view or a memory map, with any extents and
@@ -115,13 +127,4 @@ impl<T: Clone + Zero, E: Extents, S: Layout<E>, St: ReadStorage<T, E, S>> ReadTe
 pub trait DenseTensor: ReadTensor {
     /// A view of the whole tensor (no copy).
     fn view(&self) -> TensorView<'_, Self::Elem, Self::Extents, Self::Layout>;
-}
-
-impl<T: Clone + Zero, E: Extents, S: Layout<E>, St> DenseTensor for Tensor<T, E, S, St>
-where
-    St: DenseStorage<T> + ReadStorage<T, E, S>,
-{
-    fn view(&self) -> TensorView<'_, T, E, S> {
-        Tensor::view(self)
-    }
 }

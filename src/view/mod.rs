@@ -22,11 +22,13 @@
 
 mod axes;
 mod axes_dyn;
+mod axes_list;
 mod broadcast;
 #[cfg(feature = "cuda")]
 pub(crate) use broadcast::broadcast_layout;
 mod diag;
 mod keepdims;
+mod multi_slice;
 mod rank;
 mod reshape;
 mod reshape_any;
@@ -36,6 +38,7 @@ mod split_at;
 mod transpose;
 
 pub use axes::Squeezable;
+pub use multi_slice::MultiSliceArg;
 pub use reshape::ReshapeTo;
 pub use reshape_any::CowTensor;
 pub use slice::{NewAxis, SliceArg, SliceElem, SliceInfo, SliceInput};

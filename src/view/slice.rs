@@ -191,6 +191,13 @@ impl SliceInfo<(), ()> {
     }
 }
 
+impl<In, Out> SliceInfo<In, Out> {
+    /// The entries, whatever the axis counts in the type.
+    pub(super) fn entries(&self) -> &[SliceElem] {
+        &self.elems[..self.len]
+    }
+}
+
 impl<In: AxisCount, Out: AxisCount> SliceInfo<In, Out> {
     /// Adds an entry.
     pub fn push<A: SliceArg>(
@@ -230,7 +237,7 @@ slice_input!(A Dyn, B Dyn, C Dyn, D Dyn, F Dyn);
 slice_input!(A Dyn, B Dyn, C Dyn, D Dyn, F Dyn, G Dyn);
 
 /// Numpy's rule for one range on an axis of extent `n`: `(first index, length)`.
-fn resolve_range(
+pub(super) fn resolve_range(
     axis: usize,
     n: usize,
     start: Option<isize>,

@@ -1,7 +1,7 @@
 //! Transpose (reverse the axes) and general axis permutations.
 
 use crate::error::ShapeError;
-use crate::extents::{AxisAt, Dim, Extents, Reverse};
+use crate::extents::{AxisAt, AxisList, Dim, Extents, Reverse};
 use crate::layout::{Layout, Strided};
 use crate::storage::{BorrowedStorage, DenseStorage, DenseStorageMut, View, ViewMut};
 use crate::tensor::or_panic;
@@ -153,11 +153,17 @@ fn check_permutation(axes: &[usize], rank: usize) -> Result<(), ShapeError> {
 
 /// # Views: transposing and permuting
 impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
-    /// Permutes the axes by a run-time list: result axis `k` is source axis `axes[k]`.
+    /// Permutes the axes by a run-time list: result axis `k` is source axis `axes[k]`
+    /// (negative counts from the end, as numpy's `transpose(a, axes)`; [`AxisList`]).
     /// The extents become dynamic (which static dim lands where is not known to the type);
     /// see [`Tensor::into_permuted_axes`] to keep them static.
-    pub fn try_into_permuted(self, axes: &[usize]) -> Result<Tensor<T, E::Dynamic, Strided, St>, ShapeError> {
-        check_permutation(axes, self.rank())?;
+    pub fn try_into_permuted(self, axes: impl AxisList) -> Result<Tensor<T, E::Dynamic, Strided, St>, ShapeError> {
+        // numpy's order of checks: a list of the wrong length first, then each axis.
+        if axes.axis_count() != self.rank() {
+            return Err(ShapeError::RankMismatch { op: "permute", expected: self.rank(), found: axes.axis_count() });
+        }
+        let axes = axes.resolve_axes("permute", self.rank())?;
+        check_permutation(&axes, self.rank())?;
         let (dims, strides) = (self.dims(), self.strides());
         let mut new_dims = self.extents.zero_index();
         let mut new_strides = self.extents.zero_strides();
@@ -186,7 +192,7 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
 /// # Views: transposing and permuting
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// See [`Tensor::try_into_permuted`].
-    pub fn try_permute(&self, axes: &[usize]) -> Result<Tensor<T, E::Dynamic, Strided, View<'_, T>>, ShapeError> {
+    pub fn try_permute(&self, axes: impl AxisList) -> Result<Tensor<T, E::Dynamic, Strided, View<'_, T>>, ShapeError> {
         self.view().try_into_permuted(axes)
     }
     /// A view with axes permuted by a run-time list (panics on an invalid permutation).
@@ -197,9 +203,11 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// let p = a.permute(&[2, 0, 1]);
     /// assert_eq!(p.dims(), [4, 2, 3]);
     /// assert_eq!(p[[3, 1, 2]], 123);
+    /// assert_eq!(a.permute(&[-1, 0, 1]).dims(), [4, 2, 3]);
+    /// assert!(a.try_permute(&[2, -1, 0]).is_err()); // axis 2 twice
     /// ```
     #[track_caller]
-    pub fn permute(&self, axes: &[usize]) -> Tensor<T, E::Dynamic, Strided, View<'_, T>> {
+    pub fn permute(&self, axes: impl AxisList) -> Tensor<T, E::Dynamic, Strided, View<'_, T>> {
         or_panic(self.try_permute(axes))
     }
     /// A view with axes permuted statically; static extents stay static.
