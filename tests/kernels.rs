@@ -193,6 +193,40 @@ fn axis_reductions_over_column_blocks() {
     }
 }
 
+/// A reduced middle axis longer than one chunk of the cut path, with enough outputs that
+/// the axis is not cut (at least 16 outer positions): every position of the axis counts,
+/// on either side of the threshold, for every reducer and thread choice.
+#[test]
+fn uncut_axis_reductions_fold_the_whole_axis() {
+    let (chunk, outputs) = (if cfg!(miri) { 4 } else { 256 }, 16);
+    for &(outer, len, inner) in &[
+        (outputs - 1, chunk + 1, 1),
+        (outputs, chunk + 1, 1),
+        (outputs + 3, 2 * chunk + 5, 2),
+        (outputs, chunk, 3),
+        (2, chunk + 9, outputs * 3),
+    ] {
+        let t = Tensor::<i64, ext![_, _, _]>::from_fn([outer, len, inner], |[i, j, k]| {
+            ((i * 7919 + j * 131 + k * 17) % 1013) as i64 - 500
+        });
+        for par in [Par::Seq, Par::Rayon] {
+            let sums = t.sum_axis_with::<1>(par);
+            let maxes = t.max_axis_with::<1>(par);
+            let arg = t.argmin_axis_with::<1>(par);
+            for i in 0..outer {
+                for k in 0..inner {
+                    let lane: Vec<i64> = (0..len).map(|j| t[[i, j, k]]).collect();
+                    let at = format!("[{outer}, {len}, {inner}] at ({i}, {k}) with {par:?}");
+                    assert_eq!(sums[[i, k]], lane.iter().sum::<i64>(), "sum {at}");
+                    assert_eq!(maxes[[i, k]], *lane.iter().max().unwrap(), "max {at}");
+                    let low = *lane.iter().min().unwrap();
+                    assert_eq!(arg[[i, k]], lane.iter().position(|&v| v == low).unwrap(), "argmin {at}");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn matrix_products_small_large_and_split() {
     // 40³ multiply-adds: past the small-product loop, into the blocked kernel; Par::Rayon

@@ -325,7 +325,8 @@ unsafe fn reduce_across_rows<C: Cursor, R: Reducer<C::Elem>, P: Paths>(
                     unsafe { std::slice::from_raw_parts_mut(part.get().add((o * chunks + k) * inner + j0), len) }
                 };
                 outer_index(o, &outer_dims, &mut oidx, axis, last, &mut idx);
-                let rows = k * AXIS_CHUNK..((k + 1) * AXIS_CHUNK).min(r_len);
+                // Uncut, the task folds the whole axis; cut, chunk `k` of it.
+                let rows = if chunks == 1 { 0..r_len } else { k * AXIS_CHUNK..((k + 1) * AXIS_CHUNK).min(r_len) };
                 fold_rows::<_, _, P>(&mut c, &mut idx, axis, last, j0, rows, row, r);
                 if chunks == 1 {
                     for (t, a) in row.iter().enumerate() {
