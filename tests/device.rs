@@ -13,6 +13,9 @@ use mdtensor::error::DeviceError;
 use mdtensor::{ext, ColMajor, DynRank, RowMajor, Strided, Tensor};
 use std::path::{Path, PathBuf};
 
+#[path = "support/device_reduce_cpu.rs"]
+mod device_reduce_cpu;
+
 type M32 = Tensor<f32, ext![2, 3], RowMajor, Cuda<f32>>;
 type R32 = Tensor<f32, ext![3], RowMajor, Cuda<f32>>;
 type M64 = Tensor<f64, ext![_, _], RowMajor, Cuda<f64>>;
@@ -294,6 +297,15 @@ fn nvrtc_compiles_every_generated_kernel() {
         for arch in [None, Some("compute_90")] {
             let ptx = compile_ptx(&src, arch).unwrap_or_else(|e| panic!("{name} ({arch:?}): {e}"));
             assert!(ptx.contains(&format!(".entry {KERNEL_NAME}")), "{name}");
+            if src.contains("double") {
+                assert!(ptx.contains(".f64"), "{name}: no f64 instruction in the PTX");
+            }
+        }
+    }
+    for (name, src) in device_reduce_cpu::reduction_sources() {
+        for arch in [None, Some("compute_90")] {
+            let ptx = compile_ptx(&src, arch).unwrap_or_else(|e| panic!("{name} ({arch:?}): {e}"));
+            assert!(ptx.contains(&format!(".entry {}", mdtensor::device::REDUCE_KERNEL)), "{name}");
             if src.contains("double") {
                 assert!(ptx.contains(".f64"), "{name}: no f64 instruction in the PTX");
             }

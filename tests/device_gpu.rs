@@ -8,6 +8,9 @@ use mdtensor::device::{Cuda, Device, DeviceEval, DeviceMath};
 use mdtensor::error::DeviceError;
 use mdtensor::{ext, ColMajor, DynRank, Expr, RowMajor, Tensor};
 
+#[path = "support/device_reduce_gpu.rs"]
+mod device_reduce_gpu;
+
 fn gpu() -> Option<Device> {
     match Device::new(0) {
         Ok(d) => Some(d),

@@ -45,8 +45,12 @@
 mod eval;
 mod handle;
 mod kernel;
+mod launch;
 mod linalg;
 pub mod probe;
+mod reduce;
+mod reduce_kernel;
+mod softmax;
 mod storage;
 mod tensor;
 
@@ -54,5 +58,10 @@ pub use eval::{layout_class, DeviceEval};
 pub use handle::{compile_ptx, Device, KernelKey, LayoutClass};
 pub use kernel::{kernel_source, launch_grid, Args, DeviceExpr, DeviceMath, Gen, Leaf, LeafArg, BLOCK, KERNEL_NAME};
 pub use linalg::{gemm_args, mat_layout, MatLayout};
+pub use reduce::{DeviceReductions, DeviceTensor};
+pub use reduce_kernel::{
+    reduce_block, reduce_grid, reduce_source, softmax_source, ReduceOp, ReducePlan, REDUCE_BLOCK_MAX, REDUCE_KERNEL,
+};
+pub use softmax::DeviceSoftmax;
 pub use storage::{Cuda, CudaMut, CudaRef, DeviceBorrowed, DeviceElem, DeviceStorage, DeviceStorageMut};
 pub use tensor::PINNED_THRESHOLD_BYTES;
