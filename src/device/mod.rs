@@ -50,6 +50,7 @@ mod linalg;
 pub mod probe;
 mod reduce;
 mod reduce_kernel;
+mod select;
 mod softmax;
 mod storage;
 mod tensor;
@@ -62,6 +63,7 @@ pub use reduce::{DeviceReductions, DeviceTensor};
 pub use reduce_kernel::{
     reduce_block, reduce_grid, reduce_source, softmax_source, ReduceOp, ReducePlan, REDUCE_BLOCK_MAX, REDUCE_KERNEL,
 };
+pub use select::{select, DeviceCond};
 pub use softmax::DeviceSoftmax;
 pub use storage::{Cuda, CudaMut, CudaRef, DeviceBorrowed, DeviceElem, DeviceStorage, DeviceStorageMut};
 pub use tensor::PINNED_THRESHOLD_BYTES;

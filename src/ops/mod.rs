@@ -65,8 +65,8 @@ pub use expr::{Binary, BinaryOp, Expr, ExprShape, FnOp, IntoExpr, Owned, ScalarL
 pub use join::{concatenate_dyn, stack, stack_dyn, try_concatenate_dyn, try_stack, try_stack_dyn, DenseOperand};
 pub use linalg::Product;
 pub use math::{
-    select, AbsOp, CosOp, ElementwiseExt, ExpOp, FloorOp, LnOp, PowfOp, PowiOp, ReluOp, RoundOp, SigmoidOp, SinOp,
-    SqrtOp, TanhOp,
+    select, AbsOp, CosOp, ElementwiseExt, EqOp, ExpOp, FloorOp, GeOp, GtOp, LeOp, LnOp, LtOp, NeOp, PairOp, PickOp,
+    PowfOp, PowiOp, ReluOp, RoundOp, SigmoidOp, SinOp, SqrtOp, TanhOp,
 };
 pub use norm::Norm;
 pub use reduce::{AxisReductions, Extreme, Logical, Mean, Prod, Reductions, Sum, Var};
