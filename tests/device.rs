@@ -13,6 +13,8 @@ use mdtensor::error::DeviceError;
 use mdtensor::{ext, ColMajor, DynRank, RowMajor, Strided, Tensor};
 use std::path::{Path, PathBuf};
 
+#[path = "support/device_batched_cpu.rs"]
+mod device_batched_cpu;
 #[path = "support/device_reduce_cpu.rs"]
 mod device_reduce_cpu;
 

@@ -8,6 +8,8 @@ use mdtensor::device::{Cuda, Device, DeviceEval, DeviceMath};
 use mdtensor::error::DeviceError;
 use mdtensor::{ext, ColMajor, DynRank, Expr, RowMajor, Tensor};
 
+#[path = "support/device_batched_gpu.rs"]
+mod device_batched_gpu;
 #[path = "support/device_reduce_gpu.rs"]
 mod device_reduce_gpu;
 

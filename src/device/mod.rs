@@ -42,6 +42,7 @@
 //! # Ok::<(), mdtensor::Error>(())
 //! ```
 
+mod batched;
 mod eval;
 mod handle;
 mod kernel;
@@ -55,6 +56,7 @@ mod softmax;
 mod storage;
 mod tensor;
 
+pub use batched::{gemm_plan, operand_layout, DeviceMatmul, GemmPlan, Precision};
 pub use eval::{layout_class, DeviceEval};
 pub use handle::{compile_ptx, Device, KernelKey, LayoutClass};
 pub use kernel::{kernel_source, launch_grid, Args, DeviceExpr, DeviceMath, Gen, Leaf, LeafArg, BLOCK, KERNEL_NAME};
