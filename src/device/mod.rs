@@ -24,6 +24,24 @@
 //!   host's view machinery is written over host storages only, so the device has its
 //!   own transforms; slicing is not among them yet).
 //!
+//! * Reductions ([`DeviceReductions`]: `sum`, `mean`, `max`, `min`, `argmax`, `argmin`
+//!   over everything, `::<I>`, `_dyn`, `_axes`, `_axes_keepdims`) and `softmax` /
+//!   `log_softmax` ([`DeviceSoftmax`]) keep the host's names, results and result extents
+//!   (the host's `RemoveAxis`, `RemoveAxisDyn`, `AxisAt`); each is one generated kernel
+//!   per operation, element type and rank ([`reduce_source`], [`softmax_source`]), one
+//!   block per output, on any strides. Values stay on the device; positions
+//!   (`argmax_axis`) and whole-tensor results come back to the host.
+//! * Comparisons (`gt`, `ge`, `lt`, `le`, `eq_elem`, `ne_elem` of [`DeviceMath`]) and
+//!   [`select`] are nodes of the fused kernel, as on the host.
+//! * Products of any rank ([`DeviceMatmul`]: numpy's `matmul` rule through the host's
+//!   `MatMulShape`, batch axes broadcast) run as cuBLAS strided-batched gemm
+//!   ([`gemm_plan`]); `f32` uses TF32 only with [`Precision::Tf32`].
+//!
+//! These are trait methods rather than inherent ones: the host's `sum` and `sum_axis` are
+//! inherent over every storage of the crate (through `SumStorage`), and a second inherent
+//! method of one name cannot be added for the device storages. Import the traits (or
+//! write `use mdtensor::device::*`).
+//!
 //! Operations run in order on the device's one stream ([`Device::stream`]): where host
 //! operations take a [`Par`](crate::Par) for threads, device operations take the
 //! stream of their tensors' device.

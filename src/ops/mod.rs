@@ -71,6 +71,7 @@ pub use math::{
 pub use norm::Norm;
 pub use reduce::{AxisReductions, Extreme, Logical, Mean, Prod, Reductions, Sum, Var};
 /// The run-time axis rules of the host reductions, shared with the device's.
+#[cfg(feature = "cuda")]
 pub(crate) use reduce_dyn::{reduced_mask, rename};
 pub use sum_storage::{sum_stored, sum_stored_axes_keepdims, sum_stored_axis, SumStorage};
 pub use take::Taken;
