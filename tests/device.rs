@@ -6,12 +6,17 @@
 
 use mdtensor::device::probe::{self, search_dirs_from};
 use mdtensor::device::{
-    compile_ptx, kernel_source, launch_grid, layout_class, Cuda, CudaRef, Device, DeviceExpr, DeviceMath, LayoutClass,
-    BLOCK, KERNEL_NAME,
+    compile_ptx, kernel_source, launch_grid, layout_class, select, Cuda, CudaRef, Device, DeviceExpr, DeviceMath,
+    LayoutClass, BLOCK, KERNEL_NAME,
 };
 use mdtensor::error::DeviceError;
 use mdtensor::{ext, ColMajor, DynRank, RowMajor, Strided, Tensor};
 use std::path::{Path, PathBuf};
+
+#[path = "support/device_batched_cpu.rs"]
+mod device_batched_cpu;
+#[path = "support/device_reduce_cpu.rs"]
+mod device_reduce_cpu;
 
 type M32 = Tensor<f32, ext![2, 3], RowMajor, Cuda<f32>>;
 type R32 = Tensor<f32, ext![3], RowMajor, Cuda<f32>>;
@@ -55,6 +60,21 @@ fn all_sources() -> Vec<(&'static str, String)> {
         ("dynrank rank 3", src1(|a: &D32| a * a + 1.0f32, St, 3)),
         ("rank 0", src1(|a: &S32| a + 1.0f32, St, 0)),
         ("rank 1 flat dynrank", src1(|a: &D32| -a, Flat, 1)),
+        ("select gt f32 flat", src2(|a: &M32, b: &M32| select(a.gt(b), a, b * 2.0f32), Flat, 2)),
+        (
+            "select every comparison f64",
+            src2(|a: &M64, b: &C64| select(a.ge(b), select(a.le(1.0f64), a, b), a.exp()), St, 2),
+        ),
+        (
+            "select lt eq ne f32 broadcast",
+            src2(
+                |a: &M32, r: &R32| {
+                    select(r.lt(a), select(a.eq_elem(r), r, a), -a) + select(a.ne_elem(0.0f32), 1.0f32, 0.0f32)
+                },
+                St,
+                2,
+            ),
+        ),
     ]
 }
 
@@ -160,6 +180,26 @@ fn every_source_is_one_balanced_kernel() {
         // Scalars are parameters, never literals: the source depends only on types.
         assert!(!s.contains("2.0") && !s.contains("0.5"), "{name} bakes a value in:\n{s}");
     }
+}
+
+#[test]
+fn comparisons_and_select_emit_conditions_in_tree_order() {
+    let s = src2(|a: &M32, b: &M32| select(a.gt(b), a, b * 2.0f32), LayoutClass::Flat, 2);
+    assert!(s.contains("out[i] = ((a0[i] > a1[i]) ? a2[i] : (a3[i] * p0));"), "{s}");
+    let ops = [
+        (src2(|a: &M64, b: &M64| select(a.ge(b), a, b), LayoutClass::Flat, 2), ">="),
+        (src2(|a: &M64, b: &M64| select(a.lt(b), a, b), LayoutClass::Flat, 2), "<"),
+        (src2(|a: &M64, b: &M64| select(a.le(b), a, b), LayoutClass::Flat, 2), "<="),
+        (src2(|a: &M64, b: &M64| select(a.eq_elem(b), a, b), LayoutClass::Flat, 2), "=="),
+        (src2(|a: &M64, b: &M64| select(a.ne_elem(b), a, b), LayoutClass::Flat, 2), "!="),
+    ];
+    for (s, op) in ops {
+        assert!(s.contains(&format!("out[i] = ((a0[i] {op} a1[i]) ? a2[i] : a3[i]);")), "{op}: {s}");
+    }
+    // A scalar condition operand and scalar branches are parameters, in tree order.
+    let s = src1(|a: &M32| select(a.lt(0.5f32), 1.0f32, a), LayoutClass::Strided, 2);
+    assert!(s.contains("((a0[c0 * s0_0 + c1 * s0_1] < p0) ? p1 : a1[c0 * s1_0 + c1 * s1_1])"), "{s}");
+    assert!(s.contains("float p0") && s.contains("float p1"), "{s}");
 }
 
 #[test]
@@ -294,6 +334,15 @@ fn nvrtc_compiles_every_generated_kernel() {
         for arch in [None, Some("compute_90")] {
             let ptx = compile_ptx(&src, arch).unwrap_or_else(|e| panic!("{name} ({arch:?}): {e}"));
             assert!(ptx.contains(&format!(".entry {KERNEL_NAME}")), "{name}");
+            if src.contains("double") {
+                assert!(ptx.contains(".f64"), "{name}: no f64 instruction in the PTX");
+            }
+        }
+    }
+    for (name, src) in device_reduce_cpu::reduction_sources() {
+        for arch in [None, Some("compute_90")] {
+            let ptx = compile_ptx(&src, arch).unwrap_or_else(|e| panic!("{name} ({arch:?}): {e}"));
+            assert!(ptx.contains(&format!(".entry {}", mdtensor::device::REDUCE_KERNEL)), "{name}");
             if src.contains("double") {
                 assert!(ptx.contains(".f64"), "{name}: no f64 instruction in the PTX");
             }

@@ -8,6 +8,11 @@ use mdtensor::device::{Cuda, Device, DeviceEval, DeviceMath};
 use mdtensor::error::DeviceError;
 use mdtensor::{ext, ColMajor, DynRank, Expr, RowMajor, Tensor};
 
+#[path = "support/device_batched_gpu.rs"]
+mod device_batched_gpu;
+#[path = "support/device_reduce_gpu.rs"]
+mod device_reduce_gpu;
+
 fn gpu() -> Option<Device> {
     match Device::new(0) {
         Ok(d) => Some(d),
@@ -272,5 +277,71 @@ fn matmul_matches_the_host_for_row_and_column_major_operands() -> Result<(), mdt
     let x = Tensor::<f32, ext![_, _]>::zeros([2, 3]).to_device(&dev)?;
     let y = Tensor::<f32, ext![_, _]>::zeros([4, 2]).to_device(&dev)?;
     assert!(matches!(x.device_matmul(&y), Err(DeviceError::Shape(_))));
+    Ok(())
+}
+
+/// NaN-aware exact equality of two results.
+fn same_bits(a: &[f64], b: &[f64]) {
+    assert_eq!(a.len(), b.len());
+    for (k, (x, y)) in a.iter().zip(b).enumerate() {
+        assert!((x.is_nan() && y.is_nan()) || x == y, "element {k}: device {x} vs host {y}");
+    }
+}
+
+#[test]
+fn comparisons_and_select_match_the_host() -> Result<(), mdtensor::Error> {
+    use mdtensor::device::select;
+    let Some(dev) = gpu() else { return Ok(()) };
+    let mut rng = Rng(13);
+    for _ in 0..4 {
+        let dims = [rng.dim(40), rng.dim(90)];
+        let mut a = rng.tensor64(dims);
+        let b = rng.tensor64(dims);
+        // NaN compares false, except `!=`; equal elements test `==` and `>=`.
+        a[[0, 0]] = f64::NAN;
+        a[[dims[0] - 1, dims[1] - 1]] = b[[dims[0] - 1, dims[1] - 1]];
+        let (da, db) = (a.to_device(&dev)?, b.to_device(&dev)?);
+        let h = |x: Tensor<f64, ext![_, _]>| x.to_vec();
+        same_bits(
+            &select(da.gt(&db), &da, &db).eval_on(&dev)?.to_host()?.to_vec(),
+            &h(mdtensor::ops::select(a.gt(&b), &a, &b).eval()),
+        );
+        same_bits(
+            &select(da.ge(&db), &da, 0.0).eval_on(&dev)?.to_host()?.to_vec(),
+            &h(mdtensor::ops::select(a.ge(&b), &a, 0.0).eval()),
+        );
+        same_bits(
+            &select(da.lt(0.5), 1.0, &db * 2.0).eval_on(&dev)?.to_host()?.to_vec(),
+            &h(mdtensor::ops::select(a.lt(0.5), 1.0, &b * 2.0).eval()),
+        );
+        same_bits(
+            &select(da.le(&db), &db, &da).eval_on(&dev)?.to_host()?.to_vec(),
+            &h(mdtensor::ops::select(a.le(&b), &b, &a).eval()),
+        );
+        same_bits(
+            &select(da.eq_elem(&db), 1.0, 0.0).eval_on(&dev)?.to_host()?.to_vec(),
+            &h(mdtensor::ops::select(a.eq_elem(&b), 1.0, 0.0).eval()),
+        );
+        same_bits(
+            &select(da.ne_elem(&da), 1.0, 0.0).eval_on(&dev)?.to_host()?.to_vec(),
+            &h(mdtensor::ops::select(a.ne_elem(&a), 1.0, 0.0).eval()),
+        );
+        // Broadcast operands, a transposed view, and nested selects in one kernel.
+        let row = Tensor::<f64, ext![_]>::from_fn([dims[1]], |[j]| j as f64 / dims[1] as f64 - 0.5);
+        let drow = row.to_device(&dev)?;
+        let got = select(drow.lt(&da), select(da.gt(0.0), &drow, -&da), &da * 3.0).eval_on(&dev)?;
+        let want = mdtensor::ops::select(row.lt(&a), mdtensor::ops::select(a.gt(0.0), &row, -&a), &a * 3.0).eval();
+        same_bits(&got.to_host()?.to_vec(), &want.to_vec());
+        let dt = db.device_t();
+        let got = select(dt.gt(0.0), &dt, 0.0).eval_on(&dev)?;
+        same_bits(&got.to_host()?.to_vec(), &mdtensor::ops::select(b.t().gt(0.0), &b.t(), 0.0).eval().to_vec());
+        // Into an existing tensor.
+        let mut out = Tensor::<f64, ext![_, _]>::zeros(dims).to_device(&dev)?;
+        out.device_assign(select(db.gt(&da), &db, &da))?;
+        same_bits(&out.to_host()?.to_vec(), &mdtensor::ops::select(b.gt(&a), &b, &a).eval().to_vec());
+    }
+    let x = Tensor::<f32, ext![2, 3]>::from_fn(ext![2, 3], |[i, j]| i as f32 - j as f32).to_device(&dev)?;
+    let relu: Tensor<f32, ext![2, 3], RowMajor, Cuda<f32>> = select(x.gt(0.0f32), &x, 0.0f32).eval_on(&dev)?;
+    assert_eq!(relu.to_host()?.to_vec(), x.relu().eval_on(&dev)?.to_host()?.to_vec());
     Ok(())
 }

@@ -8,11 +8,12 @@
 use super::handle::{Device, LayoutClass};
 use super::storage::{Cuda, CudaRef, DeviceElem, DeviceStorage};
 use crate::error::ShapeError;
+use crate::extents::CanBroadcast;
 use crate::extents::Extents;
 use crate::layout::Layout;
 use crate::ops::{
-    AbsOp, AddOp, Binary, CosOp, DivOp, ExpOp, ExprShape, FloorOp, LnOp, MulOp, NegOp, PowfOp, ReluOp, RemOp, RoundOp,
-    ScalarLeaf, SigmoidOp, SinOp, SqrtOp, SubOp, TanhOp, Unary, UnaryOp,
+    AbsOp, AddOp, Binary, CosOp, DivOp, EqOp, ExpOp, ExprShape, FloorOp, GeOp, GtOp, IntoExpr, LeOp, LnOp, LtOp, MulOp,
+    NeOp, NegOp, PowfOp, ReluOp, RemOp, RoundOp, ScalarLeaf, SigmoidOp, SinOp, SqrtOp, SubOp, TanhOp, Unary, UnaryOp,
 };
 use crate::tensor::Tensor;
 use cudarc::driver::CudaSlice;
@@ -296,6 +297,19 @@ where
     }
 }
 
+macro_rules! device_compare_methods {
+    ($(($method:ident, $Op:ident, $what:literal)),*) => {$(
+        #[doc = concat!("Elementwise `", $what, "` with broadcasting, lazily: the host's comparison node, a condition for [`select`](super::select) (device tensors hold floats, so it is not evaluated alone).")]
+        fn $method<R: IntoExpr>(self, rhs: R) -> Binary<Self, R::Expr, $Op>
+        where
+            R::Expr: DeviceExpr<Item = Self::Item>,
+            Self::Extents: CanBroadcast<<R::Expr as ExprShape>::Extents>,
+        {
+            Binary::new(self, rhs.into_expr(), $Op)
+        }
+    )*};
+}
+
 macro_rules! device_unary {
     ($(($Op:ident, $method:ident, |$x:ident, $g:ident| $body:expr)),* $(,)?) => {
         $(
@@ -313,7 +327,8 @@ macro_rules! device_unary {
                 }
             }
         )*
-        /// Named elementwise math on device expressions, lazily: `(&a * 2.0).exp()`.
+        /// Named elementwise math and comparisons on device expressions, lazily:
+        /// `(&a * 2.0).exp()`, `select(a.gt(&b), &a, &b)`.
         /// Each method builds the same node as the host's method of that name (one op type
         /// per function, in `mdtensor::ops`), which the fused kernel computes with CUDA's
         /// math function of the element type (`expf` for `f32`).
@@ -327,6 +342,7 @@ macro_rules! device_unary {
                     Unary::new(self, $Op)
                 }
             )*
+            device_compare_methods!((gt, GtOp, "a > b"), (ge, GeOp, "a >= b"), (lt, LtOp, "a < b"), (le, LeOp, "a <= b"), (eq_elem, EqOp, "a == b"), (ne_elem, NeOp, "a != b"));
             /// Elementwise `xᵖ`, lazily; `p` is passed to the kernel, not compiled in.
             fn powf(self, p: Self::Item) -> Unary<Self, PowfOp<Self::Item>>
             where

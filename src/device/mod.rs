@@ -24,6 +24,24 @@
 //!   host's view machinery is written over host storages only, so the device has its
 //!   own transforms; slicing is not among them yet).
 //!
+//! * Reductions ([`DeviceReductions`]: `sum`, `mean`, `max`, `min`, `argmax`, `argmin`
+//!   over everything, `::<I>`, `_dyn`, `_axes`, `_axes_keepdims`) and `softmax` /
+//!   `log_softmax` ([`DeviceSoftmax`]) keep the host's names, results and result extents
+//!   (the host's `RemoveAxis`, `RemoveAxisDyn`, `AxisAt`); each is one generated kernel
+//!   per operation, element type and rank ([`reduce_source`], [`softmax_source`]), one
+//!   block per output, on any strides. Values stay on the device; positions
+//!   (`argmax_axis`) and whole-tensor results come back to the host.
+//! * Comparisons (`gt`, `ge`, `lt`, `le`, `eq_elem`, `ne_elem` of [`DeviceMath`]) and
+//!   [`select`] are nodes of the fused kernel, as on the host.
+//! * Products of any rank ([`DeviceMatmul`]: numpy's `matmul` rule through the host's
+//!   `MatMulShape`, batch axes broadcast) run as cuBLAS strided-batched gemm
+//!   ([`gemm_plan`]); `f32` uses TF32 only with [`Precision::Tf32`].
+//!
+//! These are trait methods rather than inherent ones: the host's `sum` and `sum_axis` are
+//! inherent over every storage of the crate (through `SumStorage`), and a second inherent
+//! method of one name cannot be added for the device storages. Import the traits (or
+//! write `use mdtensor::device::*`).
+//!
 //! Operations run in order on the device's one stream ([`Device::stream`]): where host
 //! operations take a [`Par`](crate::Par) for threads, device operations take the
 //! stream of their tensors' device.
@@ -42,17 +60,30 @@
 //! # Ok::<(), mdtensor::Error>(())
 //! ```
 
+mod batched;
 mod eval;
 mod handle;
 mod kernel;
+mod launch;
 mod linalg;
 pub mod probe;
+mod reduce;
+mod reduce_kernel;
+mod select;
+mod softmax;
 mod storage;
 mod tensor;
 
+pub use batched::{gemm_plan, operand_layout, DeviceMatmul, GemmPlan, Precision};
 pub use eval::{layout_class, DeviceEval};
 pub use handle::{compile_ptx, Device, KernelKey, LayoutClass};
 pub use kernel::{kernel_source, launch_grid, Args, DeviceExpr, DeviceMath, Gen, Leaf, LeafArg, BLOCK, KERNEL_NAME};
 pub use linalg::{gemm_args, mat_layout, MatLayout};
+pub use reduce::{DeviceReductions, DeviceTensor};
+pub use reduce_kernel::{
+    reduce_block, reduce_grid, reduce_source, softmax_source, ReduceOp, ReducePlan, REDUCE_BLOCK_MAX, REDUCE_KERNEL,
+};
+pub use select::{select, DeviceCond};
+pub use softmax::DeviceSoftmax;
 pub use storage::{Cuda, CudaMut, CudaRef, DeviceBorrowed, DeviceElem, DeviceStorage, DeviceStorageMut};
 pub use tensor::PINNED_THRESHOLD_BYTES;

@@ -35,7 +35,7 @@ fn host_buffer<T: DeviceElem>(n: usize) -> Result<Vec<T>, DeviceError> {
 }
 
 /// Allocates `n` elements on `dev`, uninitialised.
-fn alloc<T: DeviceElem>(dev: &Device, n: usize) -> Result<CudaSlice<T>, DeviceError> {
+pub(super) fn alloc<T: DeviceElem>(dev: &Device, n: usize) -> Result<CudaSlice<T>, DeviceError> {
     let bytes = n.saturating_mul(core::mem::size_of::<T>());
     // At least one element: the driver refuses zero-byte allocations (`cuMemAlloc`
     // returns CUDA_ERROR_INVALID_VALUE), and an empty tensor's region may be longer than
@@ -81,7 +81,12 @@ fn upload<T: DeviceElem>(dev: &Device, src: &[T], dst: &mut CudaSlice<T>, start:
 
 /// Device → host: `src[start..start + dst.len()]` into `dst`, through pinned staging
 /// when large. Returns when the copy is complete.
-fn download<T: DeviceElem>(dev: &Device, src: &CudaSlice<T>, start: usize, dst: &mut [T]) -> Result<(), DeviceError> {
+pub(super) fn download<T: DeviceElem>(
+    dev: &Device,
+    src: &CudaSlice<T>,
+    start: usize,
+    dst: &mut [T],
+) -> Result<(), DeviceError> {
     if dst.is_empty() {
         return Ok(());
     }

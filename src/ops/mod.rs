@@ -67,10 +67,13 @@ pub use expr::{Binary, BinaryOp, Expr, ExprShape, FnOp, IntoExpr, Owned, ScalarL
 pub use join::{concatenate_dyn, stack, stack_dyn, try_concatenate_dyn, try_stack, try_stack_dyn, DenseOperand};
 pub use linalg::Product;
 pub use math::{
-    select, AbsOp, CosOp, ElementwiseExt, ExpOp, FloorOp, LnOp, PowfOp, PowiOp, ReluOp, RoundOp, SigmoidOp, SinOp,
-    SqrtOp, TanhOp,
+    select, AbsOp, CosOp, ElementwiseExt, EqOp, ExpOp, FloorOp, GeOp, GtOp, LeOp, LnOp, LtOp, NeOp, PairOp, PickOp,
+    PowfOp, PowiOp, ReluOp, RoundOp, SigmoidOp, SinOp, SqrtOp, TanhOp,
 };
 pub use norm::Norm;
 pub use reduce::{AxisReductions, Extreme, Logical, Mean, Prod, Reductions, Sum, Var};
+/// The run-time axis rules of the host reductions, shared with the device's.
+#[cfg(feature = "cuda")]
+pub(crate) use reduce_dyn::{reduced_mask, rename};
 pub use sum_storage::{extreme_stored, sum_stored, sum_stored_axes_keepdims, sum_stored_axis, SumStorage};
 pub use take::Taken;

@@ -31,7 +31,7 @@ use num_traits::{Float, FromPrimitive, One};
 
 /// Which axes of a tensor of rank `rank` are reduced; `Err` for an axis out of range or
 /// given twice.
-pub(super) fn reduced_mask(op: &'static str, axes: &[usize], rank: usize) -> Result<Vec<bool>, ShapeError> {
+pub(crate) fn reduced_mask(op: &'static str, axes: &[usize], rank: usize) -> Result<Vec<bool>, ShapeError> {
     let mut mask = vec![false; rank];
     for &axis in axes {
         match mask.get_mut(axis) {
@@ -247,7 +247,7 @@ macro_rules! reduction_family {
 }
 
 /// The error of the engine, with the name of the method the user called.
-pub(super) fn rename(e: ShapeError, op: &'static str) -> ShapeError {
+pub(crate) fn rename(e: ShapeError, op: &'static str) -> ShapeError {
     match e {
         ShapeError::AxisOutOfRange { axis, rank, .. } => ShapeError::AxisOutOfRange { op, axis, rank },
         ShapeError::NegativeAxisOutOfRange { axis, rank, .. } => ShapeError::NegativeAxisOutOfRange { op, axis, rank },

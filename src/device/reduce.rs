@@ -1,0 +1,590 @@
+//! Reductions of device tensors: `sum`, `mean`, `max`, `min`, `argmax`, `argmin` over every
+//! element, along one axis (static `::<I>` or run-time `_dyn`) and over several run-time
+//! axes (`_axes`, `_axes_keepdims`), with the host's names, results and shape rules (the
+//! result extents come from the host's `RemoveAxis`/`RemoveAxisDyn`). One generated
+//! kernel per operation, element type and rank ([`reduce_source`]); any strides.
+
+use super::handle::{driver_error, guard, Device, KernelKey, LayoutClass};
+use super::launch::{launch, KArg};
+use super::reduce_kernel::{reduce_block, reduce_grid, reduce_source, ReduceOp, ReducePlan, REDUCE_KERNEL};
+use super::storage::{Cuda, DeviceElem, DeviceStorage};
+use super::tensor::{alloc, download};
+use crate::error::{DeviceError, ShapeError};
+use crate::extents::{Axis, DynRank, Extents, InsertAxis, One, RemoveAxis, RemoveAxisDyn};
+use crate::layout::{Layout, RowMajor};
+use crate::ops::{reduced_mask, rename};
+use crate::tensor::Tensor;
+use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut};
+
+/// A row-major tensor in device memory: what device operations return.
+pub type DeviceTensor<T, E> = Tensor<T, E, RowMajor, Cuda<T>>;
+
+/// The outputs of one reduction launch: `n_out` values and, for an extreme, positions.
+struct Launched<T: DeviceElem> {
+    vals: CudaSlice<T>,
+    pos: Option<CudaSlice<i64>>,
+    n_out: usize,
+    dev: Device,
+}
+
+/// The shape arguments of [`reduce_source`]'s kernels: `n_out`, `len`, `kd…`, `rd…`, `s…`.
+pub(crate) fn plan_args<T>(plan: &ReducePlan) -> Vec<KArg<T>> {
+    let mut a = vec![KArg::Int(plan.n_out as i64), KArg::Int(plan.len as i64)];
+    a.extend(plan.kd.iter().map(|&d| KArg::Int(d as i64)));
+    a.extend(plan.rd.iter().map(|&d| KArg::Int(d as i64)));
+    a.extend(plan.strides.iter().map(|&s| KArg::Int(s as i64)));
+    a
+}
+
+/// Runs reduction `op` of `x` over the axes where `mask` is true.
+fn run<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>>(
+    x: &Tensor<T, E, S, St>,
+    op: ReduceOp,
+    mask: &[bool],
+) -> Result<Launched<T>, DeviceError> {
+    let dev = x.device().clone();
+    let dims = x.dims();
+    let strides = x.strides();
+    let plan = ReducePlan::new(dims.as_ref(), strides.as_ref(), mask);
+    let mut vals = alloc::<T>(&dev, plan.n_out)?;
+    let mut pos = if op.has_positions() {
+        let bytes = plan.n_out.saturating_mul(8);
+        // SAFETY: the launch writes all `n_out` positions before they are read.
+        Some(
+            guard("cuMemAlloc", || unsafe { dev.stream().alloc::<i64>(plan.n_out.max(1)) })?
+                .map_err(|e| driver_error("alloc", bytes, e))?,
+        )
+    } else {
+        None
+    };
+    if let Some(grid) = reduce_grid(plan.n_out, dev.max_blocks()) {
+        let rank = dims.as_ref().len();
+        let key = KernelKey { tree: op.key(), elem: T::C_TYPE, rank, class: LayoutClass::Strided };
+        let f = dev.kernel(key, REDUCE_KERNEL, || reduce_source::<T>(op, rank))?;
+        let stream = dev.stream();
+        let (buf, start, _) = x.storage.region();
+        let first = (start + S::offset(&x.mapping)) as u64 * core::mem::size_of::<T>() as u64;
+        let (in_ptr, in_sync) = buf.device_ptr(stream);
+        let (out_ptr, out_sync) = vals.device_ptr_mut(stream);
+        let mut args = vec![KArg::<T>::Ptr(in_ptr + first), KArg::Ptr(out_ptr)];
+        let pos_sync = pos.as_mut().map(|p| {
+            let (ptr, sync) = p.device_ptr_mut(stream);
+            args.push(KArg::Ptr(ptr));
+            sync
+        });
+        args.extend(plan_args(&plan));
+        // SAFETY: the arguments follow `reduce_source`'s list (input, output, positions
+        // for extremes, then the plan); every position `base + off` the kernel reads is an
+        // element of `x` (the plan decomposes valid indices only), inside its region by
+        // the dense invariant; the outputs have `n_out` elements; the buffers and their
+        // stream events live until the launch is queued.
+        unsafe { launch(&dev, &f, grid, reduce_block(plan.len), &args, op.key())? };
+        drop((in_sync, out_sync, pos_sync));
+    }
+    Ok(Launched { vals, pos, n_out: plan.n_out, dev })
+}
+
+/// The positions of an extreme's launch, on the host.
+fn positions_to_host(l: &Launched<impl DeviceElem>, op: &'static str) -> Result<Vec<usize>, DeviceError> {
+    let pos = l.pos.as_ref().ok_or_else(|| DeviceError::Driver(format!("{op}: no positions were computed")))?;
+    let mut raw: Vec<i64> = crate::alloc::try_vec_with_capacity(op, l.n_out)?;
+    raw.resize(l.n_out, 0);
+    if l.n_out > 0 {
+        let s = pos.slice(0..l.n_out);
+        guard("cuMemcpyDtoH", || l.dev.stream().memcpy_dtoh(&s, &mut raw[..]))?
+            .map_err(|e| driver_error("copy to host", l.n_out * 8, e))?;
+        l.dev.synchronize()?;
+    }
+    let mut out: Vec<usize> = crate::alloc::try_vec_with_capacity(op, l.n_out)?;
+    for p in raw {
+        out.push(usize::try_from(p).map_err(|_| DeviceError::Launch {
+            kernel: op.to_owned(),
+            reason: format!("the kernel reported position {p}"),
+        })?);
+    }
+    Ok(out)
+}
+
+fn empty_axis(op: &'static str) -> DeviceError {
+    DeviceError::Shape(ShapeError::InvalidArgument { op, reason: "the reduced axis is empty".into() })
+}
+
+fn reduced_empty(dims: &[usize], mask: &[bool]) -> bool {
+    dims.iter().zip(mask).any(|(&d, &m)| m && d == 0)
+}
+
+/// The values of `op` over `mask` as a device tensor of extents `ext` (the kept axes);
+/// an extreme over an empty axis is `Err`, as on the host.
+fn values<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>, E2: Extents>(
+    x: &Tensor<T, E, S, St>,
+    op: ReduceOp,
+    mask: &[bool],
+    ext: E2,
+    name: &'static str,
+) -> Result<DeviceTensor<T, E2>, DeviceError> {
+    if op.has_positions() && reduced_empty(x.dims().as_ref(), mask) {
+        return Err(empty_axis(name));
+    }
+    let l = run(x, op, mask)?;
+    debug_assert_eq!(l.n_out, ext.numel());
+    // SAFETY: `n_out` (= the kept axes' element count) values, row-major over the kept
+    // axes, which are `ext`'s axes (reduced axes, if kept, have extent 1).
+    Ok(unsafe { Tensor::from_parts_unchecked(Cuda { buf: l.vals, dev: l.dev }, ext, ()) })
+}
+
+/// The positions of extreme `op` over `mask`, on the host with extents `ext`.
+fn positions<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>, E2: Extents>(
+    x: &Tensor<T, E, S, St>,
+    op: ReduceOp,
+    mask: &[bool],
+    ext: E2,
+    name: &'static str,
+) -> Result<Tensor<usize, E2>, DeviceError> {
+    if reduced_empty(x.dims().as_ref(), mask) {
+        return Err(empty_axis(name));
+    }
+    let l = run(x, op, mask)?;
+    let p = positions_to_host(&l, name)?;
+    Tensor::try_from_vec(ext, p).map_err(|(e, _)| DeviceError::Shape(e))
+}
+
+/// `op` over every element: the value and the row-major position (`None` for an empty
+/// extreme).
+fn whole<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>>(
+    x: &Tensor<T, E, S, St>,
+    op: ReduceOp,
+    name: &'static str,
+) -> Result<Option<(T, usize)>, DeviceError> {
+    if x.numel() == 0 {
+        return Ok(match op {
+            ReduceOp::Sum => Some((T::zero(), 0)),
+            ReduceOp::Mean => Some((T::nan(), 0)),
+            ReduceOp::Max | ReduceOp::Min => None,
+        });
+    }
+    let mask = vec![true; x.rank()];
+    let l = run(x, op, &mask)?;
+    let mut v = [T::zero()];
+    download(&l.dev, &l.vals, 0, &mut v)?;
+    let p = if op.has_positions() { positions_to_host(&l, name)?[0] } else { 0 };
+    Ok(Some((v[0], p)))
+}
+
+/// The mask of static axis `I` and the extents without it.
+fn static_axis<E: RemoveAxis<I>, const I: usize>(
+    e: &E,
+    name: &'static str,
+) -> Result<(Vec<bool>, E::Output), DeviceError> {
+    let out = e.remove_axis().map_err(|err| rename(err, name))?;
+    Ok(((0..e.rank()).map(|d| d == I).collect(), out))
+}
+
+/// The mask of the run-time `axis` and the extents without it.
+fn dyn_axis<E: RemoveAxisDyn>(
+    e: &E,
+    axis: impl Into<Axis>,
+    name: &'static str,
+) -> Result<(Vec<bool>, E::Output), DeviceError> {
+    let axis = axis.into().resolve(name, e.rank())?;
+    let out = e.remove_axis_dyn(name, axis)?;
+    Ok(((0..e.rank()).map(|d| d == axis).collect(), out))
+}
+
+/// The mask of `axes` and the kept dims.
+fn axes_mask<E: Extents>(e: &E, axes: &[usize], name: &'static str) -> Result<(Vec<bool>, DynRank), DeviceError> {
+    let mask = reduced_mask(name, axes, e.rank()).map_err(|err| rename(err, name))?;
+    let dims = e.dims();
+    let kept = dims.as_ref().iter().zip(&mask).filter(|&(_, &m)| !m).map(|(&d, _)| d).collect();
+    Ok((mask, DynRank::new(kept)))
+}
+
+/// The mask of `axes` and the extents with them kept at extent 1.
+fn axes_keep_mask<E: Extents>(
+    e: &E,
+    axes: &[usize],
+    name: &'static str,
+) -> Result<(Vec<bool>, E::Dynamic), DeviceError> {
+    let mask = reduced_mask(name, axes, e.rank()).map_err(|err| rename(err, name))?;
+    let mut dims = e.dims();
+    dims.as_mut().iter_mut().zip(&mask).filter(|(_, &m)| m).for_each(|(d, _)| *d = 1);
+    Ok((mask, E::Dynamic::from_dims(dims.as_ref())?))
+}
+
+#[track_caller]
+fn or_panic<R>(r: Result<R, DeviceError>) -> R {
+    match r {
+        Ok(v) => v,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// Writes the trait's declarations and its one impl from one list, so that the two
+/// cannot drift apart.
+macro_rules! device_reductions {
+    ($(
+        $(#[$m:meta])*
+        fn $name:ident $([$($g:tt)*])? (&$this:tt $(, $a:ident: $at:ty)*) -> $ret:ty $([where $($w:tt)*])? $body:block
+    )*) => {
+        /// Reductions of device tensors, with the host's names and results: over every
+        /// element (`sum`, `mean`, `max`, `min`, `argmax`, `argmin`: scalars copied back),
+        /// along a static axis (`sum_axis::<I>()`: the result's extents in the type, an
+        /// axis past a static rank does not compile), along a run-time axis
+        /// (`sum_axis_dyn(axis)`, negative from the end) and over several run-time axes
+        /// (`sum_axes`, `sum_axes_keepdims`). Values stay on the device (row-major
+        /// [`DeviceTensor`]s); positions (`argmax_axis`, …) come back as host tensors of
+        /// `usize`, as device tensors hold floats only. numpy's `keepdims=True` for one
+        /// axis is the host's `keepdims::<I>()`, which serves every storage.
+        ///
+        /// Each has a `try_` form returning `Err` (a dynamic axis out of range, an
+        /// extreme over an empty axis, a device failure) and a plain form that panics at
+        /// the caller's line. NaN propagates as on the host (the first NaN is the
+        /// extreme); sums add in a different order than the host's pairwise kernel, so
+        /// they agree within rounding.
+        ///
+        /// ```no_run
+        /// use mdtensor::device::{Device, DeviceReductions};
+        /// use mdtensor::{ext, tensor};
+        /// let dev = Device::new(0)?;
+        /// let d = tensor![[1.0f32, 5.0, 3.0], [4.0, 2.0, 6.0]].to_device(&dev)?;
+        /// assert_eq!(d.sum(), 21.0);
+        /// assert_eq!(d.argmax(), Some(5));
+        /// let m = d.max_axis::<0>(); // on the device, ext![3]
+        /// let _: &ext![3] = m.extents();
+        /// assert_eq!(m.to_host()?.to_vec(), [4.0, 5.0, 6.0]);
+        /// assert_eq!(d.argmin_axis_dyn(-1).to_vec(), [0, 1]);
+        /// assert_eq!(d.try_sum_axes(&[0, 1])?.to_host()?.to_vec(), [21.0]);
+        /// let k = d.mean_axis::<1>().keepdims::<1>(); // ext![2, 1]
+        /// assert_eq!(k.to_host()?.to_vec(), [3.0, 4.0]);
+        /// # Ok::<(), mdtensor::Error>(())
+        /// ```
+        pub trait DeviceReductions {
+            /// The element type.
+            type Elem: DeviceElem;
+            /// The extents of the tensor reduced.
+            type Extents: Extents;
+            $(
+                $(#[$m])*
+                fn $name $(<$($g)*>)? (&self $(, $a: $at)*) -> $ret $(where $($w)*)?;
+            )*
+        }
+
+        impl<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>> DeviceReductions for Tensor<T, E, S, St> {
+            type Elem = T;
+            type Extents = E;
+            $(
+                #[track_caller]
+                fn $name $(<$($g)*>)? (&$this $(, $a: $at)*) -> $ret $(where $($w)*)? $body
+            )*
+        }
+    };
+}
+
+/// A device tensor reduced along static axis `I`.
+type AxisOut<X, const I: usize> =
+    DeviceTensor<<X as DeviceReductions>::Elem, <<X as DeviceReductions>::Extents as RemoveAxis<I>>::Output>;
+/// Positions along static axis `I`, on the host.
+type AxisPos<X, const I: usize> = Tensor<usize, <<X as DeviceReductions>::Extents as RemoveAxis<I>>::Output>;
+/// A device tensor reduced along a run-time axis.
+type DynOut<X> =
+    DeviceTensor<<X as DeviceReductions>::Elem, <<X as DeviceReductions>::Extents as RemoveAxisDyn>::Output>;
+/// Positions along a run-time axis, on the host.
+type DynPos<X> = Tensor<usize, <<X as DeviceReductions>::Extents as RemoveAxisDyn>::Output>;
+/// A device tensor reduced over several axes.
+type AxesOut<X> = DeviceTensor<<X as DeviceReductions>::Elem, DynRank>;
+/// A device tensor reduced over several axes, kept with extent 1.
+type KeepOut<X> = DeviceTensor<<X as DeviceReductions>::Elem, <<X as DeviceReductions>::Extents as Extents>::Dynamic>;
+
+device_reductions! {
+    /// Sum of all elements (0 when empty).
+    fn try_sum(&self) -> Result<Self::Elem, DeviceError> {
+        Ok(whole(self, ReduceOp::Sum, "sum")?.map_or(T::zero(), |v| v.0))
+    }
+    /// Sum of all elements (0 when empty); panics if the device fails.
+    fn sum(&self) -> Self::Elem {
+        or_panic(self.try_sum())
+    }
+    /// Arithmetic mean (NaN when empty).
+    fn try_mean(&self) -> Result<Self::Elem, DeviceError> {
+        Ok(whole(self, ReduceOp::Mean, "mean")?.map_or(T::nan(), |v| v.0))
+    }
+    /// Arithmetic mean (NaN when empty); panics if the device fails.
+    fn mean(&self) -> Self::Elem {
+        or_panic(self.try_mean())
+    }
+    /// Largest element; NaN if any is NaN; `None` when empty.
+    fn try_max(&self) -> Result<Option<Self::Elem>, DeviceError> {
+        Ok(whole(self, ReduceOp::Max, "max")?.map(|v| v.0))
+    }
+    /// Largest element; NaN if any is NaN; `None` when empty.
+    fn max(&self) -> Option<Self::Elem> {
+        or_panic(self.try_max())
+    }
+    /// Smallest element; NaN if any is NaN; `None` when empty.
+    fn try_min(&self) -> Result<Option<Self::Elem>, DeviceError> {
+        Ok(whole(self, ReduceOp::Min, "min")?.map(|v| v.0))
+    }
+    /// Smallest element; NaN if any is NaN; `None` when empty.
+    fn min(&self) -> Option<Self::Elem> {
+        or_panic(self.try_min())
+    }
+    /// Row-major position of the first largest element (of the first NaN, if any).
+    fn try_argmax(&self) -> Result<Option<usize>, DeviceError> {
+        Ok(whole(self, ReduceOp::Max, "argmax")?.map(|v| v.1))
+    }
+    /// Row-major position of the first largest element (of the first NaN, if any).
+    fn argmax(&self) -> Option<usize> {
+        or_panic(self.try_argmax())
+    }
+    /// Row-major position of the first smallest element (of the first NaN, if any).
+    fn try_argmin(&self) -> Result<Option<usize>, DeviceError> {
+        Ok(whole(self, ReduceOp::Min, "argmin")?.map(|v| v.1))
+    }
+    /// Row-major position of the first smallest element (of the first NaN, if any).
+    fn argmin(&self) -> Option<usize> {
+        or_panic(self.try_argmin())
+    }
+
+    /// Sum along axis `I`; `Err` only for [`DynRank`] when `I >= rank`, or when the
+    /// device fails.
+    fn try_sum_axis[const I: usize](&self) -> Result<AxisOut<Self, I>, DeviceError> [where Self::Extents: RemoveAxis<I>] {
+        let (mask, ext) = static_axis::<E, I>(self.extents(), "sum_axis")?;
+        values(self, ReduceOp::Sum, &mask, ext, "sum_axis")
+    }
+    /// Sum along axis `I`.
+    fn sum_axis[const I: usize](&self) -> AxisOut<Self, I> [where Self::Extents: RemoveAxis<I>] {
+        or_panic(self.try_sum_axis::<I>())
+    }
+    /// Mean along axis `I` (NaN along an empty axis); `Err` as [`DeviceReductions::try_sum_axis`].
+    fn try_mean_axis[const I: usize](&self) -> Result<AxisOut<Self, I>, DeviceError> [where Self::Extents: RemoveAxis<I>] {
+        let (mask, ext) = static_axis::<E, I>(self.extents(), "mean_axis")?;
+        values(self, ReduceOp::Mean, &mask, ext, "mean_axis")
+    }
+    /// Mean along axis `I` (NaN along an empty axis).
+    fn mean_axis[const I: usize](&self) -> AxisOut<Self, I> [where Self::Extents: RemoveAxis<I>] {
+        or_panic(self.try_mean_axis::<I>())
+    }
+    /// Largest element along axis `I` (NaN propagates); `Err` for an empty axis.
+    fn try_max_axis[const I: usize](&self) -> Result<AxisOut<Self, I>, DeviceError> [where Self::Extents: RemoveAxis<I>] {
+        let (mask, ext) = static_axis::<E, I>(self.extents(), "max_axis")?;
+        values(self, ReduceOp::Max, &mask, ext, "max_axis")
+    }
+    /// Largest element along axis `I`; panics for an empty axis.
+    fn max_axis[const I: usize](&self) -> AxisOut<Self, I> [where Self::Extents: RemoveAxis<I>] {
+        or_panic(self.try_max_axis::<I>())
+    }
+    /// Smallest element along axis `I` (NaN propagates); `Err` for an empty axis.
+    fn try_min_axis[const I: usize](&self) -> Result<AxisOut<Self, I>, DeviceError> [where Self::Extents: RemoveAxis<I>] {
+        let (mask, ext) = static_axis::<E, I>(self.extents(), "min_axis")?;
+        values(self, ReduceOp::Min, &mask, ext, "min_axis")
+    }
+    /// Smallest element along axis `I`; panics for an empty axis.
+    fn min_axis[const I: usize](&self) -> AxisOut<Self, I> [where Self::Extents: RemoveAxis<I>] {
+        or_panic(self.try_min_axis::<I>())
+    }
+    /// Index along axis `I` of the first largest element (first NaN), on the host; `Err`
+    /// for an empty axis.
+    fn try_argmax_axis[const I: usize](&self) -> Result<AxisPos<Self, I>, DeviceError> [where Self::Extents: RemoveAxis<I>] {
+        let (mask, ext) = static_axis::<E, I>(self.extents(), "argmax_axis")?;
+        positions(self, ReduceOp::Max, &mask, ext, "argmax_axis")
+    }
+    /// Index along axis `I` of the first largest element, on the host; panics for an empty axis.
+    fn argmax_axis[const I: usize](&self) -> AxisPos<Self, I> [where Self::Extents: RemoveAxis<I>] {
+        or_panic(self.try_argmax_axis::<I>())
+    }
+    /// Index along axis `I` of the first smallest element (first NaN), on the host; `Err`
+    /// for an empty axis.
+    fn try_argmin_axis[const I: usize](&self) -> Result<AxisPos<Self, I>, DeviceError> [where Self::Extents: RemoveAxis<I>] {
+        let (mask, ext) = static_axis::<E, I>(self.extents(), "argmin_axis")?;
+        positions(self, ReduceOp::Min, &mask, ext, "argmin_axis")
+    }
+    /// Index along axis `I` of the first smallest element, on the host; panics for an empty axis.
+    fn argmin_axis[const I: usize](&self) -> AxisPos<Self, I> [where Self::Extents: RemoveAxis<I>] {
+        or_panic(self.try_argmin_axis::<I>())
+    }
+
+    /// Sum along the run-time axis `axis` (negative counts from the end); `Err` outside
+    /// `-rank..rank`.
+    fn try_sum_axis_dyn(&self, axis: impl Into<Axis>) -> Result<DynOut<Self>, DeviceError> [where Self::Extents: RemoveAxisDyn] {
+        let (mask, ext) = dyn_axis(self.extents(), axis, "sum_axis_dyn")?;
+        values(self, ReduceOp::Sum, &mask, ext, "sum_axis_dyn")
+    }
+    /// Sum along the run-time axis `axis`.
+    fn sum_axis_dyn(&self, axis: impl Into<Axis>) -> DynOut<Self> [where Self::Extents: RemoveAxisDyn] {
+        or_panic(self.try_sum_axis_dyn(axis))
+    }
+    /// Mean along the run-time axis `axis`; `Err` outside `-rank..rank`.
+    fn try_mean_axis_dyn(&self, axis: impl Into<Axis>) -> Result<DynOut<Self>, DeviceError> [where Self::Extents: RemoveAxisDyn] {
+        let (mask, ext) = dyn_axis(self.extents(), axis, "mean_axis_dyn")?;
+        values(self, ReduceOp::Mean, &mask, ext, "mean_axis_dyn")
+    }
+    /// Mean along the run-time axis `axis`.
+    fn mean_axis_dyn(&self, axis: impl Into<Axis>) -> DynOut<Self> [where Self::Extents: RemoveAxisDyn] {
+        or_panic(self.try_mean_axis_dyn(axis))
+    }
+    /// Largest element along the run-time axis `axis`; `Err` outside `-rank..rank` or
+    /// for an empty axis.
+    fn try_max_axis_dyn(&self, axis: impl Into<Axis>) -> Result<DynOut<Self>, DeviceError> [where Self::Extents: RemoveAxisDyn] {
+        let (mask, ext) = dyn_axis(self.extents(), axis, "max_axis_dyn")?;
+        values(self, ReduceOp::Max, &mask, ext, "max_axis_dyn")
+    }
+    /// Largest element along the run-time axis `axis`.
+    fn max_axis_dyn(&self, axis: impl Into<Axis>) -> DynOut<Self> [where Self::Extents: RemoveAxisDyn] {
+        or_panic(self.try_max_axis_dyn(axis))
+    }
+    /// Smallest element along the run-time axis `axis`; `Err` outside `-rank..rank` or
+    /// for an empty axis.
+    fn try_min_axis_dyn(&self, axis: impl Into<Axis>) -> Result<DynOut<Self>, DeviceError> [where Self::Extents: RemoveAxisDyn] {
+        let (mask, ext) = dyn_axis(self.extents(), axis, "min_axis_dyn")?;
+        values(self, ReduceOp::Min, &mask, ext, "min_axis_dyn")
+    }
+    /// Smallest element along the run-time axis `axis`.
+    fn min_axis_dyn(&self, axis: impl Into<Axis>) -> DynOut<Self> [where Self::Extents: RemoveAxisDyn] {
+        or_panic(self.try_min_axis_dyn(axis))
+    }
+    /// Index along the run-time axis `axis` of the first largest element, on the host;
+    /// `Err` outside `-rank..rank` or for an empty axis.
+    fn try_argmax_axis_dyn(&self, axis: impl Into<Axis>) -> Result<DynPos<Self>, DeviceError> [where Self::Extents: RemoveAxisDyn] {
+        let (mask, ext) = dyn_axis(self.extents(), axis, "argmax_axis_dyn")?;
+        positions(self, ReduceOp::Max, &mask, ext, "argmax_axis_dyn")
+    }
+    /// Index along the run-time axis `axis` of the first largest element, on the host.
+    fn argmax_axis_dyn(&self, axis: impl Into<Axis>) -> DynPos<Self> [where Self::Extents: RemoveAxisDyn] {
+        or_panic(self.try_argmax_axis_dyn(axis))
+    }
+    /// Index along the run-time axis `axis` of the first smallest element, on the host;
+    /// `Err` outside `-rank..rank` or for an empty axis.
+    fn try_argmin_axis_dyn(&self, axis: impl Into<Axis>) -> Result<DynPos<Self>, DeviceError> [where Self::Extents: RemoveAxisDyn] {
+        let (mask, ext) = dyn_axis(self.extents(), axis, "argmin_axis_dyn")?;
+        positions(self, ReduceOp::Min, &mask, ext, "argmin_axis_dyn")
+    }
+    /// Index along the run-time axis `axis` of the first smallest element, on the host.
+    fn argmin_axis_dyn(&self, axis: impl Into<Axis>) -> DynPos<Self> [where Self::Extents: RemoveAxisDyn] {
+        or_panic(self.try_argmin_axis_dyn(axis))
+    }
+
+    /// Sum over the axes `axes` in one pass (numpy's `axis=(…)`); `Err` for an axis out of
+    /// range or repeated.
+    fn try_sum_axes(&self, axes: &[usize]) -> Result<AxesOut<Self>, DeviceError> {
+        let (mask, ext) = axes_mask(self.extents(), axes, "sum_axes")?;
+        values(self, ReduceOp::Sum, &mask, ext, "sum_axes")
+    }
+    /// Sum over the axes `axes` in one pass.
+    fn sum_axes(&self, axes: &[usize]) -> AxesOut<Self> {
+        or_panic(self.try_sum_axes(axes))
+    }
+    /// Mean over the axes `axes`; `Err` as [`DeviceReductions::try_sum_axes`].
+    fn try_mean_axes(&self, axes: &[usize]) -> Result<AxesOut<Self>, DeviceError> {
+        let (mask, ext) = axes_mask(self.extents(), axes, "mean_axes")?;
+        values(self, ReduceOp::Mean, &mask, ext, "mean_axes")
+    }
+    /// Mean over the axes `axes`.
+    fn mean_axes(&self, axes: &[usize]) -> AxesOut<Self> {
+        or_panic(self.try_mean_axes(axes))
+    }
+    /// Largest element over the axes `axes`; `Err` as [`DeviceReductions::try_sum_axes`]
+    /// or when a reduced axis is empty.
+    fn try_max_axes(&self, axes: &[usize]) -> Result<AxesOut<Self>, DeviceError> {
+        let (mask, ext) = axes_mask(self.extents(), axes, "max_axes")?;
+        values(self, ReduceOp::Max, &mask, ext, "max_axes")
+    }
+    /// Largest element over the axes `axes`.
+    fn max_axes(&self, axes: &[usize]) -> AxesOut<Self> {
+        or_panic(self.try_max_axes(axes))
+    }
+    /// Smallest element over the axes `axes`; `Err` as [`DeviceReductions::try_max_axes`].
+    fn try_min_axes(&self, axes: &[usize]) -> Result<AxesOut<Self>, DeviceError> {
+        let (mask, ext) = axes_mask(self.extents(), axes, "min_axes")?;
+        values(self, ReduceOp::Min, &mask, ext, "min_axes")
+    }
+    /// Smallest element over the axes `axes`.
+    fn min_axes(&self, axes: &[usize]) -> AxesOut<Self> {
+        or_panic(self.try_min_axes(axes))
+    }
+    /// Sum over the axes `axes`, which stay with extent 1 (numpy's `keepdims=True`).
+    fn try_sum_axes_keepdims(&self, axes: &[usize]) -> Result<KeepOut<Self>, DeviceError> {
+        let (mask, ext) = axes_keep_mask(self.extents(), axes, "sum_axes_keepdims")?;
+        values(self, ReduceOp::Sum, &mask, ext, "sum_axes_keepdims")
+    }
+    /// Sum over the axes `axes`, kept with extent 1.
+    fn sum_axes_keepdims(&self, axes: &[usize]) -> KeepOut<Self> {
+        or_panic(self.try_sum_axes_keepdims(axes))
+    }
+    /// Mean over the axes `axes`, which stay with extent 1.
+    fn try_mean_axes_keepdims(&self, axes: &[usize]) -> Result<KeepOut<Self>, DeviceError> {
+        let (mask, ext) = axes_keep_mask(self.extents(), axes, "mean_axes_keepdims")?;
+        values(self, ReduceOp::Mean, &mask, ext, "mean_axes_keepdims")
+    }
+    /// Mean over the axes `axes`, kept with extent 1.
+    fn mean_axes_keepdims(&self, axes: &[usize]) -> KeepOut<Self> {
+        or_panic(self.try_mean_axes_keepdims(axes))
+    }
+    /// Largest element over the axes `axes`, which stay with extent 1.
+    fn try_max_axes_keepdims(&self, axes: &[usize]) -> Result<KeepOut<Self>, DeviceError> {
+        let (mask, ext) = axes_keep_mask(self.extents(), axes, "max_axes_keepdims")?;
+        values(self, ReduceOp::Max, &mask, ext, "max_axes_keepdims")
+    }
+    /// Largest element over the axes `axes`, kept with extent 1.
+    fn max_axes_keepdims(&self, axes: &[usize]) -> KeepOut<Self> {
+        or_panic(self.try_max_axes_keepdims(axes))
+    }
+    /// Smallest element over the axes `axes`, which stay with extent 1.
+    fn try_min_axes_keepdims(&self, axes: &[usize]) -> Result<KeepOut<Self>, DeviceError> {
+        let (mask, ext) = axes_keep_mask(self.extents(), axes, "min_axes_keepdims")?;
+        values(self, ReduceOp::Min, &mask, ext, "min_axes_keepdims")
+    }
+    /// Smallest element over the axes `axes`, kept with extent 1.
+    fn min_axes_keepdims(&self, axes: &[usize]) -> KeepOut<Self> {
+        or_panic(self.try_min_axes_keepdims(axes))
+    }
+}
+
+/// `keepdims` for row-major device tensors, per element type: a generic impl over
+/// `Cuda<T>` would overlap, for coherence, with the host's `keepdims` over every
+/// `DenseStorage<T>` (another crate could implement that trait for `Cuda<TheirType>`).
+macro_rules! device_keepdims {
+    ($($T:ty),*) => {$(
+        /// # Device: reduced axes kept as length 1 (feature `cuda`)
+        impl<E: Extents> Tensor<$T, E, RowMajor, Cuda<$T>> {
+            /// Re-inserts a reduced axis `I` as an axis of extent 1 (numpy's
+            /// `keepdims=True`) without copying: a row-major tensor stays row-major. `Err`
+            /// (with the tensor back) only for [`DynRank`] when `I > rank`.
+            #[allow(clippy::type_complexity, clippy::result_large_err)] // the tensor handed back with the error
+            pub fn try_keepdims<const I: usize>(
+                self,
+            ) -> Result<DeviceTensor<$T, <E as InsertAxis<I, One>>::Output>, (ShapeError, Self)>
+            where
+                E: InsertAxis<I, One>,
+            {
+                match self.extents.insert_axis(One) {
+                    // SAFETY: an axis of extent 1 does not change row-major positions.
+                    Ok(ext) => Ok(unsafe { Tensor::from_parts_unchecked(self.storage, ext, ()) }),
+                    Err(e) => Err((e, self)),
+                }
+            }
+
+            /// Re-inserts a reduced axis `I` as an axis of extent 1 (numpy's
+            /// `keepdims=True`) without copying; see [`Tensor::try_keepdims`].
+            ///
+            /// ```no_run
+            /// use mdtensor::device::{Device, DeviceReductions};
+            /// use mdtensor::{ext, tensor};
+            /// let dev = Device::new(0)?;
+            /// let d = tensor![[1.0f32, 2.0], [3.0, 4.0]].to_device(&dev)?;
+            /// let k = d.sum_axis::<1>().keepdims::<1>();
+            /// let _: &ext![2, 1] = k.extents();
+            /// # Ok::<(), mdtensor::Error>(())
+            /// ```
+            #[track_caller]
+            pub fn keepdims<const I: usize>(self) -> DeviceTensor<$T, <E as InsertAxis<I, One>>::Output>
+            where
+                E: InsertAxis<I, One>,
+            {
+                match self.try_keepdims::<I>() {
+                    Ok(v) => v,
+                    Err((e, _)) => panic!("{e}"),
+                }
+            }
+        }
+    )*};
+}
+device_keepdims!(f32, f64);

@@ -1,0 +1,323 @@
+//! Generated reduction and softmax kernels, and the plain-Rust plan of their index
+//! mapping (what the kernels compute, checked on the host by the tests).
+//!
+//! Every reduction is one shape of problem: the input's axes split into *kept* axes (one
+//! output per combination, row-major) and *reduced* axes (`len` elements per output,
+//! visited in row-major order, which is also the position an `argmax` reports). The kernel
+//! receives, per input axis `d`, its stride and two extents: `kd` (the axis's extent when
+//! kept, 1 when reduced) and `rd` (the reverse). Decomposing the output number over the
+//! `kd`s and the element number over the `rd`s gives each coordinate exactly once, so one
+//! source per element type, operation and rank serves a whole reduction, one axis or
+//! several axes, on any strides.
+//!
+//! One block of threads computes one output (blocks stride over the outputs): each thread
+//! folds every `blockDim`-th element, then the block combines the partial results in
+//! shared memory, pairwise.
+
+use super::storage::DeviceElem;
+
+/// The entry point of every generated reduction and softmax kernel.
+pub const REDUCE_KERNEL: &str = "mdt_reduce";
+
+/// Most threads of a reduction block (the size of the kernels' shared arrays).
+pub const REDUCE_BLOCK_MAX: u32 = 256;
+
+/// What a generated reduction computes per output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReduceOp {
+    /// Σ x.
+    Sum,
+    /// Σ x / len (NaN for no elements).
+    Mean,
+    /// The first largest element and its position (NaN counts as the largest).
+    Max,
+    /// The first smallest element and its position (NaN counts as the smallest).
+    Min,
+}
+
+impl ReduceOp {
+    /// The cache name of the kernel.
+    pub(crate) fn key(self) -> &'static str {
+        match self {
+            ReduceOp::Sum => "mdt_reduce/sum",
+            ReduceOp::Mean => "mdt_reduce/mean",
+            ReduceOp::Max => "mdt_reduce/max",
+            ReduceOp::Min => "mdt_reduce/min",
+        }
+    }
+    /// Whether the kernel also writes positions (an extreme).
+    pub fn has_positions(self) -> bool {
+        matches!(self, ReduceOp::Max | ReduceOp::Min)
+    }
+}
+
+/// A reduction's index mapping, as the kernel receives it: per input axis its stride, its
+/// extent when kept (`kd`, 1 when reduced) and when reduced (`rd`, 1 when kept); the number
+/// of outputs and of elements per output.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReducePlan {
+    /// Extent of each axis in the output numbering (1 for a reduced axis).
+    pub kd: Vec<usize>,
+    /// Extent of each axis in the element numbering (1 for a kept axis).
+    pub rd: Vec<usize>,
+    /// The input's strides, in elements.
+    pub strides: Vec<isize>,
+    /// Number of outputs: the product of the kept extents.
+    pub n_out: usize,
+    /// Elements per output: the product of the reduced extents.
+    pub len: usize,
+}
+
+impl ReducePlan {
+    /// The plan for an input of `dims` and `strides` reduced over the axes where `mask` is
+    /// true (all axes: a whole reduction, one output).
+    ///
+    /// ```
+    /// use mdtensor::device::ReducePlan;
+    /// let p = ReducePlan::new(&[2, 3, 4], &[12, 4, 1], &[false, true, false]);
+    /// assert_eq!((p.kd, p.rd, p.n_out, p.len), (vec![2, 1, 4], vec![1, 3, 1], 8, 3));
+    /// ```
+    pub fn new(dims: &[usize], strides: &[isize], mask: &[bool]) -> Self {
+        debug_assert_eq!(dims.len(), strides.len());
+        debug_assert_eq!(dims.len(), mask.len());
+        let kd: Vec<usize> = dims.iter().zip(mask).map(|(&d, &m)| if m { 1 } else { d }).collect();
+        let rd: Vec<usize> = dims.iter().zip(mask).map(|(&d, &m)| if m { d } else { 1 }).collect();
+        let n_out = kd.iter().product();
+        let len = rd.iter().product();
+        ReducePlan { kd, rd, strides: strides.to_vec(), n_out, len }
+    }
+
+    /// The position (from the input's element `[0, …, 0]`) of element `r` of output `o`,
+    /// computed as the generated kernel computes it: `o` decomposed over the `kd`s and `r`
+    /// over the `rd`s, last axis fastest.
+    ///
+    /// ```
+    /// use mdtensor::device::ReducePlan;
+    /// // A transposed 3×2 view (strides [1, 3]) summed along axis 0.
+    /// let p = ReducePlan::new(&[3, 2], &[1, 3], &[true, false]);
+    /// assert_eq!(p.position(1, 2), 2 + 3);
+    /// ```
+    pub fn position(&self, o: usize, r: usize) -> isize {
+        let (mut q, mut p) = (o, r);
+        let mut pos = 0isize;
+        for d in (0..self.strides.len()).rev() {
+            pos += (q % self.kd[d]) as isize * self.strides[d];
+            q /= self.kd[d];
+            pos += (p % self.rd[d]) as isize * self.strides[d];
+            p /= self.rd[d];
+        }
+        pos
+    }
+}
+
+/// Threads per block of a reduction of `len` elements per output: the smallest power of
+/// two that covers `len`, between one warp and [`REDUCE_BLOCK_MAX`] (the kernels' tree
+/// combine needs a power of two).
+///
+/// ```
+/// use mdtensor::device::reduce_block;
+/// assert_eq!(reduce_block(0), 32);
+/// assert_eq!(reduce_block(33), 64);
+/// assert_eq!(reduce_block(1 << 20), 256);
+/// ```
+pub fn reduce_block(len: usize) -> u32 {
+    len.clamp(32, REDUCE_BLOCK_MAX as usize).next_power_of_two() as u32
+}
+
+/// Blocks of a reduction with `n_out` outputs: one per output, at most `max_blocks`
+/// (blocks then stride over the rest); `None` when there is nothing to compute.
+///
+/// ```
+/// use mdtensor::device::reduce_grid;
+/// assert_eq!(reduce_grid(0, 100), None);
+/// assert_eq!(reduce_grid(7, 100), Some(7));
+/// assert_eq!(reduce_grid(1000, 100), Some(100));
+/// ```
+pub fn reduce_grid(n_out: usize, max_blocks: u32) -> Option<u32> {
+    if n_out == 0 {
+        return None;
+    }
+    Some(n_out.min(max_blocks.max(1) as usize) as u32)
+}
+
+/// Lines computing `var` from the number `from`, decomposed over the extents `{ext}{d}`,
+/// into the position `{pos}` through the strides `{st}{d}`, last axis fastest.
+fn decompose(s: &mut String, rank: usize, from: &str, ext: &str, strides: &[&str], pos: &[&str], indent: &str) {
+    s.push_str(&format!("{indent}long long q = {from};\n"));
+    for d in (0..rank).rev() {
+        s.push_str(&format!("{indent}{{\n{indent}    const long long c = q % {ext}{d};\n"));
+        for (st, p) in strides.iter().zip(pos) {
+            s.push_str(&format!("{indent}    {p} += c * {st}{d};\n"));
+        }
+        s.push_str(&format!("{indent}    q /= {ext}{d};\n{indent}}}\n"));
+    }
+}
+
+/// The shape parameters every kernel of this module takes after its pointers: `n_out`,
+/// `len`, then `kd0…`, `rd0…`, `s0…` for `rank` axes.
+fn shape_params(rank: usize, extra_strides: &[&str]) -> Vec<String> {
+    let mut p = vec!["long long n_out".to_string(), "long long len".to_string()];
+    p.extend((0..rank).map(|d| format!("long long kd{d}")));
+    p.extend((0..rank).map(|d| format!("long long rd{d}")));
+    p.extend((0..rank).map(|d| format!("long long s{d}")));
+    for e in extra_strides {
+        p.extend((0..rank).map(|d| format!("long long {e}{d}")));
+    }
+    p
+}
+
+/// The CUDA C source of the reduction `op` over an input of `rank` axes. Arguments, in
+/// order: the input pointer (at element `[0, …, 0]`), the output pointer, for
+/// [`ReduceOp::Max`]/[`ReduceOp::Min`] the positions pointer (`long long`), then
+/// `n_out`, `len`, `kd0…`, `rd0…`, `s0…` ([`ReducePlan`]'s fields). Launch with
+/// [`reduce_block`] threads and [`reduce_grid`] blocks.
+///
+/// ```
+/// use mdtensor::device::{reduce_source, ReduceOp};
+/// let src = reduce_source::<f32>(ReduceOp::Mean, 2);
+/// assert!(src.contains("out[o] = sv[0] / (float)len;"));
+/// ```
+pub fn reduce_source<T: DeviceElem>(op: ReduceOp, rank: usize) -> String {
+    let t = T::C_TYPE;
+    let mut params = vec![format!("const {t}* __restrict__ in"), format!("{t}* __restrict__ out")];
+    if op.has_positions() {
+        params.push("long long* __restrict__ pos".into());
+    }
+    params.extend(shape_params(rank, &[]));
+    let mut s = String::new();
+    s.push_str(&format!("// Generated by mdtensor: the reduction {op:?} over {rank} axes.\n"));
+    if op.has_positions() {
+        let cmp = if op == ReduceOp::Max { ">" } else { "<" };
+        // NaN is the extreme; among numbers the strictly better one.
+        s.push_str(&format!(
+            "__device__ __forceinline__ bool mdt_better({t} a, {t} b) {{\n    const bool an = a != a;\n    const bool bn = b != b;\n    if (an || bn) return bn && !an;\n    return b {cmp} a;\n}}\n"
+        ));
+    }
+    s.push_str(&format!("extern \"C\" __global__ void {REDUCE_KERNEL}(\n    {}\n) {{\n", params.join(",\n    ")));
+    s.push_str(&format!("    __shared__ {t} sv[{REDUCE_BLOCK_MAX}];\n"));
+    if op.has_positions() {
+        s.push_str(&format!("    __shared__ long long sp[{REDUCE_BLOCK_MAX}];\n"));
+    }
+    s.push_str("    const unsigned int t = threadIdx.x;\n");
+    s.push_str("    for (long long o = blockIdx.x; o < n_out; o += gridDim.x) {\n");
+    s.push_str("        long long base = 0;\n");
+    s.push_str("        {\n");
+    decompose(&mut s, rank, "o", "kd", &["s"], &["base"], "            ");
+    s.push_str("        }\n");
+    if op.has_positions() {
+        s.push_str(&format!("        {t} v = ({t})0;\n        long long p = -1;\n"));
+    } else {
+        s.push_str(&format!("        {t} acc = ({t})0;\n"));
+    }
+    s.push_str("        for (long long r = t; r < len; r += blockDim.x) {\n");
+    s.push_str("            long long off = base;\n");
+    s.push_str("            {\n");
+    decompose(&mut s, rank, "r", "rd", &["s"], &["off"], "                ");
+    s.push_str("            }\n");
+    if op.has_positions() {
+        // Each thread visits increasing `r`: on a tie the earlier element stays.
+        s.push_str(&format!(
+            "            const {t} x = in[off];\n            if (p < 0 || mdt_better(v, x)) {{\n                v = x;\n                p = r;\n            }}\n"
+        ));
+    } else {
+        s.push_str("            acc += in[off];\n");
+    }
+    s.push_str("        }\n");
+    if op.has_positions() {
+        s.push_str("        sv[t] = v;\n        sp[t] = p;\n");
+    } else {
+        s.push_str("        sv[t] = acc;\n");
+    }
+    s.push_str("        __syncthreads();\n");
+    s.push_str("        for (unsigned int h = blockDim.x / 2; h > 0; h >>= 1) {\n");
+    s.push_str("            if (t < h) {\n");
+    if op.has_positions() {
+        // The partner wins when it is better, or equal and earlier (threads interleave
+        // positions); an empty partner (position -1) never wins.
+        s.push_str(&format!(
+            "                const {t} av = sv[t];\n                const {t} bv = sv[t + h];\n                const long long ap = sp[t];\n                const long long bp = sp[t + h];\n                if (bp >= 0 && (ap < 0 || mdt_better(av, bv) || (!mdt_better(bv, av) && bp < ap))) {{\n                    sv[t] = bv;\n                    sp[t] = bp;\n                }}\n"
+        ));
+    } else {
+        s.push_str("                sv[t] += sv[t + h];\n");
+    }
+    s.push_str("            }\n            __syncthreads();\n        }\n");
+    match op {
+        ReduceOp::Sum => s.push_str("        if (t == 0) out[o] = sv[0];\n"),
+        ReduceOp::Mean => s.push_str(&format!("        if (t == 0) out[o] = sv[0] / ({t})len;\n")),
+        ReduceOp::Max | ReduceOp::Min => {
+            s.push_str("        if (t == 0) {\n            out[o] = sv[0];\n            pos[o] = sp[0];\n        }\n")
+        }
+    }
+    // The shared arrays are reused by the block's next output.
+    s.push_str("        __syncthreads();\n    }\n}\n");
+    s
+}
+
+/// The CUDA C source of `softmax` (`log_softmax` when `log`) along one axis of a tensor
+/// of `rank` axes, into a row-major output of the same dims: one block per fiber, which
+/// takes the fiber's maximum (NaN wins), the sum of `exp(x - max)`, then writes
+/// `exp(x - max) / sum` (`x - max - log(sum)`), as the host kernel does. Arguments: the
+/// input pointer, the output pointer, the scalar `-∞` of the element type, then
+/// `n_out` (fibers), `len` (the axis's extent), `kd0…`, `rd0…`, `s0…` (input strides),
+/// `os0…` (output strides).
+///
+/// ```
+/// let src = mdtensor::device::softmax_source::<f64>(true, 3);
+/// assert!(src.contains("out[oo] = (x - m) - log(sum);"));
+/// ```
+pub fn softmax_source<T: DeviceElem>(log: bool, rank: usize) -> String {
+    let t = T::C_TYPE;
+    let m = |f: &str| format!("{f}{}", T::MATH_SUFFIX);
+    let mut params =
+        vec![format!("const {t}* __restrict__ in"), format!("{t}* __restrict__ out"), format!("{t} neg_inf")];
+    params.extend(shape_params(rank, &["os"]));
+    let mut s = String::new();
+    s.push_str(&format!(
+        "// Generated by mdtensor: {} along one of {rank} axes.\n",
+        if log { "log_softmax" } else { "softmax" }
+    ));
+    s.push_str(&format!("extern \"C\" __global__ void {REDUCE_KERNEL}(\n    {}\n) {{\n", params.join(",\n    ")));
+    s.push_str(&format!("    __shared__ {t} sv[{REDUCE_BLOCK_MAX}];\n"));
+    s.push_str("    const unsigned int t = threadIdx.x;\n");
+    s.push_str("    for (long long o = blockIdx.x; o < n_out; o += gridDim.x) {\n");
+    s.push_str("        long long base = 0;\n        long long obase = 0;\n        {\n");
+    decompose(&mut s, rank, "o", "kd", &["s", "os"], &["base", "obase"], "            ");
+    s.push_str("        }\n");
+    // Pass 1: the maximum (a NaN anywhere makes it NaN, as on the host).
+    s.push_str(&format!("        {t} mx = neg_inf;\n"));
+    s.push_str("        for (long long r = t; r < len; r += blockDim.x) {\n");
+    s.push_str("            long long off = base;\n            long long oo = obase;\n            {\n");
+    decompose(&mut s, rank, "r", "rd", &["s", "os"], &["off", "oo"], "                ");
+    s.push_str(&format!("            }}\n            (void)oo;\n            const {t} x = in[off];\n            if (x > mx || x != x) mx = x;\n        }}\n"));
+    s.push_str("        sv[t] = mx;\n        __syncthreads();\n");
+    s.push_str("        for (unsigned int h = blockDim.x / 2; h > 0; h >>= 1) {\n");
+    s.push_str(&format!(
+        "            if (t < h) {{\n                const {t} b = sv[t + h];\n                if (b > sv[t] || b != b) sv[t] = b;\n            }}\n            __syncthreads();\n        }}\n"
+    ));
+    s.push_str(&format!("        const {t} m = sv[0];\n        __syncthreads();\n"));
+    // Pass 2: Σ exp(x - m).
+    s.push_str(&format!("        {t} acc = ({t})0;\n"));
+    s.push_str("        for (long long r = t; r < len; r += blockDim.x) {\n");
+    s.push_str("            long long off = base;\n            long long oo = obase;\n            {\n");
+    decompose(&mut s, rank, "r", "rd", &["s", "os"], &["off", "oo"], "                ");
+    s.push_str(&format!(
+        "            }}\n            (void)oo;\n            acc += {}(in[off] - m);\n        }}\n",
+        m("exp")
+    ));
+    s.push_str("        sv[t] = acc;\n        __syncthreads();\n");
+    s.push_str("        for (unsigned int h = blockDim.x / 2; h > 0; h >>= 1) {\n");
+    s.push_str("            if (t < h) sv[t] += sv[t + h];\n            __syncthreads();\n        }\n");
+    s.push_str(&format!("        const {t} sum = sv[0];\n        __syncthreads();\n"));
+    // Pass 3: write the fiber.
+    s.push_str("        for (long long r = t; r < len; r += blockDim.x) {\n");
+    s.push_str("            long long off = base;\n            long long oo = obase;\n            {\n");
+    decompose(&mut s, rank, "r", "rd", &["s", "os"], &["off", "oo"], "                ");
+    s.push_str(&format!("            }}\n            const {t} x = in[off];\n"));
+    if log {
+        s.push_str(&format!("            out[oo] = (x - m) - {}(sum);\n", m("log")));
+    } else {
+        s.push_str(&format!("            out[oo] = {}(x - m) / sum;\n", m("exp")));
+    }
+    s.push_str("        }\n    }\n}\n");
+    s
+}

@@ -1,0 +1,172 @@
+//! `softmax` and `log_softmax` of device tensors along one axis: the host's names,
+//! axis rules (`::<I>` checked by the type, `_dyn` at run time) and stable algorithm
+//! (each fiber shifted by its maximum), one block per fiber ([`softmax_source`]).
+
+use super::handle::{KernelKey, LayoutClass};
+use super::launch::{launch, KArg};
+use super::reduce::{plan_args, DeviceTensor};
+use super::reduce_kernel::{reduce_block, reduce_grid, softmax_source, ReducePlan, REDUCE_KERNEL};
+use super::storage::{Cuda, DeviceElem, DeviceStorage};
+use super::tensor::alloc;
+use crate::error::{DeviceError, ShapeError};
+use crate::extents::{Axis, AxisAt, Extents};
+use crate::layout::{Layout, RowMajor};
+use crate::tensor::Tensor;
+use cudarc::driver::{DevicePtr, DevicePtrMut};
+
+/// `softmax` (`log_softmax` when `log`) of `x` along `axis`, into a new row-major tensor.
+fn softmax_along<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>>(
+    x: &Tensor<T, E, S, St>,
+    op: &'static str,
+    axis: usize,
+    log: bool,
+) -> Result<DeviceTensor<T, E>, DeviceError> {
+    let rank = x.rank();
+    if axis >= rank {
+        return Err(DeviceError::Shape(ShapeError::AxisOutOfRange { op, axis, rank }));
+    }
+    let dev = x.device().clone();
+    let ext = x.extents().clone();
+    let n = ext.checked_numel(op, core::mem::size_of::<T>())?;
+    let mut out = alloc::<T>(&dev, n)?;
+    let dims = x.dims();
+    let mask: Vec<bool> = (0..rank).map(|d| d == axis).collect();
+    let plan = ReducePlan::new(dims.as_ref(), x.strides().as_ref(), &mask);
+    let ostrides = <RowMajor as Layout<E>>::strides(&ext, &());
+    match reduce_grid(plan.n_out, dev.max_blocks()) {
+        Some(grid) if plan.len > 0 => {
+            let key = KernelKey {
+                tree: if log { "mdt_log_softmax" } else { "mdt_softmax" },
+                elem: T::C_TYPE,
+                rank,
+                class: LayoutClass::Strided,
+            };
+            let f = dev.kernel(key, REDUCE_KERNEL, || softmax_source::<T>(log, rank))?;
+            let stream = dev.stream();
+            let (buf, start, _) = x.storage.region();
+            let first = (start + S::offset(&x.mapping)) as u64 * core::mem::size_of::<T>() as u64;
+            let (in_ptr, in_sync) = buf.device_ptr(stream);
+            let (out_ptr, out_sync) = out.device_ptr_mut(stream);
+            let mut args = vec![KArg::Ptr(in_ptr + first), KArg::Ptr(out_ptr), KArg::Elem(T::neg_infinity())];
+            args.extend(plan_args(&plan));
+            args.extend(ostrides.as_ref().iter().map(|&s| KArg::Int(s as i64)));
+            // SAFETY: the arguments follow `softmax_source`'s list; the kernel reads the
+            // elements of `x` (valid indices decomposed by the plan, inside the region by
+            // the dense invariant) and writes each of the `n` row-major outputs once; the
+            // buffers and their stream events live until the launch is queued.
+            unsafe { launch(&dev, &f, grid, reduce_block(plan.len), &args, op)? };
+            drop((in_sync, out_sync));
+        }
+        // No fibers, or empty ones: no elements to write.
+        _ => {}
+    }
+    // SAFETY: `n` row-major elements, all written above (none when empty).
+    Ok(unsafe { Tensor::from_parts_unchecked(Cuda { buf: out, dev }, ext, ()) })
+}
+
+#[track_caller]
+fn or_panic<R>(r: Result<R, DeviceError>) -> R {
+    match r {
+        Ok(v) => v,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// `softmax` and `log_softmax` of device tensors along one axis, with the host's names
+/// and results (within rounding): each fiber is shifted by its maximum before
+/// exponentiation, so inputs of ±1000 are fine; a NaN in a fiber makes it NaN. The static
+/// axis `::<I>` must exist (`I` past a static rank does not compile); `_dyn` takes a
+/// run-time axis, negative from the end. Results are new row-major device tensors.
+///
+/// ```no_run
+/// use mdtensor::device::{Device, DeviceSoftmax};
+/// use mdtensor::tensor;
+/// let dev = Device::new(0)?;
+/// let x = tensor![[1000.0f64, 1000.0], [0.0, f64::ln(3.0)]].to_device(&dev)?;
+/// let s = x.softmax::<1>().to_host()?;
+/// assert!((s[[1, 1]] - 0.75).abs() < 1e-12);
+/// let l = x.log_softmax_dyn(-1).to_host()?;
+/// assert!((l[[0, 0]] + std::f64::consts::LN_2).abs() < 1e-12);
+/// # Ok::<(), mdtensor::Error>(())
+/// ```
+pub trait DeviceSoftmax {
+    /// The element type.
+    type Elem: DeviceElem;
+    /// The extents (kept by the result).
+    type Extents: Extents;
+    /// `exp(x) / Σ exp(x)` along axis `I`; `Err` for [`DynRank`](crate::DynRank) when
+    /// `I >= rank`, or when the device fails.
+    fn try_softmax<const I: usize>(&self) -> Result<DeviceTensor<Self::Elem, Self::Extents>, DeviceError>
+    where
+        Self::Extents: AxisAt<I>;
+    /// `exp(x) / Σ exp(x)` along axis `I`.
+    fn softmax<const I: usize>(&self) -> DeviceTensor<Self::Elem, Self::Extents>
+    where
+        Self::Extents: AxisAt<I>;
+    /// `exp(x) / Σ exp(x)` along the run-time axis `axis`; `Err` outside `-rank..rank`.
+    fn try_softmax_dyn(&self, axis: impl Into<Axis>) -> Result<DeviceTensor<Self::Elem, Self::Extents>, DeviceError>;
+    /// `exp(x) / Σ exp(x)` along the run-time axis `axis`.
+    fn softmax_dyn(&self, axis: impl Into<Axis>) -> DeviceTensor<Self::Elem, Self::Extents>;
+    /// `x - log Σ exp(x)` along axis `I`; `Err` as [`DeviceSoftmax::try_softmax`].
+    fn try_log_softmax<const I: usize>(&self) -> Result<DeviceTensor<Self::Elem, Self::Extents>, DeviceError>
+    where
+        Self::Extents: AxisAt<I>;
+    /// `x - log Σ exp(x)` along axis `I`.
+    fn log_softmax<const I: usize>(&self) -> DeviceTensor<Self::Elem, Self::Extents>
+    where
+        Self::Extents: AxisAt<I>;
+    /// `x - log Σ exp(x)` along the run-time axis `axis`; `Err` outside `-rank..rank`.
+    fn try_log_softmax_dyn(
+        &self,
+        axis: impl Into<Axis>,
+    ) -> Result<DeviceTensor<Self::Elem, Self::Extents>, DeviceError>;
+    /// `x - log Σ exp(x)` along the run-time axis `axis`.
+    fn log_softmax_dyn(&self, axis: impl Into<Axis>) -> DeviceTensor<Self::Elem, Self::Extents>;
+}
+
+impl<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>> DeviceSoftmax for Tensor<T, E, S, St> {
+    type Elem = T;
+    type Extents = E;
+    fn try_softmax<const I: usize>(&self) -> Result<DeviceTensor<T, E>, DeviceError>
+    where
+        E: AxisAt<I>,
+    {
+        softmax_along(self, "softmax", I, false)
+    }
+    #[track_caller]
+    fn softmax<const I: usize>(&self) -> DeviceTensor<T, E>
+    where
+        E: AxisAt<I>,
+    {
+        or_panic(self.try_softmax::<I>())
+    }
+    fn try_softmax_dyn(&self, axis: impl Into<Axis>) -> Result<DeviceTensor<T, E>, DeviceError> {
+        let axis = axis.into().resolve("softmax_dyn", self.rank())?;
+        softmax_along(self, "softmax_dyn", axis, false)
+    }
+    #[track_caller]
+    fn softmax_dyn(&self, axis: impl Into<Axis>) -> DeviceTensor<T, E> {
+        or_panic(self.try_softmax_dyn(axis))
+    }
+    fn try_log_softmax<const I: usize>(&self) -> Result<DeviceTensor<T, E>, DeviceError>
+    where
+        E: AxisAt<I>,
+    {
+        softmax_along(self, "log_softmax", I, true)
+    }
+    #[track_caller]
+    fn log_softmax<const I: usize>(&self) -> DeviceTensor<T, E>
+    where
+        E: AxisAt<I>,
+    {
+        or_panic(self.try_log_softmax::<I>())
+    }
+    fn try_log_softmax_dyn(&self, axis: impl Into<Axis>) -> Result<DeviceTensor<T, E>, DeviceError> {
+        let axis = axis.into().resolve("log_softmax_dyn", self.rank())?;
+        softmax_along(self, "log_softmax_dyn", axis, true)
+    }
+    #[track_caller]
+    fn log_softmax_dyn(&self, axis: impl Into<Axis>) -> DeviceTensor<T, E> {
+        or_panic(self.try_log_softmax_dyn(axis))
+    }
+}

@@ -1,0 +1,15 @@
+//! A batched device product whose static inner dimensions differ (3 against 4) does not
+//! compile: the host's matmul rule.
+use mdtensor::device::{Device, DeviceMatmul};
+use mdtensor::{ext, Tensor};
+
+fn run(dev: &Device) -> Result<(), mdtensor::Error> {
+    let a = Tensor::<f32, ext![8, 2, 3]>::zeros(ext![8, 2, 3]).to_device(dev)?;
+    let w = Tensor::<f32, ext![4, 5]>::zeros(ext![4, 5]).to_device(dev)?;
+    let _ = a.try_matmul(&w)?;
+    Ok(())
+}
+
+fn main() {
+    let _ = Device::new(0).map(|d| run(&d));
+}
