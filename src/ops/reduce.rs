@@ -21,7 +21,8 @@ use crate::kernels::reduce::{reduce_all, reduce_axis, AxisFacts, Reducer};
 use crate::layout::RowMajor;
 use crate::storage::Heap;
 use crate::tensor::{or_panic, Tensor};
-use num_traits::{Float, FromPrimitive, One, Zero};
+use num_complex::ComplexFloat;
+use num_traits::{Float, FromPrimitive, NumCast, One, Zero};
 
 /// Σ x.
 #[derive(Clone, Copy, Debug, Default)]
@@ -71,10 +72,10 @@ impl<T: Copy + Send + Sync + One> Reducer<T> for Prod {
     }
 }
 
-/// Σ x / n (NaN for no elements).
+/// Σ x / n (NaN for no elements), for real floats and complex numbers.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Mean;
-impl<T: Float + FromPrimitive + Send + Sync> Reducer<T> for Mean {
+impl<T: ComplexFloat + Send + Sync> Reducer<T> for Mean {
     type Acc = T;
     type Out = T;
     #[inline(always)]
@@ -91,7 +92,7 @@ impl<T: Float + FromPrimitive + Send + Sync> Reducer<T> for Mean {
     }
     #[inline(always)]
     fn finish(&self, acc: T, n: usize) -> T {
-        acc / T::from_usize(n).expect("count as float")
+        acc / <T as NumCast>::from(n).expect("count as float")
     }
 }
 
@@ -280,7 +281,7 @@ pub trait Reductions: Expr {
     #[track_caller]
     fn mean(self) -> Self::Elem
     where
-        Self::Elem: Float + FromPrimitive,
+        Self::Elem: ComplexFloat,
     {
         or_panic(self.try_reduce_with(Mean, Par::Auto))
     }
@@ -458,7 +459,7 @@ pub trait AxisReductions: Expr {
     /// [`AxisReductions::try_sum_axis`].
     fn try_mean_axis<const I: usize>(self) -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
     where
-        Self::Elem: Float + FromPrimitive,
+        Self::Elem: ComplexFloat,
         Self::Extents: RemoveAxis<I>,
     {
         self.try_reduce_axis_with::<_, I>(Mean, Par::Auto)
@@ -467,7 +468,7 @@ pub trait AxisReductions: Expr {
     #[track_caller]
     fn mean_axis<const I: usize>(self) -> Reduced<Self::Elem, Self::Extents, I>
     where
-        Self::Elem: Float + FromPrimitive,
+        Self::Elem: ComplexFloat,
         Self::Extents: RemoveAxis<I>,
     {
         or_panic(self.try_mean_axis::<I>())

@@ -48,7 +48,7 @@ use crate::kernels::gemm::GemmElem;
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
 use crate::tensor::ReadStorage;
-use num_traits::{Float, FromPrimitive, Zero};
+use num_traits::{Float, FloatConst, FromPrimitive, Zero};
 
 /// The element types of real-valued numeric code (`f32`, `f64`): what generic functions over
 /// reductions, math, operators and products (`matmul`, `dot`) need of `T`, as one bound.
@@ -61,8 +61,8 @@ use num_traits::{Float, FromPrimitive, Zero};
 /// let a = Tensor::<f32, ext![_, _]>::ones([2, 3]);
 /// assert_eq!(gram(&a).to_vec(), [2.0; 9]);
 /// ```
-pub trait Real: Float + FromPrimitive + Scalar + GemmElem + Send + Sync + core::fmt::Debug {}
-impl<T: Float + FromPrimitive + Scalar + GemmElem + Send + Sync + core::fmt::Debug> Real for T {}
+pub trait Real: Float + FloatConst + FromPrimitive + Scalar + GemmElem + Send + Sync + core::fmt::Debug {}
+impl<T: Float + FloatConst + FromPrimitive + Scalar + GemmElem + Send + Sync + core::fmt::Debug> Real for T {}
 
 /// Any tensor whose elements can be read: dense, sparse (COO, CSR, CSC), band, or a storage
 /// of your own ([`ReadStorage`]). One bound instead of `E: Extents, S: Layout<E>,

@@ -9,6 +9,7 @@ use crate::storage::DenseStorage;
 use crate::tensor::or_panic;
 use crate::tensor::Tensor;
 use crate::ShapeError;
+use num_complex::ComplexFloat;
 use num_traits::{Float, FromPrimitive, One, Zero};
 
 /// # Reductions over the whole tensor
@@ -71,7 +72,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     #[track_caller]
     pub fn mean(&self) -> T
     where
-        T: Float + FromPrimitive,
+        T: ComplexFloat,
     {
         Reductions::mean(self)
     }
