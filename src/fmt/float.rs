@@ -181,8 +181,9 @@ fn exact_digits<T: Display>(x: &T, shortest: Decimal, sig: usize) -> Decimal {
 }
 
 /// Formats the shown elements of a float tensor as numpy does, each padded to the same
-/// width.
-pub(super) fn numpy_cells<T: Display>(elems: &[&T], cutoff: f64) -> Vec<String> {
+/// width; with `plus`, non-negative values carry a `+` (numpy's `sign='+'`, how it prints
+/// the imaginary parts of complex numbers).
+pub(super) fn numpy_cells<T: Display>(elems: &[&T], cutoff: f64, plus: bool) -> Vec<String> {
     let values: Vec<Value> = elems.iter().map(|x| parse(&x.to_string())).collect();
     let finite = || {
         values.iter().zip(elems).filter_map(|(v, x)| match v {
@@ -199,12 +200,15 @@ pub(super) fn numpy_cells<T: Display>(elems: &[&T], cutoff: f64) -> Vec<String> 
     let exp_format = min.is_finite() && (max >= cutoff || min < 1e-4 || max / min > 1e3);
     // numpy widens the integer part so that `nan`, `inf` and `-inf` fit the common width.
     let any_non_finite = values.iter().any(|v| !matches!(v, Value::Finite(_)));
-    let neg_inf = values.iter().any(|v| matches!(v, Value::Inf { negative: true }));
-    let non_finite = |v: &Value| match v {
-        Value::Nan => "nan",
-        Value::Inf { negative: true } => "-inf",
-        Value::Inf { negative: false } => "inf",
-        Value::Finite(_) => unreachable!("only non-finite values"),
+    // With `sign='+'` numpy leaves room for a sign before `inf` whatever the values.
+    let neg_inf = plus || values.iter().any(|v| matches!(v, Value::Inf { negative: true }));
+    let non_finite = |v: &Value| match (v, plus) {
+        (Value::Nan, false) => "nan",
+        (Value::Nan, true) => "+nan",
+        (Value::Inf { negative: true }, _) => "-inf",
+        (Value::Inf { negative: false }, false) => "inf",
+        (Value::Inf { negative: false }, true) => "+inf",
+        (Value::Finite(_), _) => unreachable!("only non-finite values"),
     };
     #[allow(clippy::disallowed_methods, reason = "as long as `values`, which is already allocated")]
     let mut out = Vec::with_capacity(values.len());
@@ -229,7 +233,7 @@ pub(super) fn numpy_cells<T: Display>(elems: &[&T], cutoff: f64) -> Vec<String> 
             .collect();
         let exp_size =
             sci.iter().flatten().map(|d| exp_of(d).unsigned_abs().to_string().len()).max().unwrap_or(0).max(2);
-        let pad_left = sci.iter().flatten().map(|d| 1 + usize::from(d.negative)).max().unwrap_or(0);
+        let pad_left = sci.iter().flatten().map(|d| 1 + usize::from(d.negative || plus)).max().unwrap_or(0);
         let pad_right = exp_size + 2 + precision;
         let pad_left = if any_non_finite {
             pad_left.max((3 + usize::from(neg_inf)).saturating_sub(pad_right + 1))
@@ -242,7 +246,13 @@ pub(super) fn numpy_cells<T: Display>(elems: &[&T], cutoff: f64) -> Vec<String> 
                     let digit = |i: usize| char::from(b'0' + d.digits.get(i).copied().unwrap_or(0));
                     let frac: String = (1..=precision).map(digit).collect();
                     let e = exp_of(d);
-                    let sign = if d.negative { "-" } else { "" };
+                    let sign = if d.negative {
+                        "-"
+                    } else if plus {
+                        "+"
+                    } else {
+                        ""
+                    };
                     let esign = if e < 0 { '-' } else { '+' };
                     format!("{sign}{}.{frac}e{esign}{:0w$}", digit(0), e.unsigned_abs(), w = exp_size)
                 }
@@ -255,7 +265,10 @@ pub(super) fn numpy_cells<T: Display>(elems: &[&T], cutoff: f64) -> Vec<String> 
             .iter()
             .zip(elems)
             .map(|(v, x)| match v {
-                Value::Finite(d) => Some(positional_digits(*x, d.clone()).positional()),
+                Value::Finite(d) => {
+                    let (int, frac) = positional_digits(*x, d.clone()).positional();
+                    Some((if plus && !d.negative { format!("+{int}") } else { int }, frac))
+                }
                 _ => None,
             })
             .collect();
@@ -304,7 +317,7 @@ mod tests {
     use super::*;
 
     fn cells(xs: &[f64]) -> Vec<String> {
-        numpy_cells(&xs.iter().collect::<Vec<_>>(), 1e8)
+        numpy_cells(&xs.iter().collect::<Vec<_>>(), 1e8, false)
     }
 
     #[test]
