@@ -138,6 +138,39 @@ impl Decimal {
     }
 }
 
+/// The shortest digits that read back as `x`, as numpy's Dragon4 picks them: Rust's `{}`
+/// gives a shortest form too, but where the exact value lies halfway between two shortest
+/// candidates (`f32` 3323407.25 between 3323407.2 and 3323407.3) it may pick either, and
+/// numpy picks the one whose last digit is even.
+fn shortest<T: Display>(x: &T) -> Value {
+    let value = parse(&x.to_string());
+    let Value::Finite(d) = &value else { return value };
+    let frac = d.frac_len();
+    if d.digits.is_empty() || frac == 0 {
+        // Integral shortest forms: no halfway case is written by `{}` with fewer digits.
+        return value;
+    }
+    // A halfway case: the exact value ends in a 5 one place after the shortest form.
+    let one_more = format!("{x:.prec$}", prec = frac + 1);
+    if !one_more.ends_with('5') {
+        return value;
+    }
+    // `{:.k}` prints the exact binary value: with enough places every digit is there
+    // (1100 covers every `f64`, subnormals included).
+    let Value::Finite(exact) = parse(&format!("{x:.1100}")) else { return value };
+    let Value::Finite(mut tie) = parse(&one_more) else { return value };
+    if exact != tie {
+        return value;
+    }
+    let keep = tie.point + frac as i32;
+    if keep <= 0 {
+        return value;
+    }
+    // Rounding the halfway digits half to even is numpy's choice.
+    tie.round_digits(keep as usize);
+    Value::Finite(Decimal { negative: d.negative, ..tie })
+}
+
 /// The shortest digits of `x`, rounded to at most `PRECISION` after the point (numpy's
 /// `dragon4_positional(unique=True, precision=8)`).
 fn positional_digits<T: Display>(x: &T, shortest: Decimal) -> Decimal {
@@ -184,7 +217,7 @@ fn exact_digits<T: Display>(x: &T, shortest: Decimal, sig: usize) -> Decimal {
 /// width; with `plus`, non-negative values carry a `+` (numpy's `sign='+'`, how it prints
 /// the imaginary parts of complex numbers).
 pub(super) fn numpy_cells<T: Display>(elems: &[&T], cutoff: f64, plus: bool) -> Vec<String> {
-    let values: Vec<Value> = elems.iter().map(|x| parse(&x.to_string())).collect();
+    let values: Vec<Value> = elems.iter().map(|x| shortest(*x)).collect();
     let finite = || {
         values.iter().zip(elems).filter_map(|(v, x)| match v {
             Value::Finite(d) => Some((d, x)),
@@ -293,7 +326,7 @@ pub(super) fn numpy_cells<T: Display>(elems: &[&T], cutoff: f64, plus: bool) -> 
 /// digits, positional with at least one digit after the point between `1e-4` and `1e16`,
 /// scientific (`1e+16`, `1.5e-05`) outside.
 pub(super) fn numpy_scalar<T: Display>(x: &T) -> String {
-    match parse(&x.to_string()) {
+    match shortest(x) {
         Value::Nan => "nan".into(),
         Value::Inf { negative } => if negative { "-inf" } else { "inf" }.into(),
         Value::Finite(d) => {
@@ -352,6 +385,17 @@ mod tests {
         assert_eq!(cells(&[1.5e10, -2.0]), [" 1.5e+10", "-2.0e+00"]);
         assert_eq!(cells(&[f64::NAN, 1.0]), ["nan", " 1."]);
         assert_eq!(cells(&[f64::NEG_INFINITY, 1e-9]), ["  -inf", "1.e-09"]);
+    }
+
+    #[test]
+    fn halfway_shortest_forms_take_the_even_digit() {
+        // 3323407.25 is halfway between the shortest forms 3323407.2 and 3323407.3.
+        let x = -3323407.25f32;
+        let Value::Finite(d) = shortest(&x) else { panic!() };
+        assert_eq!((d.negative, d.digits, d.point), (true, vec![3, 3, 2, 3, 4, 0, 7, 2], 7));
+        let Value::Finite(d) = shortest(&0.1f32) else { panic!() };
+        assert_eq!(d.digits, [1]);
+        assert_eq!(numpy_cells(&[&x, &1.0], 1e6, false), ["-3.3234072e+06", " 1.0000000e+00"]);
     }
 
     #[test]
