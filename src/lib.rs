@@ -104,7 +104,7 @@ pub use storage::{Mmap, MmapMut};
 pub use tensor::sparse;
 pub use tensor::sparse::{CooTensor, CscMatrix, CsrMatrix};
 pub use tensor::{
-    BandMatrix, DenseTensor, ReadStorage, ReadTensor, Real, ShapeArg, SharedTensor, StackTensor, Tensor, TensorIndex,
+    BandMatrix, DenseTensor, Inexact, ReadStorage, ReadTensor, Real, ShapeArg, SharedTensor, StackTensor, Tensor, TensorIndex,
     TensorView, TensorViewMut,
 };
 pub use view::{Ax, CowTensor, Full, NewAxis, SliceElem, SliceInfo, Span};

@@ -12,13 +12,14 @@ use crate::extents::{CanBroadcast, Extents};
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
 use crate::tensor::{or_panic, Tensor};
-use num_complex::{Complex, ComplexFloat};
+use crate::tensor::Inexact;
+use num_complex::Complex;
 use num_traits::Float;
 
 /// Complex conjugate `re - im·i` (numpy's `conj`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ConjOp;
-impl<A: ComplexFloat + Send + Sync> UnaryOp<A> for ConjOp {
+impl<A: Inexact> UnaryOp<A> for ConjOp {
     type Out = A;
     #[inline(always)]
     fn apply(self, x: A) -> A {
@@ -32,7 +33,7 @@ macro_rules! part_ops {
         #[doc = $doc]
         #[derive(Clone, Copy, Debug, Default)]
         pub struct $Op;
-        impl<A: ComplexFloat + Send + Sync> UnaryOp<A> for $Op
+        impl<A: Inexact> UnaryOp<A> for $Op
         where
             A::Real: Send + Sync,
         {
@@ -88,7 +89,7 @@ where
 }
 
 /// # Linear algebra: products
-impl<T: ComplexFloat + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
+impl<T: Inexact, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// `Σ conj(a_i) · b_i` over both tensors flattened in logical order (numpy's `vdot`:
     /// the first operand conjugated, any shapes with the same number of elements); `Err`
     /// when the element counts differ. Of real tensors, their flattened dot product.

@@ -10,18 +10,18 @@ use crate::extents::{BroadcastWith, CanBroadcast, Extents};
 use crate::layout::Layout;
 use crate::storage::{DenseStorage, DenseStorageMut, Heap};
 use crate::tensor::{or_panic, Tensor};
-use num_complex::ComplexFloat;
+use crate::tensor::Inexact;
 use num_traits::{AsPrimitive, Float};
 
-/// Unary ops defined for real floats and complex numbers alike: bounded on
-/// [`ComplexFloat`], which `num-complex` implements for every `Float + FloatConst` type and
-/// for `Complex<T>` of those, so one op type serves both (numpy's `np.inexact` types).
+/// Unary ops defined for real floats and complex numbers alike: bounded on [`Inexact`],
+/// whose math comes from `num-complex`'s `ComplexFloat` (implemented for every
+/// `Float + FloatConst` type and for `Complex<T>` of those), so one op type serves both.
 macro_rules! inexact_ops {
     ($(($Op:ident, $doc:literal, |$x:ident| $body:expr)),* $(,)?) => {$(
         #[doc = $doc]
         #[derive(Clone, Copy, Debug, Default)]
         pub struct $Op;
-        impl<A: ComplexFloat + Send + Sync> UnaryOp<A> for $Op {
+        impl<A: Inexact> UnaryOp<A> for $Op {
             type Out = A;
             #[inline(always)]
             fn apply(self, $x: A) -> A {
@@ -42,7 +42,7 @@ inexact_ops!(
 /// Absolute value; of a complex number its modulus `|z|`, a real number (numpy's `abs`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct AbsOp;
-impl<A: ComplexFloat + Send + Sync> UnaryOp<A> for AbsOp
+impl<A: Inexact> UnaryOp<A> for AbsOp
 where
     A::Real: Send + Sync,
 {
@@ -78,7 +78,7 @@ float_ops!(
 /// `xⁿ` for an integer `n`.
 #[derive(Clone, Copy, Debug)]
 pub struct PowiOp(pub i32);
-impl<A: ComplexFloat + Send + Sync> UnaryOp<A> for PowiOp {
+impl<A: Inexact> UnaryOp<A> for PowiOp {
     type Out = A;
     #[inline(always)]
     fn apply(self, x: A) -> A {
@@ -88,7 +88,7 @@ impl<A: ComplexFloat + Send + Sync> UnaryOp<A> for PowiOp {
 /// `xᵖ` for a real `p` (of a complex `x`: the principal value).
 #[derive(Clone, Copy, Debug)]
 pub struct PowfOp<P>(pub P);
-impl<A: ComplexFloat + Send + Sync> UnaryOp<A> for PowfOp<A::Real>
+impl<A: Inexact> UnaryOp<A> for PowfOp<A::Real>
 where
     A::Real: Send + Sync,
 {
@@ -185,13 +185,13 @@ macro_rules! compare_methods {
 /// assert_eq!((&x * 2.0).exp().ln().eval().to_vec(), [-2.0, 0.0, 4.0]);
 /// ```
 pub trait ElementwiseExt: Expr {
-    unary_methods!(ComplexFloat: (exp, ExpOp), (ln, LnOp), (sqrt, SqrtOp), (sin, SinOp), (cos, CosOp), (tanh, TanhOp));
+    unary_methods!(Inexact: (exp, ExpOp), (ln, LnOp), (sqrt, SqrtOp), (sin, SinOp), (cos, CosOp), (tanh, TanhOp));
     unary_methods!(Float: (sigmoid, SigmoidOp), (relu, ReluOp), (floor, FloorOp), (round, RoundOp));
     /// Elementwise absolute value, lazily; of complex numbers their modulus, a real
     /// expression.
     fn abs(self) -> Unary<Self, AbsOp>
     where
-        Self::Elem: ComplexFloat<Real: Send + Sync>,
+        Self::Elem: Inexact,
     {
         Unary::new(self, AbsOp)
     }
@@ -200,14 +200,14 @@ pub trait ElementwiseExt: Expr {
     /// `xⁿ`, lazily.
     fn powi(self, n: i32) -> Unary<Self, PowiOp>
     where
-        Self::Elem: ComplexFloat,
+        Self::Elem: Inexact,
     {
         Unary::new(self, PowiOp(n))
     }
     /// `xᵖ` for a real `p`, lazily.
     fn powf<P>(self, p: P) -> Unary<Self, PowfOp<P>>
     where
-        Self::Elem: ComplexFloat<Real = P>,
+        Self::Elem: Inexact<Real = P>,
         P: Send + Sync,
     {
         Unary::new(self, PowfOp(p))
@@ -221,7 +221,7 @@ pub trait ElementwiseExt: Expr {
     /// ```
     fn conj(self) -> Unary<Self, ConjOp>
     where
-        Self::Elem: ComplexFloat,
+        Self::Elem: Inexact,
     {
         Unary::new(self, ConjOp)
     }
@@ -234,14 +234,14 @@ pub trait ElementwiseExt: Expr {
     /// ```
     fn real(self) -> Unary<Self, RealOp>
     where
-        Self::Elem: ComplexFloat<Real: Send + Sync>,
+        Self::Elem: Inexact,
     {
         Unary::new(self, RealOp)
     }
     /// Real parts, lazily: [`real`](Self::real) under `num-complex`'s name.
     fn re(self) -> Unary<Self, RealOp>
     where
-        Self::Elem: ComplexFloat<Real: Send + Sync>,
+        Self::Elem: Inexact,
     {
         Unary::new(self, RealOp)
     }
@@ -255,14 +255,14 @@ pub trait ElementwiseExt: Expr {
     /// ```
     fn imag(self) -> Unary<Self, ImagOp>
     where
-        Self::Elem: ComplexFloat<Real: Send + Sync>,
+        Self::Elem: Inexact,
     {
         Unary::new(self, ImagOp)
     }
     /// Imaginary parts, lazily: [`imag`](Self::imag) under `num-complex`'s name.
     fn im(self) -> Unary<Self, ImagOp>
     where
-        Self::Elem: ComplexFloat<Real: Send + Sync>,
+        Self::Elem: Inexact,
     {
         Unary::new(self, ImagOp)
     }
@@ -277,14 +277,14 @@ pub trait ElementwiseExt: Expr {
     /// ```
     fn angle(self) -> Unary<Self, AngleOp>
     where
-        Self::Elem: ComplexFloat<Real: Send + Sync>,
+        Self::Elem: Inexact,
     {
         Unary::new(self, AngleOp)
     }
     /// Arguments, lazily: [`angle`](Self::angle) under `num-complex`'s name.
     fn arg(self) -> Unary<Self, AngleOp>
     where
-        Self::Elem: ComplexFloat<Real: Send + Sync>,
+        Self::Elem: Inexact,
     {
         Unary::new(self, AngleOp)
     }
@@ -298,7 +298,7 @@ pub trait ElementwiseExt: Expr {
     /// ```
     fn norm_sqr(self) -> Unary<Self, NormSqrOp>
     where
-        Self::Elem: ComplexFloat<Real: Send + Sync>,
+        Self::Elem: Inexact,
     {
         Unary::new(self, NormSqrOp)
     }

@@ -21,7 +21,7 @@ use crate::kernels::reduce::{reduce_all, reduce_axis, AxisFacts, Reducer};
 use crate::layout::RowMajor;
 use crate::storage::Heap;
 use crate::tensor::{or_panic, Tensor};
-use num_complex::ComplexFloat;
+use crate::tensor::Inexact;
 use num_traits::{Float, FromPrimitive, NumCast, One, Zero};
 
 /// Σ x.
@@ -72,10 +72,10 @@ impl<T: Copy + Send + Sync + One> Reducer<T> for Prod {
     }
 }
 
-/// Σ x / n (NaN for no elements), for real floats and complex numbers.
+/// Σ x / n (NaN for no elements), for real floats and complex numbers ([`Inexact`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Mean;
-impl<T: ComplexFloat + Send + Sync> Reducer<T> for Mean {
+impl<T: Inexact> Reducer<T> for Mean {
     type Acc = T;
     type Out = T;
     #[inline(always)]
@@ -92,7 +92,8 @@ impl<T: ComplexFloat + Send + Sync> Reducer<T> for Mean {
     }
     #[inline(always)]
     fn finish(&self, acc: T, n: usize) -> T {
-        acc / <T as NumCast>::from(n).expect("count as float")
+        // Divided by a real count: of a complex sum each part, as numpy does.
+        acc / <T::Real as NumCast>::from(n).expect("count as float")
     }
 }
 
@@ -281,7 +282,7 @@ pub trait Reductions: Expr {
     #[track_caller]
     fn mean(self) -> Self::Elem
     where
-        Self::Elem: ComplexFloat,
+        Self::Elem: Inexact,
     {
         or_panic(self.try_reduce_with(Mean, Par::Auto))
     }
@@ -459,7 +460,7 @@ pub trait AxisReductions: Expr {
     /// [`AxisReductions::try_sum_axis`].
     fn try_mean_axis<const I: usize>(self) -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
     where
-        Self::Elem: ComplexFloat,
+        Self::Elem: Inexact,
         Self::Extents: RemoveAxis<I>,
     {
         self.try_reduce_axis_with::<_, I>(Mean, Par::Auto)
@@ -468,7 +469,7 @@ pub trait AxisReductions: Expr {
     #[track_caller]
     fn mean_axis<const I: usize>(self) -> Reduced<Self::Elem, Self::Extents, I>
     where
-        Self::Elem: ComplexFloat,
+        Self::Elem: Inexact,
         Self::Extents: RemoveAxis<I>,
     {
         or_panic(self.try_mean_axis::<I>())

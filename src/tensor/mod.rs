@@ -29,7 +29,7 @@ mod parts;
 pub use band::BandMatrix;
 pub(crate) use construct::or_panic;
 pub use construct::{ArrayShape, NestedArray, Scalar, ShapeArg};
-pub use generic::{DenseTensor, ReadTensor, Real};
+pub use generic::{DenseTensor, Inexact, ReadTensor, Real};
 pub use index::TensorIndex;
 pub(crate) use parts::{strides_unique, view_parts, ViewParts};
 pub(crate) use read::check_index;

@@ -10,7 +10,7 @@ use crate::storage::DenseStorage;
 use crate::tensor::or_panic;
 use crate::tensor::Tensor;
 use crate::ShapeError;
-use num_complex::ComplexFloat;
+use crate::tensor::Inexact;
 use num_traits::{Float, FromPrimitive, One, Zero};
 
 /// A tensor reduced along axis `I`: `E` without that axis.
@@ -94,7 +94,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     #[inline]
     pub fn try_mean_axis<const I: usize>(&self) -> Result<Reduced<T, E, I>, ShapeError>
     where
-        T: ComplexFloat,
+        T: Inexact,
         E: RemoveAxis<I>,
     {
         AxisReductions::try_mean_axis::<I>(self)
@@ -104,7 +104,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     #[track_caller]
     pub fn mean_axis<const I: usize>(&self) -> Reduced<T, E, I>
     where
-        T: ComplexFloat,
+        T: Inexact,
         E: RemoveAxis<I>,
     {
         AxisReductions::mean_axis::<I>(self)

@@ -12,7 +12,7 @@ use crate::ops::math::{
 use crate::ops::ElementwiseExt;
 use crate::storage::DenseStorage;
 use crate::tensor::Tensor;
-use num_complex::ComplexFloat;
+use crate::tensor::Inexact;
 use num_traits::{AsPrimitive, Float};
 
 /// One forwarding method per unary [`ElementwiseExt`] function.
@@ -62,7 +62,7 @@ macro_rules! compare_methods {
 /// ```
 impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     unary_methods!(
-        ComplexFloat:
+        Inexact:
         (exp, ExpOp, "`eˣ`"),
         (ln, LnOp, "natural logarithm"),
         (sqrt, SqrtOp, "square root"),
@@ -72,7 +72,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
         (conj, ConjOp, "complex conjugate"),
     );
     unary_methods!(
-        ComplexFloat<Real: Send + Sync>:
+        Inexact:
         (abs, AbsOp, "absolute value (of complex elements their modulus, a real tensor)"),
         (real, RealOp, "real part, a real tensor (numpy's `real`)"),
         (re, RealOp, "real part (`real` under `num-complex`'s name)"),
@@ -93,7 +93,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     #[inline]
     pub fn powi(&self, n: i32) -> Unary<&Self, PowiOp>
     where
-        T: ComplexFloat,
+        T: Inexact,
     {
         ElementwiseExt::powi(self, n)
     }
@@ -101,7 +101,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     #[inline]
     pub fn powf<P: Send + Sync>(&self, p: P) -> Unary<&Self, PowfOp<P>>
     where
-        T: ComplexFloat<Real = P>,
+        T: Inexact<Real = P>,
     {
         ElementwiseExt::powf(self, p)
     }

@@ -9,7 +9,7 @@ use crate::storage::DenseStorage;
 use crate::tensor::or_panic;
 use crate::tensor::Tensor;
 use crate::ShapeError;
-use num_complex::ComplexFloat;
+use crate::tensor::Inexact;
 use num_traits::{Float, FromPrimitive, One, Zero};
 
 /// # Reductions over the whole tensor
@@ -72,7 +72,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     #[track_caller]
     pub fn mean(&self) -> T
     where
-        T: ComplexFloat,
+        T: Inexact,
     {
         Reductions::mean(self)
     }
