@@ -49,5 +49,5 @@ pub use crate::ops::{AxisReductions, ElementwiseExt, Expr, ExprShape, IntoExpr, 
 pub use crate::storage::sparse::{SparseElem, SparseIndex};
 pub use crate::storage::{BorrowedStorage, DenseStorage, DenseStorageMut, NonDenseStorage, OwnedStorage, Storage};
 pub use crate::tensor::{DenseTensor, Inexact, ReadStorage, ReadTensor, Real, Scalar};
-pub use num_complex::ComplexFloat;
 pub use crate::view::{Permutation, ReshapeTo, SliceArg, Squeezable};
+pub use num_complex::ComplexFloat;

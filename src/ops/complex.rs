@@ -11,8 +11,8 @@ use crate::error::ShapeError;
 use crate::extents::{CanBroadcast, Extents};
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
-use crate::tensor::{or_panic, Tensor};
 use crate::tensor::Inexact;
+use crate::tensor::{or_panic, Tensor};
 use num_complex::Complex;
 use num_traits::Float;
 
@@ -76,7 +76,7 @@ impl<T: Float + Send + Sync> BinaryOp<T, T> for ComplexOp {
 /// // A scalar part broadcasts: the points on the unit circle's upper half, here 0 and i.
 /// let angles = tensor![0.0f64, std::f64::consts::FRAC_PI_2];
 /// let unit = complex(angles.cos(), angles.sin()).eval();
-/// assert!((unit.get([1]).im - 1.0).abs() < 1e-15);
+/// assert!((unit.get([1]).unwrap().im - 1.0).abs() < 1e-15);
 /// assert_eq!(complex(&tensor![1.0f32, 2.0], 0.0f32).eval().imag().to_vec(), [0.0, 0.0]);
 /// ```
 pub fn complex<R, I>(re: R, im: I) -> Binary<R::Expr, I::Expr, ComplexOp>

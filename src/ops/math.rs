@@ -9,8 +9,8 @@ use crate::error::ShapeError;
 use crate::extents::{BroadcastWith, CanBroadcast, Extents};
 use crate::layout::Layout;
 use crate::storage::{DenseStorage, DenseStorageMut, Heap};
-use crate::tensor::{or_panic, Tensor};
 use crate::tensor::Inexact;
+use crate::tensor::{or_panic, Tensor};
 use num_traits::{AsPrimitive, Float};
 
 /// Unary ops defined for real floats and complex numbers alike: bounded on [`Inexact`],

@@ -20,8 +20,8 @@ use crate::extents::{Extents, RemoveAxis};
 use crate::kernels::reduce::{reduce_all, reduce_axis, AxisFacts, Reducer};
 use crate::layout::RowMajor;
 use crate::storage::Heap;
-use crate::tensor::{or_panic, Tensor};
 use crate::tensor::Inexact;
+use crate::tensor::{or_panic, Tensor};
 use num_traits::{Float, FromPrimitive, NumCast, One, Zero};
 
 /// Σ x.

@@ -26,8 +26,8 @@ use crate::extents::{Axis, DynRank, Extents, RemoveAxisDyn};
 use crate::kernels::reduce::{reduce_all, reduce_axes, reduce_axis, AnyAxis, Reducer};
 use crate::layout::Layout;
 use crate::storage::{DenseStorage, Heap};
-use crate::tensor::{or_panic, Tensor};
 use crate::tensor::Inexact;
+use crate::tensor::{or_panic, Tensor};
 use num_traits::{Float, FromPrimitive, One};
 
 /// Which axes of a tensor of rank `rank` are reduced; `Err` for an axis out of range or

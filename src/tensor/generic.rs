@@ -71,7 +71,10 @@ use num_traits::{Float, FloatConst, FromPrimitive, Zero};
 /// assert_eq!(peak(&tensor![Complex::new(3.0, 4.0), Complex::new(1.0, 0.0)]), Some(5.0));
 /// assert_eq!(peak(&tensor![[Complex::new(0.0f32, -2.0)]]), Some(2.0));
 /// ```
-pub trait Inexact: ComplexFloat<Real: Send + Sync> + Send + Sync + Div<<Self as ComplexFloat>::Real, Output = Self> {}
+pub trait Inexact:
+    ComplexFloat<Real: Send + Sync> + Send + Sync + Div<<Self as ComplexFloat>::Real, Output = Self>
+{
+}
 impl<T: ComplexFloat<Real: Send + Sync> + Send + Sync + Div<<T as ComplexFloat>::Real, Output = T>> Inexact for T {}
 
 /// The element types of real-valued numeric code (`f32`, `f64`): what generic functions over

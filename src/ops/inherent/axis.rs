@@ -8,9 +8,9 @@ use crate::layout::Layout;
 use crate::ops::{AxisReductions, Ddof};
 use crate::storage::DenseStorage;
 use crate::tensor::or_panic;
+use crate::tensor::Inexact;
 use crate::tensor::Tensor;
 use crate::ShapeError;
-use crate::tensor::Inexact;
 use num_traits::{Float, FromPrimitive, One, Zero};
 
 /// A tensor reduced along axis `I`: `E` without that axis.

@@ -11,8 +11,8 @@ use crate::ops::math::{
 };
 use crate::ops::ElementwiseExt;
 use crate::storage::DenseStorage;
-use crate::tensor::Tensor;
 use crate::tensor::Inexact;
+use crate::tensor::Tensor;
 use num_traits::{AsPrimitive, Float};
 
 /// One forwarding method per unary [`ElementwiseExt`] function.

@@ -7,9 +7,9 @@ use crate::layout::Layout;
 use crate::ops::{Ddof, Reductions};
 use crate::storage::DenseStorage;
 use crate::tensor::or_panic;
+use crate::tensor::Inexact;
 use crate::tensor::Tensor;
 use crate::ShapeError;
-use crate::tensor::Inexact;
 use num_traits::{Float, FromPrimitive, One, Zero};
 
 /// # Reductions over the whole tensor
