@@ -17,6 +17,12 @@ use num_complex::Complex;
 use num_traits::Float;
 
 /// Complex conjugate `re - im·i` (numpy's `conj`).
+///
+/// ```
+/// use mdtensor::{ops::{ConjOp, UnaryOp}, Complex};
+/// assert_eq!(ConjOp.apply(Complex::new(1.0, 2.0)), Complex::new(1.0, -2.0));
+/// assert_eq!(ConjOp.apply(-1.5), -1.5);
+/// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ConjOp;
 impl<A: Inexact> UnaryOp<A> for ConjOp {
@@ -29,8 +35,13 @@ impl<A: Inexact> UnaryOp<A> for ConjOp {
 
 /// Unary ops from an element to a real part of it.
 macro_rules! part_ops {
-    ($(($Op:ident, $doc:literal, |$x:ident| $body:expr)),* $(,)?) => {$(
+    ($(($Op:ident, $doc:literal, $want:literal, |$x:ident| $body:expr)),* $(,)?) => {$(
         #[doc = $doc]
+        ///
+        /// ```
+        #[doc = concat!("use mdtensor::{ops::{", stringify!($Op), ", UnaryOp}, Complex};")]
+        #[doc = concat!("assert_eq!(", stringify!($Op), ".apply(Complex::new(3.0, 4.0)), ", $want, ");")]
+        /// ```
         #[derive(Clone, Copy, Debug, Default)]
         pub struct $Op;
         impl<A: Inexact> UnaryOp<A> for $Op
@@ -46,16 +57,21 @@ macro_rules! part_ops {
     )*};
 }
 part_ops!(
-    (RealOp, "Real part (numpy's `real`).", |x| x.re()),
-    (ImagOp, "Imaginary part (numpy's `imag`; zero for a real number).", |x| x.im()),
-    (AngleOp, "Argument `atan2(im, re)` in `(-π, π]` (numpy's `angle`).", |x| x.arg()),
-    (NormSqrOp, "Squared modulus `re² + im²` (no square root, unlike `abs`).", |x| {
+    (RealOp, "Real part (numpy's `real`).", "3.0", |x| x.re()),
+    (ImagOp, "Imaginary part (numpy's `imag`; zero for a real number).", "4.0", |x| x.im()),
+    (AngleOp, "Argument `atan2(im, re)` in `(-π, π]` (numpy's `angle`).", "4f64.atan2(3.0)", |x| x.arg()),
+    (NormSqrOp, "Squared modulus `re² + im²` (no square root, unlike `abs`).", "25.0", |x| {
         let (re, im) = (x.re(), x.im());
         re * re + im * im
     }),
 );
 
-/// `re + im·i` from a real and an imaginary part.
+/// `re + im·i` from a real and an imaginary part: the operation of [`complex`].
+///
+/// ```
+/// use mdtensor::{ops::{BinaryOp, ComplexOp}, Complex};
+/// assert_eq!(ComplexOp.apply(1.0f32, -2.0), Complex::new(1.0, -2.0));
+/// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ComplexOp;
 impl<T: Float + Send + Sync> BinaryOp<T, T> for ComplexOp {
@@ -93,6 +109,13 @@ impl<T: Inexact, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, 
     /// `Σ conj(a_i) · b_i` over both tensors flattened in logical order (numpy's `vdot`:
     /// the first operand conjugated, any shapes with the same number of elements); `Err`
     /// when the element counts differ. Of real tensors, their flattened dot product.
+    ///
+    /// ```
+    /// use mdtensor::{tensor, Complex};
+    /// let a = tensor![[Complex::new(0.0, 1.0), Complex::new(1.0, 0.0)]];
+    /// assert_eq!(a.try_vdot(&a.t()).unwrap(), Complex::new(2.0, 0.0));
+    /// assert!(a.try_vdot(&tensor![Complex::new(1.0, 0.0)]).is_err());
+    /// ```
     pub fn try_vdot<E2: Extents, S2: Layout<E2>, St2: DenseStorage<T>>(
         &self,
         rhs: &Tensor<T, E2, S2, St2>,

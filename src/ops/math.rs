@@ -189,6 +189,12 @@ pub trait ElementwiseExt: Expr {
     unary_methods!(Float: (sigmoid, SigmoidOp), (relu, ReluOp), (floor, FloorOp), (round, RoundOp));
     /// Elementwise absolute value, lazily; of complex numbers their modulus, a real
     /// expression.
+    ///
+    /// ```
+    /// use mdtensor::{prelude::*, tensor, Complex};
+    /// assert_eq!((&tensor![Complex::new(3.0, 4.0)] * 2.0).abs().eval().to_vec(), [10.0]);
+    /// assert_eq!((&tensor![-1.5, 2.0] * 2.0).abs().eval().to_vec(), [3.0, 4.0]);
+    /// ```
     fn abs(self) -> Unary<Self, AbsOp>
     where
         Self::Elem: Inexact,
@@ -239,6 +245,11 @@ pub trait ElementwiseExt: Expr {
         Unary::new(self, RealOp)
     }
     /// Real parts, lazily: [`real`](Self::real) under `num-complex`'s name.
+    ///
+    /// ```
+    /// use mdtensor::{prelude::*, tensor, Complex};
+    /// assert_eq!(tensor![Complex::new(1.0, 2.0)].conj().re().eval().to_vec(), [1.0]);
+    /// ```
     fn re(self) -> Unary<Self, RealOp>
     where
         Self::Elem: Inexact,
@@ -260,6 +271,11 @@ pub trait ElementwiseExt: Expr {
         Unary::new(self, ImagOp)
     }
     /// Imaginary parts, lazily: [`imag`](Self::imag) under `num-complex`'s name.
+    ///
+    /// ```
+    /// use mdtensor::{prelude::*, tensor, Complex};
+    /// assert_eq!(tensor![Complex::new(1.0, 2.0)].conj().im().eval().to_vec(), [-2.0]);
+    /// ```
     fn im(self) -> Unary<Self, ImagOp>
     where
         Self::Elem: Inexact,
@@ -282,6 +298,11 @@ pub trait ElementwiseExt: Expr {
         Unary::new(self, AngleOp)
     }
     /// Arguments, lazily: [`angle`](Self::angle) under `num-complex`'s name.
+    ///
+    /// ```
+    /// use mdtensor::{prelude::*, tensor, Complex};
+    /// assert_eq!(tensor![Complex::new(0.0, -1.0)].conj().arg().eval().to_vec(), [std::f64::consts::FRAC_PI_2]);
+    /// ```
     fn arg(self) -> Unary<Self, AngleOp>
     where
         Self::Elem: Inexact,
