@@ -390,7 +390,8 @@ mod tests {
     #[test]
     fn halfway_shortest_forms_take_the_even_digit() {
         // 3323407.25 is halfway between the shortest forms 3323407.2 and 3323407.3.
-        let x = -3323407.25f32;
+        let x = f32::from_bits(0xca4a_d83d); // -3323407.25, exactly
+        assert_eq!(f64::from(x), -3323407.25);
         let Value::Finite(d) = shortest(&x) else { panic!() };
         assert_eq!((d.negative, d.digits, d.point), (true, vec![3, 3, 2, 3, 4, 0, 7, 2], 7));
         let Value::Finite(d) = shortest(&0.1f32) else { panic!() };

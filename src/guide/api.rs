@@ -91,7 +91,7 @@
 //! ## Complex numbers
 //!
 //! `Complex<f32>` and `Complex<f64>` ([`Complex`](crate::Complex), from the `num-complex`
-//! crate, re-exported with it as [`num_complex`](crate::num_complex)) are elements like any
+//! crate, re-exported with it as [`mdtensor::num_complex`](crate::num_complex)) are elements like any
 //! other, as numpy's `complex64` and `complex128`: operators with complex or real scalars on
 //! either side, broadcasting, `map`/`zip_with`, `sum`, `prod`, `mean` (whole and along
 //! axes), `matmul`/`dot` (a cache-blocked kernel), `.npy`/`.npz` files (`'<c8'`, `'<c16'`),
