@@ -92,6 +92,9 @@ proptest! {
         prop_assert_eq!(a.zip_with(&b, |x, y| x * y.conj()).to_vec(), each(&|x, y| x * y.conj()));
         prop_assert_eq!(a.mapv(|x| x * x).to_vec(), each(&|x, _| x * x));
         prop_assert_eq!(a.map(|x| x.norm()).to_vec(), ra.iter().map(|x| x.norm()).collect::<Vec<_>>());
+        // The sources themselves: contiguous, the flat kernels.
+        let flat: Vec<C64> = case.data.iter().map(|&x| first(x) * second(x).conj() + s).collect();
+        prop_assert_eq!((&ta * tb.conj() + s).to_vec(), flat);
     }
 
     #[test]
@@ -152,6 +155,9 @@ proptest! {
         let shape = case.view_shape();
         let sum = r.iter().fold(Complex::new(0.0, 0.0), |s, &x| s + x);
         prop_assert_eq!(a.sum(), sum);
+        let source_sum = case.data.iter().fold(Complex::new(0.0, 0.0), |s, &x| s + first(x));
+        prop_assert_eq!(ta.sum(), source_sum);
+        prop_assert_eq!((&ta * 2.0).sum(), source_sum * 2.0);
         prop_assert!(same_bits(&[a.mean()], &[sum / r.len() as f64]));
         let prod = r.iter().fold(Complex::new(1.0, 0.0), |p, &x| p * x);
         let got = a.prod();
@@ -233,6 +239,12 @@ proptest! {
         let flat = Tensor::<C64, DynRank>::from_vec(vec![rb.len()], rb.clone());
         prop_assert_eq!(a.vdot(&flat), want);
         prop_assert_eq!(b.vdot(&a), want.conj());
+        // `dot` does not conjugate (numpy's `dot`).
+        let flat_a = Tensor::<C64, DynRank>::from_vec(vec![ra.len()], ra.clone());
+        let plain = ra.iter().zip(&rb).fold(Complex::new(0.0, 0.0), |s, (&x, &y)| s + x * y);
+        prop_assert_eq!(flat_a.dot(&flat), plain);
+        // Both contiguous: the chunked path.
+        prop_assert_eq!(flat_a.vdot(&flat), want);
     }
 
     #[test]
