@@ -392,3 +392,13 @@ fn serde_round_trips_complex_tensors() {
     let back: Tensor<C64, DynRank> = ciborium::from_reader(cbor.as_slice()).unwrap();
     assert_eq!(back, z);
 }
+
+#[cfg(feature = "approx")]
+#[test]
+fn approx_compares_complex_tensors() {
+    let z = tensor![Complex::new(1.0, 2.0), Complex::new(3.0, -1.0)];
+    let near = &z + Complex::new(1e-12, -1e-12);
+    approx::assert_relative_eq!(z, near.eval(), epsilon = 1e-9);
+    let far = (&z + Complex::new(0.0, 1e-3)).eval();
+    assert!(approx::relative_ne!(z, far, epsilon = 1e-9));
+}
