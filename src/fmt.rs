@@ -9,6 +9,7 @@ use crate::storage::{DenseStorage, Storage};
 use crate::tensor::Tensor;
 use core::fmt;
 
+mod complex;
 mod float;
 
 /// Above this many elements, each long axis shows only its first and last `EDGE` entries
@@ -111,8 +112,10 @@ impl<T: fmt::Display, E: Extents, S: Layout<E>, St: DenseStorage<T>> fmt::Displa
     /// value, the shortest digits up to 8 after the point, points aligned, scientific
     /// notation when the magnitudes span more than 1e3 or reach 1e8 or drop below 1e-4).
     /// A precision flag (`{:.3}`) prints every element with exactly that many digits
-    /// after the point (numpy's `floatmode='fixed'`). Tensors above 1000 elements show
-    /// the first and last 3 entries of each axis around `...`. Rows wrap at 75 columns
+    /// after the point (numpy's `floatmode='fixed'`). `Complex<f32>`/`Complex<f64>` print
+    /// as numpy prints complex numbers: the real parts formatted together, the imaginary
+    /// parts together with their sign, then `j`. Tensors above 1000 elements show the
+    /// first and last 3 entries of each axis around `...`. Rows wrap at 75 columns
     /// (numpy's `linewidth`), continuing under the row's first element.
     ///
     /// ```
@@ -122,6 +125,10 @@ impl<T: fmt::Display, E: Extents, S: Layout<E>, St: DenseStorage<T>> fmt::Displa
     /// assert_eq!(tensor![1.5, -2.0].to_string(), "[ 1.5, -2. ]");
     /// assert_eq!(tensor![1e-5, 1.0].to_string(), "[1.e-05, 1.e+00]");
     /// assert_eq!(format!("{:.1}", tensor![0.5, 2.0]), "[0.5, 2.0]");
+    /// use mdtensor::Complex;
+    /// let z = tensor![Complex::new(1.0, 2.0), Complex::new(3.0, -1.0)];
+    /// assert_eq!(z.to_string(), "[1.+2.j, 3.-1.j]");
+    /// assert_eq!(format!("{:.1}", z), "[1.0+2.0j, 3.0-1.0j]");
     /// // A rank-0 tensor prints its element as numpy prints a scalar.
     /// assert_eq!(Tensor::<f64, DynRank>::from_vec(vec![], vec![21.0]).to_string(), "21.0");
     /// // numpy: np.arange(30)
@@ -142,6 +149,21 @@ impl<T: fmt::Display, E: Extents, S: Layout<E>, St: DenseStorage<T>> fmt::Displa
         let mut p = Printer { dims: &dims, summarize: self.numel() > THRESHOLD, cells: Vec::new(), width: 0 };
         let precision = f.precision();
         let elem = |i: &[usize]| self.try_get_dyn(i).expect("index from own extents");
+        let complex = complex::complex_parts::<T>();
+        if let (None, Some(kind)) = (precision, complex) {
+            if dims.is_empty() {
+                if let Some(s) = complex::complex_scalar(elem(&[])) {
+                    return f.write_str(&s);
+                }
+            }
+            let mut shown = Vec::new();
+            p.visit(&mut |i| shown.push(elem(i)), &mut Vec::with_capacity(dims.len()));
+            if let Some(cells) = complex::complex_cells(&shown, kind) {
+                p.cells = cells;
+                p.width = p.cells.iter().map(|c| c.chars().count()).max().unwrap_or(0);
+                return f.write_str(&p.render(0, 1, LINE_WIDTH, &mut 0));
+            }
+        }
         if let (None, Some(cutoff)) = (precision, float::float_cutoff::<T>()) {
             if dims.is_empty() {
                 return f.write_str(&float::numpy_scalar(elem(&[])));
@@ -150,16 +172,17 @@ impl<T: fmt::Display, E: Extents, S: Layout<E>, St: DenseStorage<T>> fmt::Displa
             // first and formatted together.
             let mut shown = Vec::new();
             p.visit(&mut |i| shown.push(elem(i)), &mut Vec::with_capacity(dims.len()));
-            p.cells = float::numpy_cells(&shown, cutoff);
+            p.cells = float::numpy_cells(&shown, cutoff, false);
             p.width = p.cells.iter().map(|c| c.chars().count()).max().unwrap_or(0);
         } else {
             let mut cells = Vec::new();
             p.visit(
                 &mut |i| {
                     let e = elem(i);
-                    cells.push(match precision {
-                        Some(p) => format!("{e:.p$}"),
-                        None => e.to_string(),
+                    cells.push(match (precision, complex) {
+                        (Some(p), Some(_)) => complex::complex_fixed(e, p),
+                        (Some(p), None) => format!("{e:.p$}"),
+                        (None, _) => e.to_string(),
                     })
                 },
                 &mut Vec::with_capacity(dims.len()),

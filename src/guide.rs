@@ -152,6 +152,8 @@
 //! | `print(a)`, `repr(a)` | `println!("{a}")`: numpy's text with `, ` separators (`[[1., 2.]]`; floats in numpy's default notation, `...` above 1000 elements; rows wrapped at 75 columns as numpy does) |
 //! | `np.set_printoptions(precision=3, floatmode='fixed')` | `format!("{a:.3}")` (exactly 3 digits after the point, positional) |
 //! | `a == b` (whole arrays) | `a == b` → `bool` (same shape and elements); elementwise: `a.eq_elem(b)` (lazy, `bool` elements) |
+//! | `np.complex128`, `np.complex64`, `re + 1j * im` | `Complex<f64>`, `Complex<f32>` ([`mdtensor::Complex`](crate::Complex)), `ops::complex(&re, &im)`; see [`api`](api#complex-numbers) |
+//! | `a.conj()`, `a.real`, `a.imag`, `np.abs(a)`, `np.angle(a)`, `np.vdot(a, b)` | `a.conj()`, `a.real()`, `a.imag()`, `a.abs()`, `a.angle()` (lazy; the last four real), `a.vdot(&b)` |
 //!
 //! ## Files, interop and sparse matrices
 //!

@@ -88,6 +88,11 @@ pub use extents::{
 };
 pub use fmt::DebugStorage;
 pub use layout::{ColMajor, Layout, RowMajor, StridePolicy, Strided};
+/// The `num-complex` crate (0.4), whose [`Complex<f32>`](Complex) and [`Complex<f64>`](Complex)
+/// are element types like numpy's `complex64` and `complex128`: see
+/// [`guide::api`](crate::guide::api#complex-numbers).
+pub use num_complex;
+pub use num_complex::{Complex, Complex32, Complex64};
 pub use num_traits;
 pub use ops::{concatenate_dyn, stack, stack_dyn, try_concatenate_dyn, try_stack, try_stack_dyn, Expr, ExprShape};
 pub use storage::{
@@ -99,8 +104,8 @@ pub use storage::{Mmap, MmapMut};
 pub use tensor::sparse;
 pub use tensor::sparse::{CooTensor, CscMatrix, CsrMatrix};
 pub use tensor::{
-    BandMatrix, DenseTensor, ReadStorage, ReadTensor, Real, ShapeArg, SharedTensor, StackTensor, Tensor, TensorIndex,
-    TensorView, TensorViewMut,
+    BandMatrix, DenseTensor, Inexact, ReadStorage, ReadTensor, Real, ShapeArg, SharedTensor, StackTensor, Tensor,
+    TensorIndex, TensorView, TensorViewMut,
 };
 pub use view::{Ax, CowTensor, Full, MultiSliceArg, NewAxis, SliceElem, SliceInfo, Span};
 

@@ -64,6 +64,15 @@ macro_rules! parse_via_from_str {
     ($($t:ty),*) => {$(impl Parse for $t { fn parse(s: &str) -> Self { s.parse().expect(s) } })*};
 }
 parse_via_from_str!(f32, f64, i8, i16, i32, i64, u8, u16, u32, u64);
+impl<T: Parse + Clone + PartialOrd + num_traits::Num> Parse for mdtensor::Complex<T>
+where
+    mdtensor::Complex<T>: NpyElement,
+{
+    fn parse(s: &str) -> Self {
+        let (re, im) = s.split_once('|').expect(s);
+        mdtensor::Complex::new(T::parse(re), T::parse(im))
+    }
+}
 impl Parse for bool {
     fn parse(s: &str) -> Self {
         s == "1"
@@ -126,6 +135,8 @@ fn every_numpy_fixture_loads_with_numpys_values_and_round_trips() {
             "u4" => check_fixture::<u32>(&e),
             "u8" => check_fixture::<u64>(&e),
             "b1" => check_fixture::<bool>(&e),
+            "c8" => check_fixture::<mdtensor::Complex<f32>>(&e),
+            "c16" => check_fixture::<mdtensor::Complex<f64>>(&e),
             other => panic!("fixture dtype {other} not covered"),
         }
     }
@@ -347,12 +358,15 @@ fn missing_duplicate_unknown_and_mistyped_keys() {
 
 #[test]
 fn unknown_descr() {
-    for descr in ["<c16", "<f2", "<U3", "|O", "<M8[ns]", "|f4", "<i16"] {
+    for descr in ["<c4", "<f2", "<U3", "|O", "<M8[ns]", "|f4", "<i16", "<c32"] {
         let e = err_of::<f64>(&npy_v1(&dict(descr, "(1,)"), &[0; 16]));
         assert!(matches!(&e, NpyError::UnknownDescr { descr: d } if d == descr), "{descr}: {e}");
     }
+    let e = err_of::<f64>(&npy_v1(&dict("<c32", "(1,)"), &[0; 16]));
+    assert!(e.to_string().starts_with("npy header: descr \"<c32\" is not a supported dtype"));
+    // A supported dtype other than the one asked for.
     let e = err_of::<f64>(&npy_v1(&dict("<c16", "(1,)"), &[0; 16]));
-    assert!(e.to_string().starts_with("npy header: descr \"<c16\" is not a supported dtype"));
+    assert!(matches!(&e, NpyError::DtypeMismatch { found, .. } if found == "<c16"), "{e}");
     // A structured dtype is a list: rejected by the parser, naming what it expected.
     let structured = "{'descr': [('x', '<f8')], 'fortran_order': False, 'shape': (1,)}";
     assert!(matches!(err_of::<f64>(&npy_v1(structured, &[0; 8])), NpyError::HeaderSyntax { pos: 10, .. }));
@@ -530,6 +544,8 @@ proptest! {
         round_trip(&shape, (0..n).map(|_| next() as i32).collect())?;
         round_trip(&shape, (0..n).map(|_| next() as u8).collect())?;
         round_trip(&shape, (0..n).map(|_| next() & 1 == 1).collect())?;
+        round_trip(&shape, (0..n).map(|_| mdtensor::Complex::new(f64::from_bits(next() >> 2), f64::from_bits(next() >> 2))).collect())?;
+        round_trip(&shape, (0..n).map(|_| mdtensor::Complex::new(f32::from_bits((next() >> 34) as u32), f32::from_bits((next() >> 34) as u32))).collect())?;
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! The fixtures are written by the `make_fixtures.py` script beside them in
 //! `tests/fixtures/{display,numpy}`.
 
-use mdtensor::{DynRank, Tensor};
+use mdtensor::{Complex, DynRank, Tensor};
 use std::path::PathBuf;
 
 fn fixture(dir: &str, name: &str) -> String {
@@ -15,7 +15,7 @@ fn dims(s: &str) -> Vec<usize> {
 }
 
 #[test]
-fn display_of_floats_matches_numpy() {
+fn display_of_floats_and_complex_numbers_matches_numpy() {
     let text = fixture("display", "cases.txt");
     let (mut checked, mut failed) = (0, Vec::new());
     for line in text.lines() {
@@ -29,6 +29,17 @@ fn display_of_floats_matches_numpy() {
             "float32" => {
                 Tensor::<f32, DynRank>::from_vec(shape.clone(), bits.map(|b| f32::from_bits(b as u32)).collect())
                     .to_string()
+            }
+            // Complex elements: the real part's bits, then the imaginary part's.
+            "complex128" => {
+                let parts: Vec<f64> = bits.map(f64::from_bits).collect();
+                let z = parts.chunks(2).map(|p| Complex::new(p[0], p[1])).collect();
+                Tensor::<Complex<f64>, DynRank>::from_vec(shape.clone(), z).to_string()
+            }
+            "complex64" => {
+                let parts: Vec<f32> = bits.map(|b| f32::from_bits(b as u32)).collect();
+                let z = parts.chunks(2).map(|p| Complex::new(p[0], p[1])).collect();
+                Tensor::<Complex<f32>, DynRank>::from_vec(shape.clone(), z).to_string()
             }
             other => panic!("dtype {other}"),
         };

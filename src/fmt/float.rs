@@ -138,6 +138,39 @@ impl Decimal {
     }
 }
 
+/// The shortest digits that read back as `x`, as numpy's Dragon4 picks them: Rust's `{}`
+/// gives a shortest form too, but where the exact value lies halfway between two shortest
+/// candidates (`f32` 3323407.25 between 3323407.2 and 3323407.3) it may pick either, and
+/// numpy picks the one whose last digit is even.
+fn shortest<T: Display>(x: &T) -> Value {
+    let value = parse(&x.to_string());
+    let Value::Finite(d) = &value else { return value };
+    let frac = d.frac_len();
+    if d.digits.is_empty() || frac == 0 {
+        // Integral shortest forms: no halfway case is written by `{}` with fewer digits.
+        return value;
+    }
+    // A halfway case: the exact value ends in a 5 one place after the shortest form.
+    let one_more = format!("{x:.prec$}", prec = frac + 1);
+    if !one_more.ends_with('5') {
+        return value;
+    }
+    // `{:.k}` prints the exact binary value: with enough places every digit is there
+    // (1100 covers every `f64`, subnormals included).
+    let Value::Finite(exact) = parse(&format!("{x:.1100}")) else { return value };
+    let Value::Finite(mut tie) = parse(&one_more) else { return value };
+    if exact != tie {
+        return value;
+    }
+    let keep = tie.point + frac as i32;
+    if keep <= 0 {
+        return value;
+    }
+    // Rounding the halfway digits half to even is numpy's choice.
+    tie.round_digits(keep as usize);
+    Value::Finite(Decimal { negative: d.negative, ..tie })
+}
+
 /// The shortest digits of `x`, rounded to at most `PRECISION` after the point (numpy's
 /// `dragon4_positional(unique=True, precision=8)`).
 fn positional_digits<T: Display>(x: &T, shortest: Decimal) -> Decimal {
@@ -181,9 +214,10 @@ fn exact_digits<T: Display>(x: &T, shortest: Decimal, sig: usize) -> Decimal {
 }
 
 /// Formats the shown elements of a float tensor as numpy does, each padded to the same
-/// width.
-pub(super) fn numpy_cells<T: Display>(elems: &[&T], cutoff: f64) -> Vec<String> {
-    let values: Vec<Value> = elems.iter().map(|x| parse(&x.to_string())).collect();
+/// width; with `plus`, non-negative values carry a `+` (numpy's `sign='+'`, how it prints
+/// the imaginary parts of complex numbers).
+pub(super) fn numpy_cells<T: Display>(elems: &[&T], cutoff: f64, plus: bool) -> Vec<String> {
+    let values: Vec<Value> = elems.iter().map(|x| shortest(*x)).collect();
     let finite = || {
         values.iter().zip(elems).filter_map(|(v, x)| match v {
             Value::Finite(d) => Some((d, x)),
@@ -199,12 +233,15 @@ pub(super) fn numpy_cells<T: Display>(elems: &[&T], cutoff: f64) -> Vec<String> 
     let exp_format = min.is_finite() && (max >= cutoff || min < 1e-4 || max / min > 1e3);
     // numpy widens the integer part so that `nan`, `inf` and `-inf` fit the common width.
     let any_non_finite = values.iter().any(|v| !matches!(v, Value::Finite(_)));
-    let neg_inf = values.iter().any(|v| matches!(v, Value::Inf { negative: true }));
-    let non_finite = |v: &Value| match v {
-        Value::Nan => "nan",
-        Value::Inf { negative: true } => "-inf",
-        Value::Inf { negative: false } => "inf",
-        Value::Finite(_) => unreachable!("only non-finite values"),
+    // With `sign='+'` numpy leaves room for a sign before `inf` whatever the values.
+    let neg_inf = plus || values.iter().any(|v| matches!(v, Value::Inf { negative: true }));
+    let non_finite = |v: &Value| match (v, plus) {
+        (Value::Nan, false) => "nan",
+        (Value::Nan, true) => "+nan",
+        (Value::Inf { negative: true }, _) => "-inf",
+        (Value::Inf { negative: false }, false) => "inf",
+        (Value::Inf { negative: false }, true) => "+inf",
+        (Value::Finite(_), _) => unreachable!("only non-finite values"),
     };
     #[allow(clippy::disallowed_methods, reason = "as long as `values`, which is already allocated")]
     let mut out = Vec::with_capacity(values.len());
@@ -229,7 +266,7 @@ pub(super) fn numpy_cells<T: Display>(elems: &[&T], cutoff: f64) -> Vec<String> 
             .collect();
         let exp_size =
             sci.iter().flatten().map(|d| exp_of(d).unsigned_abs().to_string().len()).max().unwrap_or(0).max(2);
-        let pad_left = sci.iter().flatten().map(|d| 1 + usize::from(d.negative)).max().unwrap_or(0);
+        let pad_left = sci.iter().flatten().map(|d| 1 + usize::from(d.negative || plus)).max().unwrap_or(0);
         let pad_right = exp_size + 2 + precision;
         let pad_left = if any_non_finite {
             pad_left.max((3 + usize::from(neg_inf)).saturating_sub(pad_right + 1))
@@ -242,7 +279,13 @@ pub(super) fn numpy_cells<T: Display>(elems: &[&T], cutoff: f64) -> Vec<String> 
                     let digit = |i: usize| char::from(b'0' + d.digits.get(i).copied().unwrap_or(0));
                     let frac: String = (1..=precision).map(digit).collect();
                     let e = exp_of(d);
-                    let sign = if d.negative { "-" } else { "" };
+                    let sign = if d.negative {
+                        "-"
+                    } else if plus {
+                        "+"
+                    } else {
+                        ""
+                    };
                     let esign = if e < 0 { '-' } else { '+' };
                     format!("{sign}{}.{frac}e{esign}{:0w$}", digit(0), e.unsigned_abs(), w = exp_size)
                 }
@@ -255,7 +298,10 @@ pub(super) fn numpy_cells<T: Display>(elems: &[&T], cutoff: f64) -> Vec<String> 
             .iter()
             .zip(elems)
             .map(|(v, x)| match v {
-                Value::Finite(d) => Some(positional_digits(*x, d.clone()).positional()),
+                Value::Finite(d) => {
+                    let (int, frac) = positional_digits(*x, d.clone()).positional();
+                    Some((if plus && !d.negative { format!("+{int}") } else { int }, frac))
+                }
                 _ => None,
             })
             .collect();
@@ -280,7 +326,7 @@ pub(super) fn numpy_cells<T: Display>(elems: &[&T], cutoff: f64) -> Vec<String> 
 /// digits, positional with at least one digit after the point between `1e-4` and `1e16`,
 /// scientific (`1e+16`, `1.5e-05`) outside.
 pub(super) fn numpy_scalar<T: Display>(x: &T) -> String {
-    match parse(&x.to_string()) {
+    match shortest(x) {
         Value::Nan => "nan".into(),
         Value::Inf { negative } => if negative { "-inf" } else { "inf" }.into(),
         Value::Finite(d) => {
@@ -304,7 +350,7 @@ mod tests {
     use super::*;
 
     fn cells(xs: &[f64]) -> Vec<String> {
-        numpy_cells(&xs.iter().collect::<Vec<_>>(), 1e8)
+        numpy_cells(&xs.iter().collect::<Vec<_>>(), 1e8, false)
     }
 
     #[test]
@@ -339,6 +385,18 @@ mod tests {
         assert_eq!(cells(&[1.5e10, -2.0]), [" 1.5e+10", "-2.0e+00"]);
         assert_eq!(cells(&[f64::NAN, 1.0]), ["nan", " 1."]);
         assert_eq!(cells(&[f64::NEG_INFINITY, 1e-9]), ["  -inf", "1.e-09"]);
+    }
+
+    #[test]
+    fn halfway_shortest_forms_take_the_even_digit() {
+        // 3323407.25 is halfway between the shortest forms 3323407.2 and 3323407.3.
+        let x = f32::from_bits(0xca4a_d83d); // -3323407.25, exactly
+        assert_eq!(f64::from(x), -3323407.25);
+        let Value::Finite(d) = shortest(&x) else { panic!() };
+        assert_eq!((d.negative, d.digits, d.point), (true, vec![3, 3, 2, 3, 4, 0, 7, 2], 7));
+        let Value::Finite(d) = shortest(&0.1f32) else { panic!() };
+        assert_eq!(d.digits, [1]);
+        assert_eq!(numpy_cells(&[&x, &1.0], 1e6, false), ["-3.3234072e+06", " 1.0000000e+00"]);
     }
 
     #[test]

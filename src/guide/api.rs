@@ -88,6 +88,39 @@
 //! | vectors | [`dot`](crate::Tensor::dot), [`outer`](crate::Tensor::outer), [`cross`](crate::Tensor::cross) |
 //! | contractions | [`tensordot`](crate::Tensor::tensordot), [`tensordot_dyn`](crate::Tensor::tensordot_dyn) |
 //!
+//! ## Complex numbers
+//!
+//! `Complex<f32>` and `Complex<f64>` ([`Complex`](crate::Complex), from the `num-complex`
+//! crate, re-exported with it as [`mdtensor::num_complex`](crate::num_complex)) are elements like any
+//! other, as numpy's `complex64` and `complex128`: operators with complex or real scalars on
+//! either side, broadcasting, `map`/`zip_with`, `sum`, `prod`, `mean` (whole and along
+//! axes), `matmul`/`dot` (a cache-blocked kernel), `.npy`/`.npz` files (`'<c8'`, `'<c16'`),
+//! `Display` as numpy prints them, and serde (feature `serde`). The math that numpy defines
+//! for complex numbers takes them too: `exp`, `ln`, `sqrt`, `sin`, `cos`, `tanh`, `powi`,
+//! `powf` (bound [`Inexact`](crate::Inexact): real or complex floats). What orders or rounds
+//! values (`min`, `max`, `argmax`, `sort`, `relu`, `floor`, `clamp`, `var`) is for real
+//! elements only.
+//!
+//! | task | methods |
+//! |---|---|
+//! | build from parts (numpy's `re + 1j * im`) | [`ops::complex`](crate::ops::complex) (lazy, broadcasting), `Complex::new` in [`tensor!`](macro@crate::tensor) |
+//! | parts, lazy, real results | [`real`](crate::Tensor::real) / [`re`](crate::Tensor::re), [`imag`](crate::Tensor::imag) / [`im`](crate::Tensor::im), [`abs`](crate::Tensor::abs) (modulus), [`angle`](crate::Tensor::angle) / [`arg`](crate::Tensor::arg), [`norm_sqr`](crate::Tensor::norm_sqr) |
+//! | conjugate, lazy | [`conj`](crate::Tensor::conj) |
+//! | conjugating dot product (numpy's `vdot`) | [`vdot`](crate::Tensor::vdot), [`try_vdot`](crate::Tensor::try_vdot) |
+//!
+//! ```
+//! use mdtensor::{ops::complex, prelude::*, tensor, Complex};
+//! let z = tensor![[Complex::new(1.0, 2.0), Complex::new(3.0, -1.0)]];
+//! assert_eq!(z.to_string(), "[[1.+2.j, 3.-1.j]]");
+//! let w = (&z * Complex::new(0.0, 1.0)).conj().eval(); // (iz)*
+//! assert_eq!(w.real().to_vec(), [-2.0, 1.0]);
+//! assert_eq!(z.abs().eval().to_vec(), [5f64.sqrt(), 10f64.sqrt()]);
+//! let h = z.matmul(&z.t().conj().eval()); // z · zᴴ: the squared norm of the row
+//! assert_eq!(h.to_vec(), [Complex::new(15.0, 0.0)]);
+//! assert_eq!(z.vdot(&z), Complex::new(15.0, 0.0));
+//! assert_eq!(complex(z.real(), 0.0).eval().mean(), Complex::new(2.0, 0.0));
+//! ```
+//!
 //! ## Join and split
 //!
 //! | task | methods |

@@ -10,8 +10,9 @@
 //! | `np.load("a.npz")["x"]` | [`NpzReader::read`] |
 //! | `np.savez` / `np.savez_compressed` | [`NpzWriter`] |
 //!
-//! Element types are those of [`NpyElement`]: `f32`, `f64`, `i8`–`i64`, `u8`–`u64` and
-//! `bool`, in either byte order (big-endian files are byte-swapped on load; files are
+//! Element types are those of [`NpyElement`]: `f32`, `f64`, `i8`–`i64`, `u8`–`u64`,
+//! `bool`, and `Complex<f32>`/`Complex<f64>` (numpy's `complex64`/`complex128`), in either
+//! byte order (big-endian files are byte-swapped on load; files are
 //! written little-endian). The dtype must match `T` exactly: nothing is converted.
 //!
 //! Every header field is validated before any payload is read — magic, version, header

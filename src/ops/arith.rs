@@ -113,4 +113,4 @@ macro_rules! scalar_lhs_ops {
         }
     };
 }
-scalar_lhs_ops!(f32, f64, i32, i64, u32, u64, usize);
+scalar_lhs_ops!(f32, f64, i32, i64, u32, u64, usize, num_complex::Complex<f32>, num_complex::Complex<f64>);

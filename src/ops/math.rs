@@ -2,6 +2,7 @@
 //! nodes), plus the eager `map`/`mapv`/`map_inplace`/`zip_with` on tensors that users of
 //! ndarray expect.
 
+use super::complex::{AngleOp, ConjOp, ImagOp, NormSqrOp, RealOp};
 use super::expr::{Binary, BinaryOp, Expr, ExprShape, FnOp, IntoExpr, Unary, UnaryOp};
 use crate::alloc::AlignedBuf;
 use crate::error::ShapeError;
@@ -9,11 +10,53 @@ use crate::exec::forms::forms;
 use crate::extents::{BroadcastWith, CanBroadcast, Extents};
 use crate::layout::Layout;
 use crate::storage::{DenseStorage, DenseStorageMut, Heap};
+use crate::tensor::Inexact;
 use crate::tensor::{or_panic, Tensor};
 use num_traits::{AsPrimitive, Float};
 
+/// Unary ops defined for real floats and complex numbers alike: bounded on [`Inexact`],
+/// whose math comes from `num-complex`'s `ComplexFloat` (implemented for every
+/// `Float + FloatConst` type and for `Complex<T>` of those), so one op type serves both.
+macro_rules! inexact_ops {
+    ($(($Op:ident, $doc:literal, |$x:ident| $body:expr)),* $(,)?) => {$(
+        #[doc = $doc]
+        #[derive(Clone, Copy, Debug, Default)]
+        pub struct $Op;
+        impl<A: Inexact> UnaryOp<A> for $Op {
+            type Out = A;
+            #[inline(always)]
+            fn apply(self, $x: A) -> A {
+                $body
+            }
+        }
+    )*};
+}
+inexact_ops!(
+    (ExpOp, "`eˣ`", |x| x.exp()),
+    (LnOp, "natural logarithm (the principal branch for complex numbers)", |x| x.ln()),
+    (SqrtOp, "square root (the principal branch for complex numbers)", |x| x.sqrt()),
+    (SinOp, "sine", |x| x.sin()),
+    (CosOp, "cosine", |x| x.cos()),
+    (TanhOp, "hyperbolic tangent", |x| x.tanh()),
+);
+
+/// Absolute value; of a complex number its modulus `|z|`, a real number (numpy's `abs`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AbsOp;
+impl<A: Inexact> UnaryOp<A> for AbsOp
+where
+    A::Real: Send + Sync,
+{
+    type Out = A::Real;
+    #[inline(always)]
+    fn apply(self, x: A) -> A::Real {
+        x.abs()
+    }
+}
+
+/// Unary ops of real floats only (they order values or round them).
 macro_rules! float_ops {
-    ($(($Op:ident, $method:ident, $doc:literal, |$x:ident| $body:expr)),* $(,)?) => {$(
+    ($(($Op:ident, $doc:literal, |$x:ident| $body:expr)),* $(,)?) => {$(
         #[doc = $doc]
         #[derive(Clone, Copy, Debug, Default)]
         pub struct $Op;
@@ -27,33 +70,29 @@ macro_rules! float_ops {
     )*};
 }
 float_ops!(
-    (ExpOp, exp, "`eˣ`", |x| x.exp()),
-    (LnOp, ln, "natural logarithm", |x| x.ln()),
-    (SqrtOp, sqrt, "square root", |x| x.sqrt()),
-    (AbsOp, abs, "absolute value", |x| x.abs()),
-    (SinOp, sin, "sine", |x| x.sin()),
-    (CosOp, cos, "cosine", |x| x.cos()),
-    (TanhOp, tanh, "hyperbolic tangent", |x| x.tanh()),
-    (SigmoidOp, sigmoid, "`1 / (1 + e⁻ˣ)`", |x| A::one() / (A::one() + (-x).exp())),
-    (ReluOp, relu, "`max(x, 0)` (NaN stays NaN)", |x| if x < A::zero() { A::zero() } else { x }),
-    (FloorOp, floor, "round down", |x| x.floor()),
-    (RoundOp, round, "round half away from zero", |x| x.round()),
+    (SigmoidOp, "`1 / (1 + e⁻ˣ)`", |x| A::one() / (A::one() + (-x).exp())),
+    (ReluOp, "`max(x, 0)` (NaN stays NaN)", |x| if x < A::zero() { A::zero() } else { x }),
+    (FloorOp, "round down", |x| x.floor()),
+    (RoundOp, "round half away from zero", |x| x.round()),
 );
 
 /// `xⁿ` for an integer `n`.
 #[derive(Clone, Copy, Debug)]
 pub struct PowiOp(pub i32);
-impl<A: Float + Send + Sync> UnaryOp<A> for PowiOp {
+impl<A: Inexact> UnaryOp<A> for PowiOp {
     type Out = A;
     #[inline(always)]
     fn apply(self, x: A) -> A {
         x.powi(self.0)
     }
 }
-/// `xᵖ` for a float `p`.
+/// `xᵖ` for a real `p` (of a complex `x`: the principal value).
 #[derive(Clone, Copy, Debug)]
-pub struct PowfOp<A>(pub A);
-impl<A: Float + Send + Sync> UnaryOp<A> for PowfOp<A> {
+pub struct PowfOp<P>(pub P);
+impl<A: Inexact> UnaryOp<A> for PowfOp<A::Real>
+where
+    A::Real: Send + Sync,
+{
     type Out = A;
     #[inline(always)]
     fn apply(self, x: A) -> A {
@@ -114,11 +153,11 @@ compare_ops!(
 );
 
 macro_rules! unary_methods {
-    ($(($method:ident, $Op:ident)),*) => {$(
+    ($Bound:ident: $(($method:ident, $Op:ident)),*) => {$(
         #[doc = concat!("Elementwise `", stringify!($method), "`, lazily.")]
         fn $method(self) -> Unary<Self, $Op>
         where
-            Self::Elem: Float,
+            Self::Elem: $Bound,
         {
             Unary::new(self, $Op)
         }
@@ -147,34 +186,143 @@ macro_rules! compare_methods {
 /// assert_eq!((&x * 2.0).exp().ln().eval().to_vec(), [-2.0, 0.0, 4.0]);
 /// ```
 pub trait ElementwiseExt: Expr {
-    unary_methods!(
-        (exp, ExpOp),
-        (ln, LnOp),
-        (sqrt, SqrtOp),
-        (abs, AbsOp),
-        (sin, SinOp),
-        (cos, CosOp),
-        (tanh, TanhOp),
-        (sigmoid, SigmoidOp),
-        (relu, ReluOp),
-        (floor, FloorOp),
-        (round, RoundOp)
-    );
+    unary_methods!(Inexact: (exp, ExpOp), (ln, LnOp), (sqrt, SqrtOp), (sin, SinOp), (cos, CosOp), (tanh, TanhOp));
+    unary_methods!(Float: (sigmoid, SigmoidOp), (relu, ReluOp), (floor, FloorOp), (round, RoundOp));
+    /// Elementwise absolute value, lazily; of complex numbers their modulus, a real
+    /// expression.
+    ///
+    /// ```
+    /// use mdtensor::{prelude::*, tensor, Complex};
+    /// assert_eq!((&tensor![Complex::new(3.0, 4.0)] * 2.0).abs().eval().to_vec(), [10.0]);
+    /// assert_eq!((&tensor![-1.5, 2.0] * 2.0).abs().eval().to_vec(), [3.0, 4.0]);
+    /// ```
+    fn abs(self) -> Unary<Self, AbsOp>
+    where
+        Self::Elem: Inexact,
+    {
+        Unary::new(self, AbsOp)
+    }
     compare_methods!((gt, GtOp), (ge, GeOp), (lt, LtOp), (le, LeOp), (eq_elem, EqOp), (ne_elem, NeOp));
 
     /// `xⁿ`, lazily.
     fn powi(self, n: i32) -> Unary<Self, PowiOp>
     where
-        Self::Elem: Float,
+        Self::Elem: Inexact,
     {
         Unary::new(self, PowiOp(n))
     }
-    /// `xᵖ`, lazily.
-    fn powf(self, p: Self::Elem) -> Unary<Self, PowfOp<Self::Elem>>
+    /// `xᵖ` for a real `p`, lazily.
+    fn powf<P>(self, p: P) -> Unary<Self, PowfOp<P>>
     where
-        Self::Elem: Float,
+        Self::Elem: Inexact<Real = P>,
+        P: Send + Sync,
     {
         Unary::new(self, PowfOp(p))
+    }
+    /// Complex conjugate, lazily (numpy's `conj`; a real element is its own conjugate).
+    ///
+    /// ```
+    /// use mdtensor::{prelude::*, tensor, Complex};
+    /// let z = tensor![Complex::new(1.0, 2.0), Complex::new(3.0, -1.0)];
+    /// assert_eq!((&z + 1.0).conj().eval().to_vec(), [Complex::new(2.0, -2.0), Complex::new(4.0, 1.0)]);
+    /// ```
+    fn conj(self) -> Unary<Self, ConjOp>
+    where
+        Self::Elem: Inexact,
+    {
+        Unary::new(self, ConjOp)
+    }
+    /// Real parts, a real expression, lazily (numpy's `real`); the same as [`re`](Self::re).
+    ///
+    /// ```
+    /// use mdtensor::{prelude::*, tensor, Complex};
+    /// let z = tensor![Complex::new(1.0, 2.0), Complex::new(3.0, -1.0)];
+    /// assert_eq!((&z * 2.0).real().eval().to_vec(), [2.0, 6.0]);
+    /// ```
+    fn real(self) -> Unary<Self, RealOp>
+    where
+        Self::Elem: Inexact,
+    {
+        Unary::new(self, RealOp)
+    }
+    /// Real parts, lazily: [`real`](Self::real) under `num-complex`'s name.
+    ///
+    /// ```
+    /// use mdtensor::{prelude::*, tensor, Complex};
+    /// assert_eq!(tensor![Complex::new(1.0, 2.0)].conj().re().eval().to_vec(), [1.0]);
+    /// ```
+    fn re(self) -> Unary<Self, RealOp>
+    where
+        Self::Elem: Inexact,
+    {
+        Unary::new(self, RealOp)
+    }
+    /// Imaginary parts, a real expression, lazily (numpy's `imag`; zeros for real
+    /// elements); the same as [`im`](Self::im).
+    ///
+    /// ```
+    /// use mdtensor::{prelude::*, tensor, Complex};
+    /// let z = tensor![Complex::new(1.0, 2.0), Complex::new(3.0, -1.0)];
+    /// assert_eq!(z.conj().imag().eval().to_vec(), [-2.0, 1.0]);
+    /// ```
+    fn imag(self) -> Unary<Self, ImagOp>
+    where
+        Self::Elem: Inexact,
+    {
+        Unary::new(self, ImagOp)
+    }
+    /// Imaginary parts, lazily: [`imag`](Self::imag) under `num-complex`'s name.
+    ///
+    /// ```
+    /// use mdtensor::{prelude::*, tensor, Complex};
+    /// assert_eq!(tensor![Complex::new(1.0, 2.0)].conj().im().eval().to_vec(), [-2.0]);
+    /// ```
+    fn im(self) -> Unary<Self, ImagOp>
+    where
+        Self::Elem: Inexact,
+    {
+        Unary::new(self, ImagOp)
+    }
+    /// Arguments `atan2(im, re)` in `(-π, π]`, a real expression, lazily (numpy's
+    /// `angle`); the same as [`arg`](Self::arg).
+    ///
+    /// ```
+    /// use mdtensor::{prelude::*, tensor, Complex};
+    /// let z = tensor![Complex::new(0.0, 2.0), Complex::new(-1.0, 0.0)];
+    /// let half_pi = std::f64::consts::FRAC_PI_2;
+    /// assert_eq!(z.conj().angle().eval().to_vec(), [-half_pi, -std::f64::consts::PI]);
+    /// ```
+    fn angle(self) -> Unary<Self, AngleOp>
+    where
+        Self::Elem: Inexact,
+    {
+        Unary::new(self, AngleOp)
+    }
+    /// Arguments, lazily: [`angle`](Self::angle) under `num-complex`'s name.
+    ///
+    /// ```
+    /// use mdtensor::{prelude::*, tensor, Complex};
+    /// assert_eq!(tensor![Complex::new(0.0, -1.0)].conj().arg().eval().to_vec(), [std::f64::consts::FRAC_PI_2]);
+    /// ```
+    fn arg(self) -> Unary<Self, AngleOp>
+    where
+        Self::Elem: Inexact,
+    {
+        Unary::new(self, AngleOp)
+    }
+    /// Squared moduli `re² + im²`, a real expression, lazily (`abs` squared without the
+    /// square root).
+    ///
+    /// ```
+    /// use mdtensor::{prelude::*, tensor, Complex};
+    /// let z = tensor![Complex::new(3.0, 4.0), Complex::new(1.0, -1.0)];
+    /// assert_eq!((&z * 2.0).norm_sqr().eval().to_vec(), [100.0, 8.0]);
+    /// ```
+    fn norm_sqr(self) -> Unary<Self, NormSqrOp>
+    where
+        Self::Elem: Inexact,
+    {
+        Unary::new(self, NormSqrOp)
     }
     /// Each element limited to `[lo, hi]`, lazily.
     fn clamp(self, lo: Self::Elem, hi: Self::Elem) -> Unary<Self, ClampOp<Self::Elem>>

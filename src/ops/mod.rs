@@ -10,6 +10,7 @@ pub mod expr;
 mod eval;
 
 mod arith;
+mod complex;
 mod math;
 
 mod inherent;
@@ -60,6 +61,7 @@ pub use crate::kernels::reduce::Reducer;
 pub use arith::{AddOp, DivOp, MulOp, NegOp, RemOp, SubOp};
 pub use band::BandLu;
 pub use combine::Contraction;
+pub use complex::{complex, AngleOp, ComplexOp, ConjOp, ImagOp, NormSqrOp, RealOp};
 pub use cumulative::Accumulate;
 pub use ddof::Ddof;
 pub use expr::UnaryOp;

@@ -21,8 +21,9 @@ use crate::extents::{Extents, RemoveAxis};
 use crate::kernels::reduce::{reduce_all, reduce_axis, AxisFacts, Reducer};
 use crate::layout::RowMajor;
 use crate::storage::Heap;
+use crate::tensor::Inexact;
 use crate::tensor::Tensor;
-use num_traits::{Float, FromPrimitive, One, Zero};
+use num_traits::{Float, FromPrimitive, NumCast, One, Zero};
 
 /// Σ x.
 #[derive(Clone, Copy, Debug, Default)]
@@ -72,10 +73,10 @@ impl<T: Copy + Send + Sync + One> Reducer<T> for Prod {
     }
 }
 
-/// Σ x / n (NaN for no elements).
+/// Σ x / n (NaN for no elements), for real floats and complex numbers ([`Inexact`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Mean;
-impl<T: Float + FromPrimitive + Send + Sync> Reducer<T> for Mean {
+impl<T: Inexact> Reducer<T> for Mean {
     type Acc = T;
     type Out = T;
     #[inline(always)]
@@ -92,7 +93,8 @@ impl<T: Float + FromPrimitive + Send + Sync> Reducer<T> for Mean {
     }
     #[inline(always)]
     fn finish(&self, acc: T, n: usize) -> T {
-        acc / T::from_usize(n).expect("count as float")
+        // Divided by a real count: of a complex sum each part, as numpy does.
+        acc / <T::Real as NumCast>::from(n).expect("count as float")
     }
 }
 
@@ -291,7 +293,7 @@ pub trait Reductions: Expr {
         /// Arithmetic mean (NaN when empty): numpy's `a.mean()`, with an explicit choice of threads (the same
         /// result whatever the threads); `Err` only when a fused expression's dynamic extents do not broadcast.
         fn try_mean_with[](self) with par -> Result<Self::Elem, ShapeError>
-        where [Self::Elem: Float + FromPrimitive,]
+        where [Self::Elem: Inexact,]
         {
             self.try_reduce_with(Mean, par)
         }
@@ -565,7 +567,7 @@ pub trait AxisReductions: Expr {
         /// extents do not broadcast.
         fn try_mean_axis_with[const I: usize]::<I>(self) with par
             -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
-        where [Self::Elem: Float + FromPrimitive, Self::Extents: RemoveAxis<I>]
+        where [Self::Elem: Inexact, Self::Extents: RemoveAxis<I>]
         {
             self.try_reduce_axis_with::<_, I>(Mean, par)
         }

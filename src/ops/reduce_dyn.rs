@@ -26,6 +26,7 @@ use crate::extents::{Axis, AxisList, DynRank, Extents, RemoveAxisDyn};
 use crate::kernels::reduce::{reduce_all, reduce_axes, reduce_axis, AnyAxis, Reducer};
 use crate::layout::Layout;
 use crate::storage::{DenseStorage, Heap};
+use crate::tensor::Inexact;
 use crate::tensor::{or_panic, Tensor};
 use num_traits::{Float, FromPrimitive, One};
 
@@ -277,7 +278,7 @@ pub(crate) fn rename(e: ShapeError, op: &'static str) -> ShapeError {
 impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     reduction_family!("Product", where (T: One,), T, () => Prod;
         try_prod_axis_dyn prod_axis_dyn try_prod_axes prod_axes try_prod_axes_keepdims prod_axes_keepdims);
-    reduction_family!("Mean (NaN over no elements)", where (T: Float + FromPrimitive,), T, () => Mean;
+    reduction_family!("Mean (NaN over no elements)", where (T: Inexact,), T, () => Mean;
         try_mean_axis_dyn mean_axis_dyn try_mean_axes mean_axes try_mean_axes_keepdims mean_axes_keepdims);
     reduction_family!("Variance with `ddof` delta degrees of freedom", where (T: Float + FromPrimitive,), T, (ddof: impl Into<Ddof>) => Var::new(ddof);
         try_var_axis_dyn var_axis_dyn try_var_axes var_axes try_var_axes_keepdims var_axes_keepdims);

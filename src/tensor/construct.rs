@@ -429,7 +429,26 @@ pub trait Scalar: Copy + 'static {}
 macro_rules! scalar {
     ($($t:ty),*) => { $(impl Scalar for $t {})* };
 }
-scalar!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64, bool, char);
+scalar!(
+    i8,
+    i16,
+    i32,
+    i64,
+    i128,
+    isize,
+    u8,
+    u16,
+    u32,
+    u64,
+    u128,
+    usize,
+    f32,
+    f64,
+    bool,
+    char,
+    num_complex::Complex<f32>,
+    num_complex::Complex<f64>
+);
 
 /// Nested arrays `[T; A]`, `[[T; B]; A]`, … whose shape becomes static extents.
 pub trait NestedArray {

@@ -46,7 +46,34 @@ use super::{Scalar, Tensor, TensorView};
 use crate::extents::Extents;
 use crate::kernels::gemm::GemmElem;
 use crate::layout::Layout;
-use num_traits::{Float, FromPrimitive, Zero};
+use core::ops::Div;
+use num_complex::ComplexFloat;
+use num_traits::{Float, FloatConst, FromPrimitive, Zero};
+
+/// The element types of floating-point math, real or complex (numpy's `np.inexact`):
+/// `f32`, `f64`, [`Complex<f32>`](num_complex::Complex), [`Complex<f64>`](num_complex::Complex),
+/// and any other type `num-complex`'s [`ComplexFloat`] covers (every `Float + FloatConst`).
+/// What `exp`, `ln`, `sqrt`, `sin`, `cos`, `tanh`, `powi`, `powf`, `abs`, `conj`, `real`,
+/// `imag`, `angle`, `norm_sqr` and `mean` ask of an element; [`ComplexFloat::Real`] is the
+/// type of its parts (the type itself for a real float).
+///
+/// Implemented for every type with these bounds; name it in generic code.
+///
+/// ```
+/// use mdtensor::{prelude::*, tensor, Complex, Extents, Inexact, Tensor};
+/// // Any real or complex element, any extents: the largest modulus.
+/// fn peak<T: Inexact, E: Extents>(x: &Tensor<T, E>) -> Option<T::Real> {
+///     x.abs().eval().max()
+/// }
+/// assert_eq!(peak(&tensor![-3.0, 2.0]), Some(3.0));
+/// assert_eq!(peak(&tensor![Complex::new(3.0, 4.0), Complex::new(1.0, 0.0)]), Some(5.0));
+/// assert_eq!(peak(&tensor![[Complex::new(0.0f32, -2.0)]]), Some(2.0));
+/// ```
+pub trait Inexact:
+    ComplexFloat<Real: Send + Sync> + Send + Sync + Div<<Self as ComplexFloat>::Real, Output = Self>
+{
+}
+impl<T: ComplexFloat<Real: Send + Sync> + Send + Sync + Div<<T as ComplexFloat>::Real, Output = T>> Inexact for T {}
 
 /// The element types of real-valued numeric code (`f32`, `f64`): what generic functions over
 /// reductions, math, operators and products (`matmul`, `dot`) need of `T`, as one bound.
@@ -59,8 +86,8 @@ use num_traits::{Float, FromPrimitive, Zero};
 /// let a = Tensor::<f32, ext![_, _]>::ones([2, 3]);
 /// assert_eq!(gram(&a).to_vec(), [2.0; 9]);
 /// ```
-pub trait Real: Float + FromPrimitive + Scalar + GemmElem + Send + Sync + core::fmt::Debug {}
-impl<T: Float + FromPrimitive + Scalar + GemmElem + Send + Sync + core::fmt::Debug> Real for T {}
+pub trait Real: Float + FloatConst + FromPrimitive + Scalar + GemmElem + Send + Sync + core::fmt::Debug {}
+impl<T: Float + FloatConst + FromPrimitive + Scalar + GemmElem + Send + Sync + core::fmt::Debug> Real for T {}
 
 /// Any tensor whose elements can be read: dense, sparse (COO, CSR, CSC), band, or a storage
 /// of your own ([`ReadStorage`](crate::ReadStorage) and `SumStorage`). One bound instead of `E: Extents,

@@ -29,7 +29,7 @@ mod parts;
 pub(crate) use crate::error::or_panic;
 pub use band::BandMatrix;
 pub use construct::{ArrayShape, NestedArray, Scalar, ShapeArg};
-pub use generic::{DenseTensor, ReadTensor, Real};
+pub use generic::{DenseTensor, Inexact, ReadTensor, Real};
 pub use index::TensorIndex;
 pub(crate) use parts::{strides_unique, view_parts, ViewParts};
 pub(crate) use read::check_index;

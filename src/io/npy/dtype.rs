@@ -51,6 +51,7 @@ impl Dtype {
             b'b' => size == 1,
             b'i' | b'u' => matches!(size, 1 | 2 | 4 | 8),
             b'f' => matches!(size, 4 | 8),
+            b'c' => matches!(size, 8 | 16),
             _ => false,
         };
         // A multi-byte type must say which order it is in: '|' is numpy's "not applicable".
@@ -70,11 +71,12 @@ mod sealed {
     pub trait Sealed {}
 }
 
-/// An element type that `.npy` files store: `f32`, `f64`, `i8`–`i64`, `u8`–`u64`, `bool`.
+/// An element type that `.npy` files store: `f32`, `f64`, `i8`–`i64`, `u8`–`u64`, `bool`,
+/// and `Complex<f32>`/`Complex<f64>` (numpy's `complex64`/`complex128`, `'<c8'`/`'<c16'`).
 ///
 /// The trait is sealed: its methods are the byte-level contract of the file format.
 pub trait NpyElement: Copy + Send + Sync + 'static + sealed::Sealed {
-    /// numpy's kind letter: `f`, `i`, `u` or `b`.
+    /// numpy's kind letter: `f`, `i`, `u`, `b` or `c`.
     const KIND: u8;
     /// Size in bytes.
     const SIZE: usize = core::mem::size_of::<Self>();
@@ -126,6 +128,31 @@ numeric_element! {
     u8 => b'u', u16 => b'u', u32 => b'u', u64 => b'u',
 }
 
+/// numpy's complex types: the real part, then the imaginary part, each in the file's byte
+/// order (a byte-swapped complex swaps each part on its own).
+macro_rules! complex_element {
+    ($($t:ty),*) => {$(
+        impl sealed::Sealed for num_complex::Complex<$t> {}
+        impl NpyElement for num_complex::Complex<$t> {
+            const KIND: u8 = b'c';
+            #[inline]
+            fn decode(bytes: &[u8], swap: bool) -> Option<Self> {
+                let (re, im) = bytes.split_at(core::mem::size_of::<$t>());
+                Some(num_complex::Complex::new(<$t>::decode(re, swap)?, <$t>::decode(im, swap)?))
+            }
+            #[inline]
+            fn encode_le(self, out: &mut [u8]) {
+                let (re, im) = out.split_at_mut(core::mem::size_of::<$t>());
+                self.re.encode_le(re);
+                self.im.encode_le(im);
+            }
+        }
+        // `Complex` is `#[repr(C)]` over two floats: every bit pattern is a value.
+        impl NpyPod for num_complex::Complex<$t> {}
+    )*};
+}
+complex_element!(f32, f64);
+
 impl sealed::Sealed for bool {}
 impl NpyElement for bool {
     const KIND: u8 = b'b';
@@ -161,7 +188,12 @@ mod tests {
         assert_eq!(Dtype::parse("<f8").unwrap(), Dtype { order: ByteOrder::Little, kind: b'f', size: 8 });
         assert_eq!(Dtype::parse(">i4").unwrap().order, ByteOrder::Big);
         assert_eq!(Dtype::parse("|b1").unwrap().kind, b'b');
-        for bad in ["<c16", "<f2", "|f4", "<i3", "O", "<U5", "f8", "<f", "<f8x", "", "<i+4", "<\u{e9}2", "\u{e9}i4"] {
+        assert_eq!(Dtype::parse("<c16").unwrap(), Dtype { order: ByteOrder::Little, kind: b'c', size: 16 });
+        assert_eq!(Dtype::parse(">c8").unwrap().size, 8);
+        for bad in [
+            "<c4", "<c32", "|c8", "<f2", "|f4", "<i3", "O", "<U5", "f8", "<f", "<f8x", "", "<i+4", "<\u{e9}2",
+            "\u{e9}i4",
+        ] {
             let e = Dtype::parse(bad).unwrap_err();
             assert!(matches!(&e, NpyError::UnknownDescr { descr } if descr == bad), "{bad}: {e}");
         }
@@ -184,5 +216,13 @@ mod tests {
             (f32::descr(), u8::descr(), bool::descr(), i64::descr()),
             ("<f4".into(), "|u1".into(), "|b1".into(), "<i8".into())
         );
+        // A complex's parts are swapped each on its own, real part first.
+        use num_complex::Complex;
+        let be: Vec<u8> = [1.5f32.to_be_bytes(), (-2.0f32).to_be_bytes()].concat();
+        assert_eq!(Complex::<f32>::decode(&be, native_is_le), Some(Complex::new(1.5, -2.0)));
+        let mut out = [0u8; 16];
+        Complex::new(0.25f64, 3.0).encode_le(&mut out);
+        assert_eq!(out.as_slice(), [0.25f64.to_le_bytes(), 3.0f64.to_le_bytes()].concat());
+        assert_eq!((Complex::<f32>::descr(), Complex::<f64>::descr()), ("<c8".into(), "<c16".into()));
     }
 }

@@ -58,7 +58,7 @@ macro_rules! scratch {
         }
     )*};
 }
-scratch!(f32, f64);
+scratch!(f32, f64, num_complex::Complex<f32>, num_complex::Complex<f64>);
 
 /// Runs `f` on a 64-byte aligned buffer of at least `len` elements, this thread's scratch
 /// ([`Scratch::slot`]); `None` when the allocator refuses one (the caller then computes
@@ -446,12 +446,11 @@ unsafe fn by_rows_sharing_b<T: Scratch>(g: Gemm<T>, threads: usize, bl: Blocking
     done.is_some()
 }
 
-/// `C = A·B` through the portable micro-kernel with `MR × NR` tiles (Miri, and the tests
-/// of the nest).
+/// `C = A·B` through the portable micro-kernel with `MR × NR` tiles (complex elements;
+/// Miri, and the tests of the nest).
 ///
 /// # Safety
 /// As `GemmElem::gemm_large`.
-#[cfg(any(miri, test))]
 pub(super) unsafe fn portable<T: Scratch, const MR: usize, const NR: usize>(g: Gemm<T>, threads: usize) {
     use super::micro::Portable;
     // SAFETY: forwarded contract; `serial` is the nest for the same kernel.
@@ -465,14 +464,46 @@ pub(super) unsafe fn portable<T: Scratch, const MR: usize, const NR: usize>(g: G
 pub(super) mod tests {
     use super::super::{gemm_loop, Gemm, GemmElem, MatRef};
     use super::Scratch;
+    use num_complex::Complex;
+
+    /// Elements made from a small integer, so that every sum of their products is exact.
+    pub(in super::super) trait Small {
+        fn small(x: i8) -> Self;
+    }
+    impl Small for f32 {
+        fn small(x: i8) -> Self {
+            x.into()
+        }
+    }
+    impl Small for f64 {
+        fn small(x: i8) -> Self {
+            x.into()
+        }
+    }
+    impl<T: Small> Small for Complex<T> {
+        /// A nonzero imaginary part for most `x`, so that the cross terms are checked.
+        fn small(x: i8) -> Self {
+            Complex::new(T::small(x), T::small((x * 3) % 4))
+        }
+    }
 
     /// A `kernel`'s product of strided operands into C with a row stride wider than `n`
     /// (junk around the block must survive), against the plain loop, bit for bit (small
     /// integers: every sum is exact).
-    pub(in super::super) fn check<T: Scratch + From<i8> + PartialEq + core::fmt::Debug>(
+    pub(in super::super) fn check<T: Scratch + Small + PartialEq + core::fmt::Debug>(
         kernel: unsafe fn(Gemm<T>, usize),
     ) {
-        let sizes: &[(usize, usize, usize)] = if cfg!(miri) {
+        check_sizes(kernel, None)
+    }
+
+    /// [`check`] on the given `(m, k, n)` sizes, or on its own list.
+    pub(in super::super) fn check_sizes<T: Scratch + Small + PartialEq + core::fmt::Debug>(
+        kernel: unsafe fn(Gemm<T>, usize),
+        sizes: Option<&[(usize, usize, usize)]>,
+    ) {
+        let sizes: &[(usize, usize, usize)] = if let Some(sizes) = sizes {
+            sizes
+        } else if cfg!(miri) {
             &[(1, 1, 1), (5, 6, 7), (9, 11, 18), (19, 4, 3), (20, 6, 18)]
         } else {
             &[
@@ -491,7 +522,7 @@ pub(super) mod tests {
                 (333, 530, 170),
             ]
         };
-        let v = |s: usize, i: usize, j: usize| T::from(((i * 7 + j * 3 + s) % 11) as i8 - 5);
+        let v = |s: usize, i: usize, j: usize| T::small(((i * 7 + j * 3 + s) % 11) as i8 - 5);
         for (&(m, k, n), a_rows) in sizes.iter().flat_map(|s| [(s, false), (s, true)]) {
             // A column-major with a padded column stride, or row-major with a padded row
             // stride (packed by transposing: `pack::pack_rows_sse2`); B row-major read
@@ -510,11 +541,11 @@ pub(super) mod tests {
             // SAFETY: row k - 1 of b is its last; stepping back by n reaches row 0.
             let bm = MatRef { ptr: unsafe { b.as_ptr().add((k - 1) * n) }, rs: -(n as isize), cs: 1 };
             let ldc = n + 5;
-            let mut want = vec![T::from(7); m * ldc];
+            let mut want = vec![T::small(7); m * ldc];
             // SAFETY: the operands cover m × k and k × n; C has m rows of ldc ≥ n.
             unsafe { gemm_loop(Gemm { m, k, n, a: am, b: bm, c: want.as_mut_ptr(), ldc }) };
             for threads in [1, 2, 3] {
-                let mut got = vec![T::from(7); m * ldc];
+                let mut got = vec![T::small(7); m * ldc];
                 // SAFETY: as above.
                 unsafe { kernel(Gemm { m, k, n, a: am, b: bm, c: got.as_mut_ptr(), ldc }, threads) };
                 assert_eq!(got, want, "{m}×{k}·{k}×{n}, {threads} threads, A row-major: {a_rows}");

@@ -3,9 +3,10 @@
 //! A micro-kernel computes one `MR × NR` tile of C from a packed sliver of A and one of
 //! B (see `pack`): `C[i, j] (+)= Σ_p A[i, p] · B[p, j]`, each element summing p = 0, 1, …
 //! in order in a register of its own, so the result does not depend on which tile, thread
-//! or split computes an element. The portable kernel runs under Miri and in the crate's
-//! tests, so that packing, edges and threading are exercised everywhere; on x86_64 the
-//! products run `simd`'s kernels (`avx512`, `avx2`, `sse2`).
+//! or split computes an element. The portable kernel computes complex products, and runs
+//! under Miri and in the crate's tests, so that packing, edges and threading are exercised
+//! everywhere; on x86_64 the real products run `simd`'s kernels (`avx512`, `avx2`,
+//! `sse2`).
 
 use super::GemmElem;
 
@@ -90,10 +91,8 @@ pub(super) trait Micro {
 
 /// The plain-Rust kernel for element type `T` with `MR × NR` tiles (`a·b + c`, never
 /// `mul_add`, which is a library call without FMA in the build).
-#[cfg(any(miri, test))]
 pub(super) struct Portable<T, const MR: usize, const NR: usize>(core::marker::PhantomData<T>);
 
-#[cfg(any(miri, test))]
 impl<T: GemmElem, const MR: usize, const NR: usize> Micro for Portable<T, MR, NR> {
     type T = T;
     const MR: usize = MR;
@@ -135,7 +134,6 @@ impl<T: GemmElem, const MR: usize, const NR: usize> Micro for Portable<T, MR, NR
 ///
 /// # Safety
 /// `t` is valid for `MR` rows (see [`Tile`]); C initialised when `accumulate`.
-#[cfg(any(miri, test))]
 #[inline(always)]
 unsafe fn portable_tile<T: GemmElem, const MR: usize, const NR: usize>(t: Tile<T>, accumulate: bool) {
     let Tile { kc, a, rsa, csa, b, rsb, c, ldc } = t;

@@ -9,6 +9,8 @@
 //!   `matrixmultiply` (NEON and other kernels of its own). Operands of any strides are
 //!   read in place: packing reads through the strides, so transposed or sliced views are
 //!   not copied first.
+//! * Larger complex products (`Complex<f32>`, `Complex<f64>`) run the same blocked nest
+//!   around the portable micro-kernel (`micro::Portable`, plain Rust).
 //! * Other element types use the plain loop, split by rows across threads when large.
 //!
 //! Under Miri the blocked nest runs with its portable micro-kernel, so that packing, edge
@@ -300,6 +302,22 @@ macro_rules! gemm_float {
 // Miri's portable tiles: the SSE2 kernel's shape, 6 × 8 `f32` or 6 × 4 `f64`.
 gemm_float!(f32 => sgemm, 8, matrixmultiply::sgemm; f64 => dgemm, 4, matrixmultiply::dgemm);
 
+/// Complex products run the blocked nest (packing, cache blocks, threads) around the
+/// portable tile kernel: plain Rust, `MR × NR` complex accumulators, each multiply the
+/// four real products of `Complex`'s `Mul`.
+macro_rules! gemm_complex {
+    ($($t:ty => $mr:literal, $nr:literal);*) => {$(
+        impl GemmElem for num_complex::Complex<$t> {
+            #[doc(hidden)]
+            unsafe fn gemm_large(g: Gemm<Self>, threads: usize) {
+                // SAFETY: forwarded contract.
+                unsafe { blocked::portable::<Self, $mr, $nr>(g, threads) }
+            }
+        }
+    )*};
+}
+gemm_complex!(f32 => 4, 4; f64 => 4, 2);
+
 /// `C = A·B` with the kernel and thread count chosen by size.
 ///
 /// # Safety
@@ -320,6 +338,22 @@ pub(crate) unsafe fn gemm<T: GemmElem>(g: Gemm<T>, par: Par) {
 mod tests {
     /// Each instruction set's nest that this CPU runs, not only the widest that dispatch
     /// picks: a CPU with AVX-512 still checks the AVX2 kernels users of older CPUs get.
+    /// The complex nest against the plain loop, bit for bit (small integer parts: every
+    /// sum is exact), on sizes that cross each block edge of the complex blocking (the
+    /// full list of the real kernels takes minutes unoptimised).
+    #[test]
+    fn complex_nest_strides_edges_and_threads() {
+        use super::blocked::tests::check_sizes;
+        use num_complex::Complex;
+        let sizes: &[(usize, usize, usize)] = if cfg!(miri) {
+            &[(1, 1, 1), (5, 6, 7), (9, 11, 18)]
+        } else {
+            &[(1, 1, 1), (5, 6, 7), (10, 9, 40), (13, 257, 33), (270, 20, 70), (40, 300, 70)]
+        };
+        check_sizes::<Complex<f32>>(<Complex<f32> as super::GemmElem>::gemm_large, Some(sizes));
+        check_sizes::<Complex<f64>>(<Complex<f64> as super::GemmElem>::gemm_large, Some(sizes));
+    }
+
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     #[test]
     fn every_instruction_set_the_cpu_runs() {

@@ -8,6 +8,7 @@ use crate::kernels::reduce::Reducer;
 use crate::layout::Layout;
 use crate::ops::{AxisReductions, Ddof};
 use crate::storage::DenseStorage;
+use crate::tensor::Inexact;
 use crate::tensor::Tensor;
 use crate::ShapeError;
 use num_traits::{Float, FromPrimitive, One, Zero};
@@ -105,7 +106,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
         /// [`AxisReductions::try_mean_axis_with`].
         pub fn try_mean_axis_with[const I: usize]::<I>(&self) with par
             -> Result<Reduced<T, E, I>, ShapeError>
-        where [T: Float + FromPrimitive, E: RemoveAxis<I>]
+        where [T: Inexact, E: RemoveAxis<I>]
         {
             AxisReductions::try_mean_axis_with::<I>(self, par)
         }

@@ -3,6 +3,7 @@
 
 use crate::extents::{CanBroadcast, Extents};
 use crate::layout::Layout;
+use crate::ops::complex::{AngleOp, ConjOp, ImagOp, NormSqrOp, RealOp};
 use crate::ops::expr::{Binary, ExprShape, IntoExpr, Unary};
 use crate::ops::math::{
     AbsOp, CastOp, ClampOp, CosOp, EqOp, ExpOp, FloorOp, GeOp, GtOp, LeOp, LnOp, LtOp, NeOp, PowfOp, PowiOp, ReluOp,
@@ -10,17 +11,18 @@ use crate::ops::math::{
 };
 use crate::ops::ElementwiseExt;
 use crate::storage::DenseStorage;
+use crate::tensor::Inexact;
 use crate::tensor::Tensor;
 use num_traits::{AsPrimitive, Float};
 
 /// One forwarding method per unary [`ElementwiseExt`] function.
 macro_rules! unary_methods {
-    ($(($method:ident, $Op:ident, $what:literal)),* $(,)?) => {$(
+    ($Bound:path: $(($method:ident, $Op:ident, $what:literal)),* $(,)?) => {$(
         #[doc = concat!("Elementwise ", $what, ", lazily; see [`ElementwiseExt::", stringify!($method), "`].")]
         #[inline]
         pub fn $method(&self) -> Unary<&Self, $Op>
         where
-            T: Float,
+            T: $Bound,
         {
             ElementwiseExt::$method(self)
         }
@@ -60,13 +62,28 @@ macro_rules! compare_methods {
 /// ```
 impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     unary_methods!(
+        Inexact:
         (exp, ExpOp, "`eˣ`"),
         (ln, LnOp, "natural logarithm"),
         (sqrt, SqrtOp, "square root"),
-        (abs, AbsOp, "absolute value"),
         (sin, SinOp, "sine"),
         (cos, CosOp, "cosine"),
         (tanh, TanhOp, "hyperbolic tangent"),
+        (conj, ConjOp, "complex conjugate"),
+    );
+    unary_methods!(
+        Inexact:
+        (abs, AbsOp, "absolute value (of complex elements their modulus, a real tensor)"),
+        (real, RealOp, "real part, a real tensor (numpy's `real`)"),
+        (re, RealOp, "real part (`real` under `num-complex`'s name)"),
+        (imag, ImagOp, "imaginary part, a real tensor (numpy's `imag`)"),
+        (im, ImagOp, "imaginary part (`imag` under `num-complex`'s name)"),
+        (angle, AngleOp, "argument `atan2(im, re)`, a real tensor (numpy's `angle`)"),
+        (arg, AngleOp, "argument (`angle` under `num-complex`'s name)"),
+        (norm_sqr, NormSqrOp, "squared modulus `re² + im²`, a real tensor"),
+    );
+    unary_methods!(
+        Float:
         (sigmoid, SigmoidOp, "`1 / (1 + e⁻ˣ)`"),
         (relu, ReluOp, "`max(x, 0)` (NaN stays NaN)"),
         (floor, FloorOp, "rounding down"),
@@ -76,15 +93,15 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     #[inline]
     pub fn powi(&self, n: i32) -> Unary<&Self, PowiOp>
     where
-        T: Float,
+        T: Inexact,
     {
         ElementwiseExt::powi(self, n)
     }
-    /// Elementwise `xᵖ`, lazily; see [`ElementwiseExt::powf`].
+    /// Elementwise `xᵖ` for a real `p`, lazily; see [`ElementwiseExt::powf`].
     #[inline]
-    pub fn powf(&self, p: T) -> Unary<&Self, PowfOp<T>>
+    pub fn powf<P: Send + Sync>(&self, p: P) -> Unary<&Self, PowfOp<P>>
     where
-        T: Float,
+        T: Inexact<Real = P>,
     {
         ElementwiseExt::powf(self, p)
     }

@@ -7,6 +7,7 @@ use crate::kernels::reduce::Reducer;
 use crate::layout::Layout;
 use crate::ops::{Ddof, Reductions};
 use crate::storage::DenseStorage;
+use crate::tensor::Inexact;
 use crate::tensor::Tensor;
 use crate::ShapeError;
 use num_traits::{Float, FromPrimitive, One, Zero};
@@ -80,7 +81,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
         /// Arithmetic mean (NaN when empty): numpy's `a.mean()`, with an explicit choice of threads; see
         /// [`Reductions::try_mean_with`].
         pub fn try_mean_with[](&self) with par -> Result<T, ShapeError>
-        where [T: Float + FromPrimitive,]
+        where [T: Inexact,]
         {
             Reductions::try_mean_with(self, par)
         }
