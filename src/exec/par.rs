@@ -23,17 +23,31 @@ use std::sync::{Mutex, PoisonError};
 /// by elements and products by multiply-adds.
 ///
 /// Operations that take a `Par` are the `_with` forms, each next to its plain form (which
-/// uses `Auto`): [`Expr::eval_with`](crate::Expr::eval_with),
-/// [`Tensor::assign_with`](crate::Tensor::assign_with), the whole and axis reductions
-/// ([`Tensor::sum_with`](crate::Tensor::sum_with),
-/// [`Tensor::reduce_with`](crate::Tensor::reduce_with),
-/// [`Tensor::reduce_axis_with`](crate::Tensor::reduce_axis_with),
-/// [`Tensor::reduce_axis_dyn_with`](crate::Tensor::reduce_axis_dyn_with),
-/// [`Tensor::reduce_axes_with`](crate::Tensor::reduce_axes_with)), dense products
-/// ([`Tensor::matmul_with`](crate::Tensor::matmul_with),
-/// [`Tensor::matmul_into_with`](crate::Tensor::matmul_into_with)), sparse products
-/// (`matvec_with`, `matvec_into_with`, `matmat_with`) and band products
-/// (`matvec_into_with`). Each has a `try_` twin. The other operations run with `Auto`.
+/// uses `Auto`) and each with a `try_` twin; every operation that can split its work is
+/// one of them:
+///
+/// * evaluation: [`Expr::eval_with`](crate::Expr::eval_with),
+///   [`Tensor::assign_with`](crate::Tensor::assign_with);
+/// * whole-tensor reductions: `sum_with`, `prod_with`, `mean_with`, `var_with`,
+///   `std_with`, `min_with`, `max_with`, `argmin_with`, `argmax_with`, `all_with`,
+///   `any_with`, and any [`Reducer`](crate::ops::Reducer) through
+///   [`Tensor::reduce_with`](crate::Tensor::reduce_with);
+/// * along a static axis: `sum_axis_with::<I>`, `prod_axis_with`, `mean_axis_with`,
+///   `var_axis_with`, `std_axis_with`, `min_axis_with`, `max_axis_with`,
+///   `argmin_axis_with`, `argmax_axis_with`, `all_axis_with`, `any_axis_with`, and
+///   [`Tensor::reduce_axis_with`](crate::Tensor::reduce_axis_with);
+/// * along run-time axes, any reducer (`ops::Sum`, `ops::Mean`, `ops::Var`, …) through
+///   [`Tensor::reduce_axis_dyn_with`](crate::Tensor::reduce_axis_dyn_with),
+///   [`Tensor::reduce_axes_with`](crate::Tensor::reduce_axes_with) and
+///   [`Tensor::reduce_axes_keepdims_with`](crate::Tensor::reduce_axes_keepdims_with);
+/// * dense products: [`Tensor::matmul_with`](crate::Tensor::matmul_with),
+///   [`Tensor::matmul_into_with`](crate::Tensor::matmul_into_with);
+/// * sparse products: `matvec_with`, `matvec_into_with`, `matmat_with`,
+///   `matmat_into_with`; band products: `matvec_with`, `matvec_into_with`;
+/// * softmax along an axis: `softmax_with`, `log_softmax_with` and their `_dyn` forms.
+///
+/// Everything else (views, joins, sorting, scans, dense constructors) runs on the calling
+/// thread; building a compressed sparse matrix sorts its lanes with `Auto`.
 ///
 /// ```
 /// use mdtensor::{ext, Par, Tensor};
