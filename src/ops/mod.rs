@@ -72,5 +72,6 @@ pub use math::{
 };
 pub use norm::Norm;
 pub use reduce::{AxisReductions, Extreme, Logical, Mean, Prod, Reductions, Sum, Var};
+pub use softmax::Softmaxed;
 pub use sum_storage::{extreme_stored, sum_stored, sum_stored_axes_keepdims, sum_stored_axis, SumStorage};
 pub use take::Taken;
