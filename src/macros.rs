@@ -5,7 +5,7 @@
 /// In type position `ext![2, _, 4]` is `(Const<2>, Dyn, Const<4>)`, and a literal `1` is
 /// [`One`](crate::One), the static axis that stretches when broadcast (`ext![1, 3]` is
 /// `(One, Const<3>)`). In value position every axis must be static (`ext![2, 3]` is the
-/// value `(Const::<2>, Const::<3>)`). A [`tensor!`](crate::tensor) literal follows the
+/// value `(Const::<2>, Const::<3>)`). A [`tensor!`](macro@crate::tensor) literal follows the
 /// same rule, so `tensor![[1., 2., 3.]]` has extents `ext![1, 3]`; a `Const<1>` from a
 /// const generic or an array length is a different type, converted for free by
 /// [`try_into_extents`](crate::Tensor::try_into_extents).

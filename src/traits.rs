@@ -16,7 +16,7 @@
 //! | an operand of `+`, `assign`, … | [`IntoExpr`] (tensors, views, scalars, expressions); [`ExprShape`] for an expression's element type, extents and shape (every storage), [`Expr`] to evaluate it on the host | lazy elementwise work |
 //! | a reduction | [`Reductions`], [`AxisReductions`] (on expressions), [`Reducer`] (your own) | `sum`, `mean`, `max`, … |
 //! | elementwise math on expressions | [`ElementwiseExt`] | `exp`, `relu`, `clip`, … |
-//! | a shape rule | [`BroadcastTo`], [`InsertAxis`], [`RemoveAxis`], [`AxisAt`], [`Reverse`], [`ConcatAlong`], [`ReshapeTo`], [`Squeezable`], [`Permutation`], [`SliceArg`] | `broadcast_to`, `unsqueeze`, `squeeze`, `t()`, `concatenate`, `stack`, `reshape`, `permute`, `slice` over generic extents |
+//! | a shape rule | [`BroadcastTo`], [`InsertAxis`], [`RemoveAxis`], [`AxisAt`], [`Reverse`], [`ConcatAlong`], [`StackAxis`], [`ReshapeTo`], [`Squeezable`], [`Permutation`], [`SliceArg`] | `broadcast_to`, `unsqueeze`, `squeeze`, `t()`, `concatenate`, `stack`, `reshape`, `permute`, `slice` over generic extents |
 //! | a band or sparse element | [`BandElem`], [`SparseElem`], [`SparseIndex`] | their products and constructors |
 //! | a storage of your own | [`Storage`], [`NonDenseStorage`], [`ReadStorage`], [`DebugStorage`] | see `examples/custom_storage.rs` |
 //!
@@ -52,7 +52,7 @@
 //! ```
 
 pub use crate::extents::{
-    AxisAt, BroadcastTo, ConcatAlong, Dim, DynOfRank, Extents, InsertAxis, RemoveAxis, Reverse, StaticDim,
+    AxisAt, BroadcastTo, ConcatAlong, Dim, DynOfRank, Extents, InsertAxis, RemoveAxis, Reverse, StackAxis, StaticDim,
     StaticExtents,
 };
 pub use crate::fmt::DebugStorage;

@@ -72,6 +72,16 @@ pub enum ShapeError {
         /// Rank of the tensor.
         rank: usize,
     },
+    /// The position of a new axis (`stack`) is outside `0..=rank` (or `-rank-1..=-1`
+    /// counted from the end) for parts of rank `rank`.
+    NewAxisOutOfRange {
+        /// Operation.
+        op: &'static str,
+        /// Axis requested, as given.
+        axis: isize,
+        /// Rank of the parts (the result has one axis more).
+        rank: usize,
+    },
     /// Two shapes are incompatible for an operation.
     Incompatible {
         /// Operation.
@@ -138,6 +148,12 @@ impl fmt::Display for ShapeError {
             ShapeError::NegativeAxisOutOfRange { op, axis, rank } => {
                 write!(f, "{op}: axis {axis} is out of range for a tensor of rank {rank}")
             }
+            ShapeError::NewAxisOutOfRange { op, axis, rank } => write!(
+                f,
+                "{op}: axis {axis} is beyond the rank: tensors of rank {rank} take a new axis at 0 to {rank} \
+                 (or -{} to -1)",
+                rank + 1
+            ),
             ShapeError::Incompatible { op, lhs, rhs, reason } => {
                 write!(f, "{op}: shapes {lhs:?} and {rhs:?} are incompatible: {reason}")
             }
@@ -166,6 +182,7 @@ impl ShapeError {
             | ShapeError::IndexOutOfBounds { op, .. }
             | ShapeError::AxisOutOfRange { op, .. }
             | ShapeError::NegativeAxisOutOfRange { op, .. }
+            | ShapeError::NewAxisOutOfRange { op, .. }
             | ShapeError::Incompatible { op, .. }
             | ShapeError::InvalidArgument { op, .. }
             | ShapeError::NotContiguous { op, .. }

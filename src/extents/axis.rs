@@ -4,7 +4,7 @@
 //! For tuple extents these are type-level: an axis beyond the rank does not compile. For
 //! [`DynRank`] they are checked at run time and the `Result` carries the error.
 
-use super::{Dim, DynRank, Extents};
+use super::{Dim, Dyn, DynRank, Extents};
 use crate::error::ShapeError;
 
 /// The dim at axis `I`.
@@ -42,6 +42,53 @@ pub trait InsertAxis<const I: usize, New: Dim>: Extents {
     type Output: Extents;
     /// Inserts the axis; fails only for [`DynRank`] when `I > rank`.
     fn insert_axis(&self, new: New) -> Result<Self::Output, ShapeError>;
+}
+
+/// Parts of extents `Self` can be stacked along a new axis `I` (`0..=rank`): the shape rule
+/// of `stack`, [`InsertAxis`] with a dynamic new axis (as many entries as parts), reported
+/// under `stack`'s own message when `I` is beyond the parts' rank.
+///
+/// ```
+/// use mdtensor::extents::StackAxis;
+/// use mdtensor::{ext, Dyn};
+/// let _: <ext![2, 3] as StackAxis<2>>::Output = (mdtensor::Const::<2>, mdtensor::Const::<3>, Dyn(4));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "stack along axis {I}: parts of extents `{Self}` have no position {I} for the new axis",
+    label = "axis {I} is beyond the rank of the parts",
+    note = "the new axis goes at positions 0 to R for parts of rank R; tuple extents end at rank 6, so rank-6 parts stack with `stack_dyn`"
+)]
+pub trait StackAxis<const I: usize>: Extents {
+    /// The extents of the stack.
+    type Output: Extents;
+    /// The extents of a stack of `parts` tensors of these extents; fails only for
+    /// [`DynRank`] when `I > rank`.
+    fn stack_extents(&self, parts: usize) -> Result<Self::Output, ShapeError>;
+}
+// One impl per (rank, position) rather than a blanket impl over `InsertAxis`, so that
+// every error about an unsupported position carries this trait's message.
+macro_rules! stack_axis {
+    ($dims:tt; $($i:literal)*) => { $(stack_axis!(@one $dims $i);)* };
+    (@one [$($D:ident)*] $i:literal) => {
+        impl<$($D: Dim),*> StackAxis<$i> for ($($D,)*) {
+            type Output = <($($D,)*) as InsertAxis<$i, Dyn>>::Output;
+            fn stack_extents(&self, parts: usize) -> Result<Self::Output, ShapeError> {
+                <Self as InsertAxis<$i, Dyn>>::insert_axis(self, Dyn(parts))
+            }
+        }
+    };
+}
+stack_axis!([]; 0);
+stack_axis!([A]; 0 1);
+stack_axis!([A B]; 0 1 2);
+stack_axis!([A B C]; 0 1 2 3);
+stack_axis!([A B C D]; 0 1 2 3 4);
+stack_axis!([A B C D F]; 0 1 2 3 4 5);
+impl<const I: usize> StackAxis<I> for DynRank {
+    type Output = DynRank;
+    fn stack_extents(&self, parts: usize) -> Result<DynRank, ShapeError> {
+        <DynRank as InsertAxis<I, Dyn>>::insert_axis(self, Dyn(parts))
+    }
 }
 
 /// Extents in reverse axis order (the shape of a transpose).
@@ -258,7 +305,6 @@ macro_rules! axis_dyn_impls {
         }
     };
 }
-use super::Dyn;
 impl InsertAxisDyn for () {
     type Output = (Dyn,);
     fn insert_axis_dyn(&self, op: &'static str, axis: usize, n: usize) -> Result<(Dyn,), ShapeError> {

@@ -27,7 +27,7 @@ pub(crate) mod table;
 mod tuple;
 
 pub(crate) use axis::check_axis;
-pub use axis::{AxisAt, InsertAxis, InsertAxisDyn, RemoveAxis, RemoveAxisDyn, Reverse};
+pub use axis::{AxisAt, InsertAxis, InsertAxisDyn, RemoveAxis, RemoveAxisDyn, Reverse, StackAxis};
 pub use axis_arg::{Axis, AxisList, TakeIndex};
 pub use broadcast::{
     broadcast_shapes, BroadcastDim, BroadcastTo, BroadcastWith, CanBroadcast, CanBroadcastDim, DimBroadcast,

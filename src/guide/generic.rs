@@ -137,6 +137,35 @@
 //! assert_eq!(centre(&a), Some(0.5));
 //! ```
 //!
+//! ## Joining over generic extents
+//!
+//! `concatenate` and `stack` state their shape rules as bounds, which generic code
+//! repeats: [`ConcatAlong<I, Rhs>`](crate::extents::ConcatAlong) (same rank, equal extents
+//! off axis `I`; the output adds the extents along it) and
+//! [`StackAxis<I>`](crate::extents::StackAxis) (a new axis at `0..=rank`). Their `Output`
+//! names the result's extents; with [`DynRank`](crate::DynRank) the same code checks at
+//! run time.
+//!
+//! ```
+//! use mdtensor::extents::{ConcatAlong, StackAxis};
+//! use mdtensor::{ext, stack, tensor, DynRank, Extents, Tensor};
+//!
+//! fn append<E: Extents + ConcatAlong<0, E>>(a: &Tensor<f64, E>, b: &Tensor<f64, E>) -> Tensor<f64, <E as ConcatAlong<0, E>>::Output> {
+//!     a.concatenate::<0, _>(b)
+//! }
+//! fn pair<E: StackAxis<0>>(a: &Tensor<f64, E>, b: &Tensor<f64, E>) -> Tensor<f64, <E as StackAxis<0>>::Output> {
+//!     stack::<0, _, _, _, _>(&[a, b])
+//! }
+//!
+//! let m = tensor![[1.0, 2.0], [3.0, 4.0]];
+//! let _: Tensor<f64, ext![4, 2]> = append(&m, &m);
+//! let p = pair(&m, &m);
+//! assert_eq!(p.shape(), [2, 2, 2]);
+//! let d = Tensor::<f64, DynRank>::zeros(vec![3]);
+//! assert_eq!(append(&d, &d).shape(), [6]);
+//! assert_eq!(pair(&d, &d).shape(), [2, 3]);
+//! ```
+//!
 //! ## Broadcasting a static 1
 //!
 //! numpy stretches an axis of extent 1. Here a static axis stretches when its type is

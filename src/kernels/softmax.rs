@@ -10,6 +10,9 @@ use crate::exec::par::{for_each_block_as, Par};
 use crate::exec::paths::Paths;
 use num_traits::Float;
 
+/// Axes besides the softmax axis kept on the stack (more go to a `Vec`).
+const SMALL: usize = 8;
+
 /// Shifts a fiber by its maximum, exponentiates it and returns the sum of the exponentials.
 ///
 /// # Safety
@@ -51,18 +54,39 @@ pub(crate) unsafe fn softmax_fibers<T: Float + Send + Sync, P: Paths>(
 ) {
     let len = dims[axis];
     let stride = strides[axis];
-    let outer: Vec<usize> = dims.iter().enumerate().filter(|&(k, _)| k != axis).map(|(_, &d)| d).collect();
-    let outer_strides: Vec<isize> = strides.iter().enumerate().filter(|&(k, _)| k != axis).map(|(_, &s)| s).collect();
+    // The other axes' extents and strides, and the running index, on the stack for up to
+    // `SMALL` axes: a static stack tensor's softmax allocates nothing.
+    let r = dims.len() - 1;
+    let others = || (0..dims.len()).filter(|&k| k != axis);
+    let (mut outer_buf, mut stride_buf) = ([0usize; SMALL], [0isize; SMALL]);
+    let (outer_vec, stride_vec): (Vec<usize>, Vec<isize>) = if r <= SMALL {
+        for (j, k) in others().enumerate() {
+            outer_buf[j] = dims[k];
+            stride_buf[j] = strides[k];
+        }
+        (Vec::new(), Vec::new())
+    } else {
+        (others().map(|k| dims[k]).collect(), others().map(|k| strides[k]).collect())
+    };
+    let (outer, outer_strides): (&[usize], &[isize]) =
+        if r <= SMALL { (&outer_buf[..r], &stride_buf[..r]) } else { (&outer_vec, &stride_vec) };
     let fibers: usize = outer.iter().product();
     if len == 0 || fibers == 0 {
         return;
     }
     let base = SendPtr(data);
     for_each_block_as::<P>(fibers, par.parallel_for(fibers * len), |lo, hi| {
-        let mut idx = vec![0usize; outer.len()];
+        let mut idx_buf = [0usize; SMALL];
+        let mut idx_vec = Vec::new();
+        let idx: &mut [usize] = if r <= SMALL {
+            &mut idx_buf[..r]
+        } else {
+            idx_vec.resize(r, 0);
+            &mut idx_vec
+        };
         for o in lo..hi {
-            unravel(o, &outer, &mut idx);
-            let off: isize = idx.iter().zip(&outer_strides).map(|(&i, &s)| i as isize * s).sum();
+            unravel(o, outer, idx);
+            let off: isize = idx.iter().zip(outer_strides).map(|(&i, &s)| i as isize * s).sum();
             // SAFETY: `off` is the position of a fiber's first element (caller's contract);
             // fibers are disjoint, so parallel tasks never touch the same element.
             unsafe {

@@ -14,7 +14,7 @@
 use super::along::{check_axis, dyn_view};
 use crate::alloc::try_vec_with_capacity;
 use crate::error::{checked_numel, ShapeError};
-use crate::extents::{extents_from, joined_dims, Axis, ConcatAlong, Dyn, DynRank, Extents, InsertAxis};
+use crate::extents::{extents_from, joined_dims, Axis, ConcatAlong, DynRank, Extents, StackAxis};
 use crate::layout::{Layout, Strided};
 use crate::storage::{DenseStorage, View};
 use crate::tensor::{or_panic, Tensor, TensorView};
@@ -92,7 +92,11 @@ fn stack_dims(axis: usize, parts: &[TensorView<'_, impl Sized, DynRank, Strided>
         .first()
         .ok_or_else(|| ShapeError::InvalidArgument { op: "stack", reason: "needs at least one tensor".into() })?;
     if axis > first.rank() {
-        return Err(ShapeError::AxisOutOfRange { op: "stack", axis, rank: first.rank() + 1 });
+        return Err(ShapeError::NewAxisOutOfRange {
+            op: "stack",
+            axis: axis.min(isize::MAX as usize) as isize,
+            rank: first.rank(),
+        });
     }
     if let Some(p) = parts.iter().find(|p| p.extents() != first.extents()) {
         return Err(ShapeError::Incompatible {
@@ -155,14 +159,14 @@ pub fn concatenate_dyn<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
 /// See [`stack`].
 pub fn try_stack<const I: usize, T: Clone, E, S: Layout<E>, St: DenseStorage<T>>(
     parts: &[&Tensor<T, E, S, St>],
-) -> Result<Tensor<T, <E as InsertAxis<I, Dyn>>::Output>, ShapeError>
+) -> Result<Tensor<T, <E as StackAxis<I>>::Output>, ShapeError>
 where
-    E: InsertAxis<I, Dyn>,
+    E: StackAxis<I>,
 {
     let views = dyn_views("stack", parts)?;
     let dims = stack_dims(I, &views)?;
     // Checks the axis for dynamic rank; for tuples the type already did.
-    parts[0].extents().insert_axis(Dyn(parts.len()))?;
+    parts[0].extents().stack_extents(parts.len())?;
     assemble("stack", &views, I, &dims)
 }
 
@@ -181,9 +185,9 @@ where
 #[track_caller]
 pub fn stack<const I: usize, T: Clone, E, S: Layout<E>, St: DenseStorage<T>>(
     parts: &[&Tensor<T, E, S, St>],
-) -> Tensor<T, <E as InsertAxis<I, Dyn>>::Output>
+) -> Tensor<T, <E as StackAxis<I>>::Output>
 where
-    E: InsertAxis<I, Dyn>,
+    E: StackAxis<I>,
 {
     or_panic(try_stack::<I, T, E, S, St>(parts))
 }
@@ -195,7 +199,20 @@ pub fn try_stack_dyn<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
 ) -> Result<Tensor<T, DynRank>, ShapeError> {
     // The new axis counts in the result, one rank up (numpy's `stack(…, axis=-1)` appends).
     let axis = match parts.first() {
-        Some(p) => axis.into().resolve("stack", p.rank() + 1)?,
+        Some(p) => {
+            let axis = axis.into();
+            axis.resolve("stack", p.rank() + 1).map_err(|e| match e {
+                ShapeError::AxisOutOfRange { axis, .. } => ShapeError::NewAxisOutOfRange {
+                    op: "stack",
+                    axis: axis.min(isize::MAX as usize) as isize,
+                    rank: p.rank(),
+                },
+                ShapeError::NegativeAxisOutOfRange { axis, .. } => {
+                    ShapeError::NewAxisOutOfRange { op: "stack", axis, rank: p.rank() }
+                }
+                other => other,
+            })?
+        }
         None => 0,
     };
     let views = dyn_views("stack", parts)?;

@@ -77,5 +77,6 @@ pub use reduce::{AxisReductions, Extreme, Logical, Mean, Prod, Reductions, Sum, 
 /// The run-time axis rules of the host reductions, shared with the device's.
 #[cfg(feature = "cuda")]
 pub(crate) use reduce_dyn::{reduced_mask, rename};
+pub use softmax::Softmaxed;
 pub use sum_storage::{extreme_stored, sum_stored, sum_stored_axes_keepdims, sum_stored_axis, SumStorage};
 pub use take::Taken;

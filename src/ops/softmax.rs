@@ -1,7 +1,9 @@
 //! `softmax` and `log_softmax` along an axis, numerically stable: each fiber is shifted by
 //! its maximum before exponentiation, so inputs of ±1000 neither overflow nor lose the
 //! result. The axis is a const generic (`softmax::<1>()`) or a run-time value
-//! (`softmax_dyn(1)`); each has a `try_` form.
+//! (`softmax_dyn(1)`); each has a `try_` form. The result's storage follows the input's
+//! ([`ResultStorage`]): a static stack tensor's softmax is a stack tensor, with no heap
+//! allocation.
 
 use crate::error::ShapeError;
 use crate::exec::par::Par;
@@ -9,21 +11,26 @@ use crate::exec::paths::with_known_paths;
 use crate::extents::{Axis, AxisAt, Extents};
 use crate::kernels::softmax::softmax_fibers;
 use crate::layout::Layout;
+use crate::layout::RowMajor;
 use crate::ops::expr::{Expr, SizePaths};
-use crate::storage::{DenseStorage, DenseStorageMut};
+use crate::storage::{DenseStorage, DenseStorageMut, ResultStorage};
 use crate::tensor::{or_panic, Tensor};
 use num_traits::Float;
 
+/// The result of a softmax of a tensor of storage `St`: row-major, in the storage
+/// [`ResultStorage`] picks (inline for a static stack tensor, the heap otherwise).
+pub type Softmaxed<T, E, St> = Tensor<T, E, RowMajor, <St as ResultStorage<T, E>>::Out>;
+
 /// # Softmax along an axis
-impl<T: Float + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
+impl<T: Float + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T> + ResultStorage<T, E>> Tensor<T, E, S, St> {
     /// `softmax` (or `log_softmax` when `log`) along `axis`, the engine of every form.
-    fn softmax_along(&self, op: &'static str, axis: usize, log: bool) -> Result<Tensor<T, E>, ShapeError> {
+    fn softmax_along(&self, op: &'static str, axis: usize, log: bool) -> Result<Softmaxed<T, E, St>, ShapeError> {
         if axis >= self.rank() {
             return Err(ShapeError::AxisOutOfRange { op, axis, rank: self.rank() });
         }
         // A row-major copy through the expression engine, then the kernel in place: both
         // are shared by every shape (see `kernels::softmax`).
-        let mut out = Expr::try_eval(self)?;
+        let mut out = Expr::try_eval_in::<St::Out>(self)?;
         let (dims, strides) = (out.dims(), out.strides());
         let data = out.storage.as_mut_ptr();
         // SAFETY: `out` is a fresh row-major tensor with these extents and strides, borrowed
@@ -36,7 +43,7 @@ impl<T: Float + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tens
 
     /// `exp(x) / Σ exp(x)` along axis `I`; `Err` only for [`DynRank`](crate::DynRank) when
     /// `I >= rank`.
-    pub fn try_softmax<const I: usize>(&self) -> Result<Tensor<T, E>, ShapeError>
+    pub fn try_softmax<const I: usize>(&self) -> Result<Softmaxed<T, E, St>, ShapeError>
     where
         E: AxisAt<I>,
     {
@@ -53,7 +60,7 @@ impl<T: Float + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tens
     /// assert!((s.sum_axis::<1>().to_vec()[1] - 1.0f64).abs() < 1e-12);
     /// ```
     #[track_caller]
-    pub fn softmax<const I: usize>(&self) -> Tensor<T, E>
+    pub fn softmax<const I: usize>(&self) -> Softmaxed<T, E, St>
     where
         E: AxisAt<I>,
     {
@@ -61,7 +68,7 @@ impl<T: Float + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tens
     }
 
     /// `exp(x) / Σ exp(x)` along the run-time axis `axis`; `Err` outside `-rank..rank` (a negative axis counts from the end).
-    pub fn try_softmax_dyn(&self, axis: impl Into<Axis>) -> Result<Tensor<T, E>, ShapeError> {
+    pub fn try_softmax_dyn(&self, axis: impl Into<Axis>) -> Result<Softmaxed<T, E, St>, ShapeError> {
         let axis = axis.into().resolve("softmax_dyn", self.rank())?;
         self.softmax_along("softmax_dyn", axis, false)
     }
@@ -75,13 +82,13 @@ impl<T: Float + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tens
     /// assert!(x.try_softmax_dyn(2).is_err());
     /// ```
     #[track_caller]
-    pub fn softmax_dyn(&self, axis: impl Into<Axis>) -> Tensor<T, E> {
+    pub fn softmax_dyn(&self, axis: impl Into<Axis>) -> Softmaxed<T, E, St> {
         or_panic(self.try_softmax_dyn(axis))
     }
 
     /// `x - log Σ exp(x)` along axis `I`; `Err` only for [`DynRank`](crate::DynRank) when
     /// `I >= rank`.
-    pub fn try_log_softmax<const I: usize>(&self) -> Result<Tensor<T, E>, ShapeError>
+    pub fn try_log_softmax<const I: usize>(&self) -> Result<Softmaxed<T, E, St>, ShapeError>
     where
         E: AxisAt<I>,
     {
@@ -97,7 +104,7 @@ impl<T: Float + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tens
     /// assert!((l[[0, 0]] - (-std::f64::consts::LN_2)).abs() < 1e-12);
     /// ```
     #[track_caller]
-    pub fn log_softmax<const I: usize>(&self) -> Tensor<T, E>
+    pub fn log_softmax<const I: usize>(&self) -> Softmaxed<T, E, St>
     where
         E: AxisAt<I>,
     {
@@ -105,14 +112,14 @@ impl<T: Float + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tens
     }
 
     /// `x - log Σ exp(x)` along the run-time axis `axis`; `Err` outside `-rank..rank` (a negative axis counts from the end).
-    pub fn try_log_softmax_dyn(&self, axis: impl Into<Axis>) -> Result<Tensor<T, E>, ShapeError> {
+    pub fn try_log_softmax_dyn(&self, axis: impl Into<Axis>) -> Result<Softmaxed<T, E, St>, ShapeError> {
         let axis = axis.into().resolve("log_softmax_dyn", self.rank())?;
         self.softmax_along("log_softmax_dyn", axis, true)
     }
 
     /// `x - log Σ exp(x)` along the run-time axis `axis`, computed stably.
     #[track_caller]
-    pub fn log_softmax_dyn(&self, axis: impl Into<Axis>) -> Tensor<T, E> {
+    pub fn log_softmax_dyn(&self, axis: impl Into<Axis>) -> Softmaxed<T, E, St> {
         or_panic(self.try_log_softmax_dyn(axis))
     }
 }

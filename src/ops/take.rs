@@ -132,7 +132,7 @@ fn gather_masked<
 /// # Selecting by index and by mask
 impl<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// See [`Tensor::take`]; `Err` for an index out of bounds (or, for
-    /// [`DynRank`](crate::DynRank), without axis `I`).
+    /// [`DynRank`], without axis `I`).
     pub fn try_take<const I: usize>(&self, indices: &[impl TakeIndex]) -> Result<Tensor<T, Taken<E, I>>, ShapeError>
     where
         E: RemoveAxis<I>,

@@ -158,12 +158,14 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
     /// The extents become dynamic (which static dim lands where is not known to the type);
     /// see [`Tensor::into_permuted_axes`] to keep them static.
     pub fn try_into_permuted(self, axes: impl AxisList) -> Result<Tensor<T, E::Dynamic, Strided, St>, ShapeError> {
-        // numpy's order of checks: a list of the wrong length first, then each axis.
-        if axes.axis_count() != self.rank() {
-            return Err(ShapeError::RankMismatch { op: "permute", expected: self.rank(), found: axes.axis_count() });
+        // The length first, as before negative axes: a list of the wrong length is a rank
+        // mismatch whatever its entries.
+        let rank = self.rank();
+        if axes.axis_count() != rank {
+            return Err(ShapeError::RankMismatch { op: "permute", expected: rank, found: axes.axis_count() });
         }
-        let axes = axes.resolve_axes("permute", self.rank())?;
-        check_permutation(&axes, self.rank())?;
+        let axes = axes.resolve_axes("permute", rank)?;
+        check_permutation(&axes, rank)?;
         let (dims, strides) = (self.dims(), self.strides());
         let mut new_dims = self.extents.zero_index();
         let mut new_strides = self.extents.zero_strides();
