@@ -8,11 +8,12 @@
 use super::expr::{Binary, BinaryOp, IntoExpr, UnaryOp};
 use super::ExprShape;
 use crate::error::ShapeError;
+use crate::exec::forms::forms;
 use crate::extents::{CanBroadcast, Extents};
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
 use crate::tensor::Inexact;
-use crate::tensor::{or_panic, Tensor};
+use crate::tensor::Tensor;
 use num_complex::Complex;
 use num_traits::Float;
 
@@ -106,59 +107,58 @@ where
 
 /// # Linear algebra: products
 impl<T: Inexact, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
-    /// `Σ conj(a_i) · b_i` over both tensors flattened in logical order (numpy's `vdot`:
-    /// the first operand conjugated, any shapes with the same number of elements); `Err`
-    /// when the element counts differ. Of real tensors, their flattened dot product.
-    ///
-    /// ```
-    /// use mdtensor::{tensor, Complex};
-    /// let a = tensor![[Complex::new(0.0, 1.0), Complex::new(1.0, 0.0)]];
-    /// assert_eq!(a.try_vdot(&a.t()).unwrap(), Complex::new(2.0, 0.0));
-    /// assert!(a.try_vdot(&tensor![Complex::new(1.0, 0.0)]).is_err());
-    /// ```
-    pub fn try_vdot<E2: Extents, S2: Layout<E2>, St2: DenseStorage<T>>(
-        &self,
-        rhs: &Tensor<T, E2, S2, St2>,
-    ) -> Result<T, ShapeError> {
-        let (n, n2) = (self.numel(), rhs.numel());
-        if n != n2 {
-            return Err(ShapeError::Incompatible {
-                op: "vdot",
-                lhs: self.shape(),
-                rhs: rhs.shape(),
-                reason: format!("element counts {n} and {n2} differ"),
-            });
-        }
-        let term = |s: T, (&x, &y): (&T, &T)| s + x.conj() * y;
-        if let (Some(a), Some(b)) = (self.as_slice(), rhs.as_slice()) {
-            // Eight independent partial sums, as `dot`: a shorter error chain.
-            let mut acc = [T::zero(); 8];
-            let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
-            let (ra, rb) = (ca.remainder(), cb.remainder());
-            for (x, y) in ca.zip(cb) {
-                for l in 0..8 {
-                    acc[l] = acc[l] + x[l].conj() * y[l];
-                }
+    forms! {
+        /// `Σ conj(a_i) · b_i` over both tensors flattened in logical order (numpy's `vdot`:
+        /// the first operand conjugated, any shapes with the same number of elements); `Err`
+        /// when the element counts differ. Of real tensors, their flattened dot product.
+        ///
+        /// ```
+        /// use mdtensor::{tensor, Complex};
+        /// let a = tensor![[Complex::new(0.0, 1.0), Complex::new(1.0, 0.0)]];
+        /// assert_eq!(a.try_vdot(&a.t()).unwrap(), Complex::new(2.0, 0.0));
+        /// assert!(a.try_vdot(&tensor![Complex::new(1.0, 0.0)]).is_err());
+        /// ```
+        pub fn try_vdot[E2: Extents, S2: Layout<E2>, St2: DenseStorage<T>](
+            &self,
+            rhs: &Tensor<T, E2, S2, St2>,
+        ) -> Result<T, ShapeError>
+        {
+            let (n, n2) = (self.numel(), rhs.numel());
+            if n != n2 {
+                return Err(ShapeError::Incompatible {
+                    op: "vdot",
+                    lhs: self.shape(),
+                    rhs: rhs.shape(),
+                    reason: format!("element counts {n} and {n2} differ"),
+                });
             }
-            let tail = ra.iter().zip(rb).fold(T::zero(), term);
-            return Ok(((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7])) + tail);
+            let term = |s: T, (&x, &y): (&T, &T)| s + x.conj() * y;
+            if let (Some(a), Some(b)) = (self.as_slice(), rhs.as_slice()) {
+                // Eight independent partial sums, as `dot`: a shorter error chain.
+                let mut acc = [T::zero(); 8];
+                let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+                let (ra, rb) = (ca.remainder(), cb.remainder());
+                for (x, y) in ca.zip(cb) {
+                    for l in 0..8 {
+                        acc[l] = acc[l] + x[l].conj() * y[l];
+                    }
+                }
+                let tail = ra.iter().zip(rb).fold(T::zero(), term);
+                return Ok(((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7])) + tail);
+            }
+            Ok(self.iter().zip(rhs.iter()).fold(T::zero(), term))
         }
-        Ok(self.iter().zip(rhs.iter()).fold(T::zero(), term))
-    }
-
-    /// See [`Tensor::try_vdot`].
-    ///
-    /// ```
-    /// use mdtensor::{tensor, Complex};
-    /// let a = tensor![Complex::new(1.0, 2.0), Complex::new(3.0, 4.0)];
-    /// let b = tensor![Complex::new(5.0, 6.0), Complex::new(7.0, 8.0)];
-    /// assert_eq!(a.vdot(&b), Complex::new(70.0, -8.0)); // numpy: (70-8j)
-    /// assert_eq!(b.vdot(&a), Complex::new(70.0, 8.0));
-    /// // Any shapes with as many elements: both are flattened.
-    /// assert_eq!(tensor![[1.0, 2.0], [3.0, 4.0]].vdot(&tensor![1.0, 1.0, 1.0, 1.0]), 10.0);
-    /// ```
-    #[track_caller]
-    pub fn vdot<E2: Extents, S2: Layout<E2>, St2: DenseStorage<T>>(&self, rhs: &Tensor<T, E2, S2, St2>) -> T {
-        or_panic(self.try_vdot(rhs))
+        /// See [`Tensor::try_vdot`].
+        ///
+        /// ```
+        /// use mdtensor::{tensor, Complex};
+        /// let a = tensor![Complex::new(1.0, 2.0), Complex::new(3.0, 4.0)];
+        /// let b = tensor![Complex::new(5.0, 6.0), Complex::new(7.0, 8.0)];
+        /// assert_eq!(a.vdot(&b), Complex::new(70.0, -8.0)); // numpy: (70-8j)
+        /// assert_eq!(b.vdot(&a), Complex::new(70.0, 8.0));
+        /// // Any shapes with as many elements: both are flattened.
+        /// assert_eq!(tensor![[1.0, 2.0], [3.0, 4.0]].vdot(&tensor![1.0, 1.0, 1.0, 1.0]), 10.0);
+        /// ```
+        pub fn vdot;
     }
 }

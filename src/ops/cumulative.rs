@@ -7,7 +7,7 @@
 //! here an `i8` one wraps at 8: widen with `mapv` first for numpy's figures). Never a
 //! panic, in debug builds too: see [`Accumulate`].
 
-use super::along::{around, check_axis};
+use super::axiswise::{around, check_axis};
 use crate::error::ShapeError;
 use crate::exec::forms::forms;
 use crate::extents::{Axis, AxisAt, Dyn, Extents};

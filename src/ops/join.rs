@@ -11,9 +11,10 @@
 //! Joins read every operand once in logical order: in row-major order a result is, for each
 //! index of the axes before the joined one, one block from each operand in turn.
 
-use super::along::{check_axis, dyn_view};
+use super::axiswise::{check_axis, dyn_view};
 use crate::alloc::try_vec_with_capacity;
 use crate::error::{checked_numel, ShapeError};
+use crate::exec::forms::forms;
 use crate::extents::{extents_from, joined_dims, Axis, ConcatAlong, DynRank, Extents, StackAxis};
 use crate::layout::{Layout, Strided};
 use crate::storage::{DenseStorage, View};
@@ -266,45 +267,35 @@ fn section_bounds(
 
 /// # Joining and splitting
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
-    /// See [`Tensor::concatenate`].
-    pub fn try_concatenate<const I: usize, R: DenseOperand<T>>(
-        &self,
-        other: &R,
-    ) -> Result<Tensor<T, <E as ConcatAlong<I, R::Extents>>::Output>, ShapeError>
-    where
-        E: ConcatAlong<I, R::Extents>,
-        T: Clone,
-    {
-        let ext = self.extents().concat_along(other.operand_extents())?;
-        let views = [dyn_view(self), other.operand_view()];
-        let dims = ext.dims();
-        let n = checked_numel("concatenate", dims.as_ref(), core::mem::size_of::<T>())?;
-        Tensor::try_from_vec(ext, interleave("concatenate", &views, I, n)?).map_err(|(e, _)| e)
-    }
-    /// `self` followed by `other` along axis `I` (numpy's `concatenate((a, b), axis=I)`),
-    /// any stride policies and storages. Static extents are added in the type and must
-    /// agree off the axis at compile time; dynamic ones are checked at run time
-    /// (`try_concatenate`). The `_` stands for the operand's type.
-    ///
-    /// ```
-    /// use mdtensor::{ext, tensor, Tensor};
-    /// let a = Tensor::<i32, ext![2, 3]>::zeros(ext![2, 3]);
-    /// let b = Tensor::<i32, ext![4, 3]>::ones(ext![4, 3]);
-    /// let c = a.concatenate::<0, _>(&b);
-    /// let _: &ext![6, 3] = c.extents();
-    /// let d = tensor![[1, 2], [3, 4]].concatenate::<1, _>(&tensor![[5, 6]].t());
-    /// assert_eq!(d.to_vec(), [1, 2, 5, 3, 4, 6]);
-    /// ```
-    #[track_caller]
-    pub fn concatenate<const I: usize, R: DenseOperand<T>>(
-        &self,
-        other: &R,
-    ) -> Tensor<T, <E as ConcatAlong<I, R::Extents>>::Output>
-    where
-        E: ConcatAlong<I, R::Extents>,
-        T: Clone,
-    {
-        or_panic(self.try_concatenate::<I, R>(other))
+    forms! {
+        /// See [`Tensor::concatenate`].
+        pub fn try_concatenate[const I: usize, R: DenseOperand<T>]::<I, R>(
+            &self,
+            other: &R,
+        ) -> Result<Tensor<T, <E as ConcatAlong<I, R::Extents>>::Output>, ShapeError>
+        where [E: ConcatAlong<I, R::Extents>, T: Clone]
+        {
+            let ext = self.extents().concat_along(other.operand_extents())?;
+            let views = [dyn_view(self), other.operand_view()];
+            let dims = ext.dims();
+            let n = checked_numel("concatenate", dims.as_ref(), core::mem::size_of::<T>())?;
+            Tensor::try_from_vec(ext, interleave("concatenate", &views, I, n)?).map_err(|(e, _)| e)
+        }
+        /// `self` followed by `other` along axis `I` (numpy's `concatenate((a, b), axis=I)`),
+        /// any stride policies and storages. Static extents are added in the type and must
+        /// agree off the axis at compile time; dynamic ones are checked at run time
+        /// (`try_concatenate`). The `_` stands for the operand's type.
+        ///
+        /// ```
+        /// use mdtensor::{ext, tensor, Tensor};
+        /// let a = Tensor::<i32, ext![2, 3]>::zeros(ext![2, 3]);
+        /// let b = Tensor::<i32, ext![4, 3]>::ones(ext![4, 3]);
+        /// let c = a.concatenate::<0, _>(&b);
+        /// let _: &ext![6, 3] = c.extents();
+        /// let d = tensor![[1, 2], [3, 4]].concatenate::<1, _>(&tensor![[5, 6]].t());
+        /// assert_eq!(d.to_vec(), [1, 2, 5, 3, 4, 6]);
+        /// ```
+        pub fn concatenate;
     }
 
     fn pieces(
@@ -342,49 +333,40 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         }
         Ok(out)
     }
-    /// See [`Tensor::split`]; `Err` when `sections` is 0 or does not divide the extent (or,
-    /// for [`DynRank`], without axis `I`).
-    pub fn try_split<const I: usize>(
-        &self,
-        sections: usize,
-    ) -> Result<Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>>, ShapeError>
-    where
-        E: crate::extents::AxisAt<I>,
-    {
-        self.pieces("split", I, sections, true)
+    forms! {
+        /// See [`Tensor::split`]; `Err` when `sections` is 0 or does not divide the extent (or,
+        /// for [`DynRank`], without axis `I`).
+        pub fn try_split[const I: usize]::<I>(
+            &self,
+            sections: usize,
+        ) -> Result<Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>>, ShapeError>
+        where [E: crate::extents::AxisAt<I>]
+        {
+            self.pieces("split", I, sections, true)
+        }
+        /// `sections` equal views along axis `I` (numpy's `split(a, sections, axis=I)`).
+        ///
+        /// ```
+        /// use mdtensor::tensor;
+        /// let a = tensor![[1, 2, 3, 4], [5, 6, 7, 8]];
+        /// let p = a.split::<1>(2);
+        /// assert_eq!(p[1].to_vec(), [3, 4, 7, 8]);
+        /// ```
+        pub fn split;
     }
-    /// `sections` equal views along axis `I` (numpy's `split(a, sections, axis=I)`).
-    ///
-    /// ```
-    /// use mdtensor::tensor;
-    /// let a = tensor![[1, 2, 3, 4], [5, 6, 7, 8]];
-    /// let p = a.split::<1>(2);
-    /// assert_eq!(p[1].to_vec(), [3, 4, 7, 8]);
-    /// ```
-    #[track_caller]
-    pub fn split<const I: usize>(&self, sections: usize) -> Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>>
-    where
-        E: crate::extents::AxisAt<I>,
-    {
-        or_panic(self.try_split::<I>(sections))
-    }
-    /// [`Tensor::split`] along a run-time axis; `Err` also outside `-rank..rank` (a negative axis counts from the end).
-    pub fn try_split_dyn(
-        &self,
-        axis: impl Into<Axis>,
-        sections: usize,
-    ) -> Result<Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>>, ShapeError> {
-        let axis = axis.into().resolve("split_dyn", self.rank())?;
-        self.pieces("split_dyn", axis, sections, true)
-    }
-    /// [`Tensor::split`] along a run-time axis.
-    #[track_caller]
-    pub fn split_dyn(
-        &self,
-        axis: impl Into<Axis>,
-        sections: usize,
-    ) -> Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>> {
-        or_panic(self.try_split_dyn(axis, sections))
+    forms! {
+        /// [`Tensor::split`] along a run-time axis; `Err` also outside `-rank..rank` (a negative axis counts from the end).
+        pub fn try_split_dyn[](
+            &self,
+            axis: impl Into<Axis>,
+            sections: usize,
+        ) -> Result<Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>>, ShapeError>
+        {
+            let axis = axis.into().resolve("split_dyn", self.rank())?;
+            self.pieces("split_dyn", axis, sections, true)
+        }
+        /// [`Tensor::split`] along a run-time axis.
+        pub fn split_dyn;
     }
     fn pieces_between(
         &self,
@@ -401,93 +383,75 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         let bounds = starts.zip(ends).map(|(p, q)| (p, q.saturating_sub(p)));
         self.pieces_at(op, axis, indices.len() + 1, bounds)
     }
-    /// See [`Tensor::split_indices`]; `Err` only for a [`DynRank`] tensor without axis `I`.
-    pub fn try_split_indices<const I: usize>(
-        &self,
-        indices: &[usize],
-    ) -> Result<Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>>, ShapeError>
-    where
-        E: crate::extents::AxisAt<I>,
-    {
-        self.pieces_between("split_indices", I, indices)
+    forms! {
+        /// See [`Tensor::split_indices`]; `Err` only for a [`DynRank`] tensor without axis `I`.
+        pub fn try_split_indices[const I: usize]::<I>(
+            &self,
+            indices: &[usize],
+        ) -> Result<Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>>, ShapeError>
+        where [E: crate::extents::AxisAt<I>]
+        {
+            self.pieces_between("split_indices", I, indices)
+        }
+        /// Views between the given indices along axis `I`: `a[:i0]`, `a[i0:i1]`, …, `a[ik:]`
+        /// (numpy's `split(a, [i0, i1, …], axis=I)`; indices past the end are clipped, and a
+        /// piece whose end is before its start is empty, as numpy's slices).
+        ///
+        /// ```
+        /// use mdtensor::tensor;
+        /// let a = tensor![0, 1, 2, 3, 4, 5];
+        /// let p: Vec<Vec<i32>> = a.split_indices::<0>(&[2, 5]).iter().map(|v| v.to_vec()).collect();
+        /// assert_eq!(p, [vec![0, 1], vec![2, 3, 4], vec![5]]);
+        /// ```
+        pub fn split_indices;
     }
-    /// Views between the given indices along axis `I`: `a[:i0]`, `a[i0:i1]`, …, `a[ik:]`
-    /// (numpy's `split(a, [i0, i1, …], axis=I)`; indices past the end are clipped, and a
-    /// piece whose end is before its start is empty, as numpy's slices).
-    ///
-    /// ```
-    /// use mdtensor::tensor;
-    /// let a = tensor![0, 1, 2, 3, 4, 5];
-    /// let p: Vec<Vec<i32>> = a.split_indices::<0>(&[2, 5]).iter().map(|v| v.to_vec()).collect();
-    /// assert_eq!(p, [vec![0, 1], vec![2, 3, 4], vec![5]]);
-    /// ```
-    #[track_caller]
-    pub fn split_indices<const I: usize>(&self, indices: &[usize]) -> Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>>
-    where
-        E: crate::extents::AxisAt<I>,
-    {
-        or_panic(self.try_split_indices::<I>(indices))
+    forms! {
+        /// [`Tensor::split_indices`] along a run-time axis; `Err` outside `-rank..rank` (a negative axis counts from the end).
+        pub fn try_split_indices_dyn[](
+            &self,
+            axis: impl Into<Axis>,
+            indices: &[usize],
+        ) -> Result<Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>>, ShapeError>
+        {
+            let axis = axis.into().resolve("split_indices_dyn", self.rank())?;
+            self.pieces_between("split_indices_dyn", axis, indices)
+        }
+        /// [`Tensor::split_indices`] along a run-time axis.
+        pub fn split_indices_dyn;
     }
-    /// [`Tensor::split_indices`] along a run-time axis; `Err` outside `-rank..rank` (a negative axis counts from the end).
-    pub fn try_split_indices_dyn(
-        &self,
-        axis: impl Into<Axis>,
-        indices: &[usize],
-    ) -> Result<Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>>, ShapeError> {
-        let axis = axis.into().resolve("split_indices_dyn", self.rank())?;
-        self.pieces_between("split_indices_dyn", axis, indices)
+    forms! {
+        /// See [`Tensor::array_split`]; `Err` when `sections` is 0.
+        pub fn try_array_split[const I: usize]::<I>(
+            &self,
+            sections: usize,
+        ) -> Result<Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>>, ShapeError>
+        where [E: crate::extents::AxisAt<I>]
+        {
+            self.pieces("array_split", I, sections, false)
+        }
+        /// `sections` views along axis `I`, the first `extent % sections` one longer (numpy's
+        /// `array_split`); more sections than indices give empty views.
+        ///
+        /// ```
+        /// use mdtensor::tensor;
+        /// let a = tensor![1, 2, 3, 4, 5];
+        /// let p: Vec<Vec<i32>> = a.array_split::<0>(3).iter().map(|v| v.to_vec()).collect();
+        /// assert_eq!(p, [vec![1, 2], vec![3, 4], vec![5]]);
+        /// ```
+        pub fn array_split;
     }
-    /// [`Tensor::split_indices`] along a run-time axis.
-    #[track_caller]
-    pub fn split_indices_dyn(
-        &self,
-        axis: impl Into<Axis>,
-        indices: &[usize],
-    ) -> Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>> {
-        or_panic(self.try_split_indices_dyn(axis, indices))
-    }
-    /// See [`Tensor::array_split`]; `Err` when `sections` is 0.
-    pub fn try_array_split<const I: usize>(
-        &self,
-        sections: usize,
-    ) -> Result<Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>>, ShapeError>
-    where
-        E: crate::extents::AxisAt<I>,
-    {
-        self.pieces("array_split", I, sections, false)
-    }
-    /// `sections` views along axis `I`, the first `extent % sections` one longer (numpy's
-    /// `array_split`); more sections than indices give empty views.
-    ///
-    /// ```
-    /// use mdtensor::tensor;
-    /// let a = tensor![1, 2, 3, 4, 5];
-    /// let p: Vec<Vec<i32>> = a.array_split::<0>(3).iter().map(|v| v.to_vec()).collect();
-    /// assert_eq!(p, [vec![1, 2], vec![3, 4], vec![5]]);
-    /// ```
-    #[track_caller]
-    pub fn array_split<const I: usize>(&self, sections: usize) -> Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>>
-    where
-        E: crate::extents::AxisAt<I>,
-    {
-        or_panic(self.try_array_split::<I>(sections))
-    }
-    /// [`Tensor::array_split`] along a run-time axis; `Err` also outside `-rank..rank` (a negative axis counts from the end).
-    pub fn try_array_split_dyn(
-        &self,
-        axis: impl Into<Axis>,
-        sections: usize,
-    ) -> Result<Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>>, ShapeError> {
-        let axis = axis.into().resolve("array_split_dyn", self.rank())?;
-        self.pieces("array_split_dyn", axis, sections, false)
-    }
-    /// [`Tensor::array_split`] along a run-time axis.
-    #[track_caller]
-    pub fn array_split_dyn(
-        &self,
-        axis: impl Into<Axis>,
-        sections: usize,
-    ) -> Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>> {
-        or_panic(self.try_array_split_dyn(axis, sections))
+    forms! {
+        /// [`Tensor::array_split`] along a run-time axis; `Err` also outside `-rank..rank` (a negative axis counts from the end).
+        pub fn try_array_split_dyn[](
+            &self,
+            axis: impl Into<Axis>,
+            sections: usize,
+        ) -> Result<Vec<Tensor<T, E::Dynamic, Strided, View<'_, T>>>, ShapeError>
+        {
+            let axis = axis.into().resolve("array_split_dyn", self.rank())?;
+            self.pieces("array_split_dyn", axis, sections, false)
+        }
+        /// [`Tensor::array_split`] along a run-time axis.
+        pub fn array_split_dyn;
     }
 }

@@ -53,7 +53,7 @@ mod sort;
 #[cfg(feature = "rand")]
 mod random;
 
-pub(crate) mod along;
+pub(crate) mod axiswise;
 
 pub use crate::kernels::band::BandElem;
 pub use crate::kernels::gemm::GemmElem;

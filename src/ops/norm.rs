@@ -1,7 +1,7 @@
 //! Vector norms of all elements (numpy's `np.linalg.norm(a.ravel(), ord)`) or of every
 //! lane along an axis (`np.linalg.norm(a, ord, axis)`), and `clip`.
 
-use super::along::check_axis;
+use super::axiswise::check_axis;
 use super::expr::{Expr, Unary};
 use super::reduce::Reductions;
 use crate::error::ShapeError;

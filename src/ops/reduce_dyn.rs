@@ -20,6 +20,7 @@ use super::ddof::Ddof;
 use super::reduce::{extreme_positions, extreme_values, Extreme, Logical, Mean, Prod, Var};
 use crate::alloc::AlignedBuf;
 use crate::error::ShapeError;
+use crate::exec::forms::forms;
 use crate::exec::par::Par;
 use crate::exec::paths::AnyPaths;
 use crate::extents::{Axis, AxisList, DynRank, Extents, RemoveAxisDyn};
@@ -48,30 +49,38 @@ pub(crate) fn reduced_mask(op: &'static str, axes: &[usize], rank: usize) -> Res
 
 /// # Reductions along run-time axes
 impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
-    /// Applies a [`Reducer`] along the run-time axis `axis` (the engine of every
-    /// `*_axis_dyn` method; negative counts from the end); `Err` outside `-rank..rank`.
-    pub fn try_reduce_axis_dyn_with<R: Reducer<T>>(
-        &self,
-        r: R,
-        axis: impl Into<Axis>,
-        par: Par,
-    ) -> Result<Tensor<R::Out, <E as RemoveAxisDyn>::Output>, ShapeError>
-    where
-        E: RemoveAxisDyn,
-    {
-        let axis = axis.into().resolve("reduce_axis_dyn", self.rank())?;
-        let out_ext = self.extents.remove_axis_dyn("reduce_axis_dyn", axis)?;
-        let dims = self.dims();
-        // SAFETY: reduce_axis writes each of the numel outputs (row-major over the other
-        // axes) exactly once.
-        let buf = unsafe {
-            AlignedBuf::try_from_raw_init(out_ext.numel(), |p| {
-                reduce_axis::<_, R, AnyPaths, AnyAxis>(&self, dims.as_ref(), axis, r, par, p)
-            })
+    forms! {
+        /// Applies a [`Reducer`] along the run-time axis `axis` (the engine of every
+        /// `*_axis_dyn` method; negative counts from the end); `Err` outside `-rank..rank`.
+        pub fn try_reduce_axis_dyn_with[R: Reducer<T>](
+            &self,
+            r: R,
+            axis: impl Into<Axis>,
+            par: Par,
+        ) -> Result<Tensor<R::Out, <E as RemoveAxisDyn>::Output>, ShapeError>
+        where [E: RemoveAxisDyn]
+        {
+            let axis = axis.into().resolve("reduce_axis_dyn", self.rank())?;
+            let out_ext = self.extents.remove_axis_dyn("reduce_axis_dyn", axis)?;
+            let dims = self.dims();
+            // SAFETY: reduce_axis writes each of the numel outputs (row-major over the other
+            // axes) exactly once.
+            let buf = unsafe {
+                AlignedBuf::try_from_raw_init(out_ext.numel(), |p| {
+                    reduce_axis::<_, R, AnyPaths, AnyAxis>(&self, dims.as_ref(), axis, r, par, p)
+                })
+            }
+            .map_err(|e| e.with_op("reduce_axis_dyn"))?;
+            // SAFETY: a row-major buffer of exactly numel elements.
+            Ok(unsafe { Tensor::from_parts_unchecked(Heap::from_aligned(buf), out_ext, ()) })
         }
-        .map_err(|e| e.with_op("reduce_axis_dyn"))?;
-        // SAFETY: a row-major buffer of exactly numel elements.
-        Ok(unsafe { Tensor::from_parts_unchecked(Heap::from_aligned(buf), out_ext, ()) })
+        /// Applies any [`Reducer`] along a run-time axis with an explicit choice of threads.
+        ///
+        /// ```
+        /// use mdtensor::{ops::Sum, tensor, Par};
+        /// assert_eq!(tensor![[1, 2], [3, 4]].reduce_axis_dyn_with(Sum, -1, Par::Seq).to_vec(), [3, 7]);
+        /// ```
+        pub fn reduce_axis_dyn_with;
     }
 
     /// Whether one of `axes` (already checked to be in range) has extent 0.
@@ -116,77 +125,53 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
         Ok((buf, mask))
     }
 
-    /// Applies a [`Reducer`] over several run-time axes at once (the engine of every
-    /// `*_axes` method); the result has the kept axes, in order.
-    pub fn try_reduce_axes_with<R: Reducer<T>>(
-        &self,
-        r: R,
-        axes: impl AxisList,
-        par: Par,
-    ) -> Result<Tensor<R::Out, DynRank>, ShapeError> {
-        let axes = axes.resolve_axes("reduce_axes", self.rank())?;
-        let (buf, mask) = self.reduce_axes_buf(r, &axes, par)?;
-        let dims = self.dims();
-        let kept = dims.as_ref().iter().zip(&mask).filter(|&(_, &m)| !m).map(|(&d, _)| d).collect();
-        // SAFETY: a row-major buffer over the kept axes, numel elements.
-        Ok(unsafe { Tensor::from_parts_unchecked(Heap::from_aligned(buf), DynRank::new(kept), ()) })
+    forms! {
+        /// Applies a [`Reducer`] over several run-time axes at once (the engine of every
+        /// `*_axes` method); the result has the kept axes, in order.
+        pub fn try_reduce_axes_with[R: Reducer<T>](
+            &self,
+            r: R,
+            axes: impl AxisList,
+            par: Par,
+        ) -> Result<Tensor<R::Out, DynRank>, ShapeError>
+        {
+            let axes = axes.resolve_axes("reduce_axes", self.rank())?;
+            let (buf, mask) = self.reduce_axes_buf(r, &axes, par)?;
+            let dims = self.dims();
+            let kept = dims.as_ref().iter().zip(&mask).filter(|&(_, &m)| !m).map(|(&d, _)| d).collect();
+            // SAFETY: a row-major buffer over the kept axes, numel elements.
+            Ok(unsafe { Tensor::from_parts_unchecked(Heap::from_aligned(buf), DynRank::new(kept), ()) })
+        }
+        /// Applies any [`Reducer`] over several run-time axes with an explicit choice of
+        /// threads.
+        ///
+        /// ```
+        /// use mdtensor::{ops::Sum, tensor, Par};
+        /// assert_eq!(tensor![[1, 2], [3, 4]].reduce_axes_with(Sum, &[0, 1], Par::Seq).to_vec(), [10]);
+        /// ```
+        pub fn reduce_axes_with;
     }
 
-    /// [`Tensor::try_reduce_axes_with`] with numpy's `keepdims=True`: the reduced axes stay, with
-    /// extent 1, so the result broadcasts against the input.
-    pub fn try_reduce_axes_keepdims_with<R: Reducer<T>>(
-        &self,
-        r: R,
-        axes: impl AxisList,
-        par: Par,
-    ) -> Result<Tensor<R::Out, E::Dynamic>, ShapeError> {
-        let axes = axes.resolve_axes("reduce_axes_keepdims", self.rank())?;
-        let (buf, mask) = self.reduce_axes_buf(r, &axes, par)?;
-        let mut dims = self.dims();
-        dims.as_mut().iter_mut().zip(&mask).filter(|(_, &m)| m).for_each(|(d, _)| *d = 1);
-        let ext = E::Dynamic::from_dims(dims.as_ref())?;
-        // SAFETY: axes of extent 1 do not change the row-major order of the kept ones.
-        Ok(unsafe { Tensor::from_parts_unchecked(Heap::from_aligned(buf), ext, ()) })
-    }
-
-    /// Applies any [`Reducer`] along a run-time axis with an explicit choice of threads.
-    ///
-    /// ```
-    /// use mdtensor::{ops::Sum, tensor, Par};
-    /// assert_eq!(tensor![[1, 2], [3, 4]].reduce_axis_dyn_with(Sum, -1, Par::Seq).to_vec(), [3, 7]);
-    /// ```
-    #[track_caller]
-    pub fn reduce_axis_dyn_with<R: Reducer<T>>(
-        &self,
-        r: R,
-        axis: impl Into<Axis>,
-        par: Par,
-    ) -> Tensor<R::Out, <E as RemoveAxisDyn>::Output>
-    where
-        E: RemoveAxisDyn,
-    {
-        or_panic(self.try_reduce_axis_dyn_with(r, axis, par))
-    }
-    /// Applies any [`Reducer`] over several run-time axes with an explicit choice of
-    /// threads.
-    ///
-    /// ```
-    /// use mdtensor::{ops::Sum, tensor, Par};
-    /// assert_eq!(tensor![[1, 2], [3, 4]].reduce_axes_with(Sum, &[0, 1], Par::Seq).to_vec(), [10]);
-    /// ```
-    #[track_caller]
-    pub fn reduce_axes_with<R: Reducer<T>>(&self, r: R, axes: impl AxisList, par: Par) -> Tensor<R::Out, DynRank> {
-        or_panic(self.try_reduce_axes_with(r, axes, par))
-    }
-    /// [`Tensor::reduce_axes_with`] keeping the reduced axes as length 1.
-    #[track_caller]
-    pub fn reduce_axes_keepdims_with<R: Reducer<T>>(
-        &self,
-        r: R,
-        axes: impl AxisList,
-        par: Par,
-    ) -> Tensor<R::Out, E::Dynamic> {
-        or_panic(self.try_reduce_axes_keepdims_with(r, axes, par))
+    forms! {
+        /// [`Tensor::try_reduce_axes_with`] with numpy's `keepdims=True`: the reduced axes stay, with
+        /// extent 1, so the result broadcasts against the input.
+        pub fn try_reduce_axes_keepdims_with[R: Reducer<T>](
+            &self,
+            r: R,
+            axes: impl AxisList,
+            par: Par,
+        ) -> Result<Tensor<R::Out, E::Dynamic>, ShapeError>
+        {
+            let axes = axes.resolve_axes("reduce_axes_keepdims", self.rank())?;
+            let (buf, mask) = self.reduce_axes_buf(r, &axes, par)?;
+            let mut dims = self.dims();
+            dims.as_mut().iter_mut().zip(&mask).filter(|(_, &m)| m).for_each(|(d, _)| *d = 1);
+            let ext = E::Dynamic::from_dims(dims.as_ref())?;
+            // SAFETY: axes of extent 1 do not change the row-major order of the kept ones.
+            Ok(unsafe { Tensor::from_parts_unchecked(Heap::from_aligned(buf), ext, ()) })
+        }
+        /// [`Tensor::reduce_axes_with`] keeping the reduced axes as length 1.
+        pub fn reduce_axes_keepdims_with;
     }
 }
 
@@ -295,66 +280,53 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
 /// assert!(Tensor::<f64, DynRank>::zeros(DynRank::new(vec![0, 2])).try_max_axis_dyn(0).is_err());
 /// ```
 impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
-    /// Standard deviation along the run-time axis `axis` (negative counts from the end)
-    /// with `ddof` delta degrees of freedom; `Err` outside `-rank..rank`.
-    pub fn try_std_axis_dyn(
-        &self,
-        axis: impl Into<Axis>,
-        ddof: impl Into<Ddof>,
-    ) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output>, ShapeError>
-    where
-        T: Float + FromPrimitive,
-        E: RemoveAxisDyn,
-    {
-        self.try_var_axis_dyn(axis, ddof)
-            .map_err(|e| rename(e, "std_axis_dyn"))?
-            .try_map_op("std_axis_dyn", |v| v.sqrt())
+    forms! {
+        /// Standard deviation along the run-time axis `axis` (negative counts from the end)
+        /// with `ddof` delta degrees of freedom; `Err` outside `-rank..rank`.
+        pub fn try_std_axis_dyn[](
+            &self,
+            axis: impl Into<Axis>,
+            ddof: impl Into<Ddof>,
+        ) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output>, ShapeError>
+        where [T: Float + FromPrimitive, E: RemoveAxisDyn]
+        {
+            self.try_var_axis_dyn(axis, ddof)
+                .map_err(|e| rename(e, "std_axis_dyn"))?
+                .try_map_op("std_axis_dyn", |v| v.sqrt())
+        }
+        /// See [`Tensor::try_std_axis_dyn`].
+        pub fn std_axis_dyn;
     }
-    /// See [`Tensor::try_std_axis_dyn`].
-    #[track_caller]
-    pub fn std_axis_dyn(&self, axis: impl Into<Axis>, ddof: impl Into<Ddof>) -> Tensor<T, <E as RemoveAxisDyn>::Output>
-    where
-        T: Float + FromPrimitive,
-        E: RemoveAxisDyn,
-    {
-        or_panic(self.try_std_axis_dyn(axis, ddof))
+    forms! {
+        /// Standard deviation over the axes `axes` in one pass; `Err` for an axis out of range
+        /// or repeated.
+        pub fn try_std_axes[](
+            &self,
+            axes: impl AxisList,
+            ddof: impl Into<Ddof>,
+        ) -> Result<Tensor<T, DynRank>, ShapeError>
+        where [T: Float + FromPrimitive]
+        {
+            self.try_var_axes(axes, ddof).map_err(|e| rename(e, "std_axes"))?.try_map_op("std_axes", |v| v.sqrt())
+        }
+        /// See [`Tensor::try_std_axes`].
+        pub fn std_axes;
     }
-    /// Standard deviation over the axes `axes` in one pass; `Err` for an axis out of range
-    /// or repeated.
-    pub fn try_std_axes(&self, axes: impl AxisList, ddof: impl Into<Ddof>) -> Result<Tensor<T, DynRank>, ShapeError>
-    where
-        T: Float + FromPrimitive,
-    {
-        self.try_var_axes(axes, ddof).map_err(|e| rename(e, "std_axes"))?.try_map_op("std_axes", |v| v.sqrt())
-    }
-    /// See [`Tensor::try_std_axes`].
-    #[track_caller]
-    pub fn std_axes(&self, axes: impl AxisList, ddof: impl Into<Ddof>) -> Tensor<T, DynRank>
-    where
-        T: Float + FromPrimitive,
-    {
-        or_panic(self.try_std_axes(axes, ddof))
-    }
-    /// Standard deviation over the axes `axes`, kept with extent 1.
-    pub fn try_std_axes_keepdims(
-        &self,
-        axes: impl AxisList,
-        ddof: impl Into<Ddof>,
-    ) -> Result<Tensor<T, E::Dynamic>, ShapeError>
-    where
-        T: Float + FromPrimitive,
-    {
-        self.try_var_axes_keepdims(axes, ddof)
-            .map_err(|e| rename(e, "std_axes_keepdims"))?
-            .try_map_op("std_axes_keepdims", |v| v.sqrt())
-    }
-    /// See [`Tensor::try_std_axes_keepdims`].
-    #[track_caller]
-    pub fn std_axes_keepdims(&self, axes: impl AxisList, ddof: impl Into<Ddof>) -> Tensor<T, E::Dynamic>
-    where
-        T: Float + FromPrimitive,
-    {
-        or_panic(self.try_std_axes_keepdims(axes, ddof))
+    forms! {
+        /// Standard deviation over the axes `axes`, kept with extent 1.
+        pub fn try_std_axes_keepdims[](
+            &self,
+            axes: impl AxisList,
+            ddof: impl Into<Ddof>,
+        ) -> Result<Tensor<T, E::Dynamic>, ShapeError>
+        where [T: Float + FromPrimitive]
+        {
+            self.try_var_axes_keepdims(axes, ddof)
+                .map_err(|e| rename(e, "std_axes_keepdims"))?
+                .try_map_op("std_axes_keepdims", |v| v.sqrt())
+        }
+        /// See [`Tensor::try_std_axes_keepdims`].
+        pub fn std_axes_keepdims;
     }
 }
 

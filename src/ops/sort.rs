@@ -1,7 +1,7 @@
 //! Sorting along an axis: numpy's `sort(a, axis, kind='stable')` and `argsort`. The order
 //! is stable and puts NaN (any element not comparable with itself) last, as numpy does.
 
-use super::along::{around, check_axis};
+use super::axiswise::{around, check_axis};
 use crate::alloc::{try_vec_filled, try_vec_with_capacity};
 use crate::error::ShapeError;
 use crate::exec::forms::forms;

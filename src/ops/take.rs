@@ -2,14 +2,15 @@
 //! mask (numpy's `a[mask]`, over every axis or over the leading ones). All copy, as in
 //! numpy.
 
-use super::along::check_axis;
+use super::axiswise::check_axis;
 use crate::alloc::try_vec_with_capacity;
 use crate::error::{checked_numel, ShapeError};
+use crate::exec::forms::forms;
 use crate::extents::{extents_from, Axis, Dyn, DynRank, Extents, InsertAxis, RemoveAxis, TakeIndex};
 use crate::iter::walk::Walker;
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
-use crate::tensor::{or_panic, Tensor};
+use crate::tensor::Tensor;
 
 /// The extents of `take` along a static axis `I`: axis `I` becomes dynamic (as long as the
 /// index list), the others keep their types.
@@ -131,118 +132,108 @@ fn gather_masked<
 
 /// # Selecting by index and by mask
 impl<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
-    /// See [`Tensor::take`]; `Err` for an index out of bounds (or, for
-    /// [`DynRank`], without axis `I`).
-    pub fn try_take<const I: usize>(&self, indices: &[impl TakeIndex]) -> Result<Tensor<T, Taken<E, I>>, ShapeError>
-    where
-        E: RemoveAxis<I>,
-        <E as RemoveAxis<I>>::Output: InsertAxis<I, Dyn>,
-    {
-        let (data, dims) = gather(self, "take", I, indices)?;
-        Tensor::try_from_vec(extents_from::<Taken<E, I>>("take", &dims)?, data).map_err(|(e, _)| e)
-    }
-    /// The sub-tensors at `indices` along axis `I`, in that order, repeats allowed (numpy's
-    /// `take(a, indices, axis=I)`); axis `I` of the result is dynamic. Indices are `usize`
-    /// or signed ([`TakeIndex`]): a negative one counts from the end, once, as numpy
-    /// (`-1` is the last, `-n` the first; beyond is out of bounds).
-    ///
-    /// ```
-    /// use mdtensor::tensor;
-    /// let a = tensor![[1, 2, 3], [4, 5, 6]];
-    /// let t = a.take::<1>(&[2, 0, 2]);
-    /// assert_eq!(t.dims(), [2, 3]);
-    /// assert_eq!(t.to_vec(), [3, 1, 3, 6, 4, 6]);
-    /// assert_eq!(a.take::<1>(&[-1, -3]).to_vec(), [3, 1, 6, 4]);
-    /// ```
-    #[track_caller]
-    pub fn take<const I: usize>(&self, indices: &[impl TakeIndex]) -> Tensor<T, Taken<E, I>>
-    where
-        E: RemoveAxis<I>,
-        <E as RemoveAxis<I>>::Output: InsertAxis<I, Dyn>,
-    {
-        or_panic(self.try_take::<I>(indices))
-    }
-    /// [`Tensor::take`] along a run-time axis (negative counts from the end); `Err` also
-    /// for an axis outside `-rank..rank`.
-    pub fn try_take_dyn(
-        &self,
-        axis: impl Into<Axis>,
-        indices: &[impl TakeIndex],
-    ) -> Result<Tensor<T, E::Dynamic>, ShapeError> {
-        let axis = axis.into().resolve("take_dyn", self.rank())?;
-        let (data, dims) = gather(self, "take_dyn", axis, indices)?;
-        Tensor::try_from_vec(extents_from::<E::Dynamic>("take_dyn", &dims)?, data).map_err(|(e, _)| e)
-    }
-    /// [`Tensor::take`] along a run-time axis.
-    #[track_caller]
-    pub fn take_dyn(&self, axis: impl Into<Axis>, indices: &[impl TakeIndex]) -> Tensor<T, E::Dynamic> {
-        or_panic(self.try_take_dyn(axis, indices))
-    }
-    /// See [`Tensor::masked_select`]; `Err` when the mask's extents differ.
-    pub fn try_masked_select<E2: Extents, S2: Layout<E2>, St2: DenseStorage<bool>>(
-        &self,
-        mask: &Tensor<bool, E2, S2, St2>,
-    ) -> Result<Tensor<T, (Dyn,)>, ShapeError> {
-        if self.dims().as_ref() != mask.dims().as_ref() {
-            return Err(ShapeError::Incompatible {
-                op: "masked_select",
-                lhs: self.shape(),
-                rhs: mask.shape(),
-                reason: "the mask must have the tensor's extents".into(),
-            });
+    forms! {
+        /// See [`Tensor::take`]; `Err` for an index out of bounds (or, for
+        /// [`DynRank`], without axis `I`).
+        pub fn try_take[const I: usize]::<I>(
+            &self,
+            indices: &[impl TakeIndex],
+        ) -> Result<Tensor<T, Taken<E, I>>, ShapeError>
+        where [E: RemoveAxis<I>, <E as RemoveAxis<I>>::Output: InsertAxis<I, Dyn>]
+        {
+            let (data, dims) = gather(self, "take", I, indices)?;
+            Tensor::try_from_vec(extents_from::<Taken<E, I>>("take", &dims)?, data).map_err(|(e, _)| e)
         }
-        // Counted first, so the result is allocated once, fallibly, at its own size.
-        let count = mask.iter().filter(|&&m| m).count();
-        let mut v = try_vec_with_capacity("masked_select", count)?;
-        v.extend(self.iter().zip(mask.iter()).filter(|(_, &m)| m).map(|(x, _)| x.clone()));
-        Tensor::try_from_vec([count], v).map_err(|(e, _)| e)
+        /// The sub-tensors at `indices` along axis `I`, in that order, repeats allowed (numpy's
+        /// `take(a, indices, axis=I)`); axis `I` of the result is dynamic. Indices are `usize`
+        /// or signed ([`TakeIndex`]): a negative one counts from the end, once, as numpy
+        /// (`-1` is the last, `-n` the first; beyond is out of bounds).
+        ///
+        /// ```
+        /// use mdtensor::tensor;
+        /// let a = tensor![[1, 2, 3], [4, 5, 6]];
+        /// let t = a.take::<1>(&[2, 0, 2]);
+        /// assert_eq!(t.dims(), [2, 3]);
+        /// assert_eq!(t.to_vec(), [3, 1, 3, 6, 4, 6]);
+        /// assert_eq!(a.take::<1>(&[-1, -3]).to_vec(), [3, 1, 6, 4]);
+        /// ```
+        pub fn take;
     }
-    /// The elements where `mask` is true, in row-major order (numpy's `a[mask]`).
-    ///
-    /// ```
-    /// use mdtensor::{prelude::*, tensor};
-    /// let a = tensor![[1.0, -2.0], [-3.0, 4.0]];
-    /// let positive = a.gt(0.0).eval();
-    /// assert_eq!(a.masked_select(&positive).to_vec(), [1.0, 4.0]);
-    /// ```
-    #[track_caller]
-    pub fn masked_select<E2: Extents, S2: Layout<E2>, St2: DenseStorage<bool>>(
-        &self,
-        mask: &Tensor<bool, E2, S2, St2>,
-    ) -> Tensor<T, (Dyn,)> {
-        or_panic(self.try_masked_select(mask))
+    forms! {
+        /// [`Tensor::take`] along a run-time axis (negative counts from the end); `Err` also
+        /// for an axis outside `-rank..rank`.
+        pub fn try_take_dyn[](
+            &self,
+            axis: impl Into<Axis>,
+            indices: &[impl TakeIndex],
+        ) -> Result<Tensor<T, E::Dynamic>, ShapeError>
+        {
+            let axis = axis.into().resolve("take_dyn", self.rank())?;
+            let (data, dims) = gather(self, "take_dyn", axis, indices)?;
+            Tensor::try_from_vec(extents_from::<E::Dynamic>("take_dyn", &dims)?, data).map_err(|(e, _)| e)
+        }
+        /// [`Tensor::take`] along a run-time axis.
+        pub fn take_dyn;
     }
-    /// See [`Tensor::masked_select_leading`]; `Err` when the mask's extents are not the
-    /// tensor's leading extents.
-    pub fn try_masked_select_leading<E2: Extents, S2: Layout<E2>, St2: DenseStorage<bool>>(
-        &self,
-        mask: &Tensor<bool, E2, S2, St2>,
-    ) -> Result<Tensor<T, DynRank>, ShapeError> {
-        let (data, dims) = gather_masked(self, mask)?;
-        Tensor::try_from_vec(DynRank::new(dims), data).map_err(|(e, _)| e)
+    forms! {
+        /// See [`Tensor::masked_select`]; `Err` when the mask's extents differ.
+        pub fn try_masked_select[E2: Extents, S2: Layout<E2>, St2: DenseStorage<bool>](
+            &self,
+            mask: &Tensor<bool, E2, S2, St2>,
+        ) -> Result<Tensor<T, (Dyn,)>, ShapeError>
+        {
+            if self.dims().as_ref() != mask.dims().as_ref() {
+                return Err(ShapeError::Incompatible {
+                    op: "masked_select",
+                    lhs: self.shape(),
+                    rhs: mask.shape(),
+                    reason: "the mask must have the tensor's extents".into(),
+                });
+            }
+            // Counted first, so the result is allocated once, fallibly, at its own size.
+            let count = mask.iter().filter(|&&m| m).count();
+            let mut v = try_vec_with_capacity("masked_select", count)?;
+            v.extend(self.iter().zip(mask.iter()).filter(|(_, &m)| m).map(|(x, _)| x.clone()));
+            Tensor::try_from_vec([count], v).map_err(|(e, _)| e)
+        }
+        /// The elements where `mask` is true, in row-major order (numpy's `a[mask]`).
+        ///
+        /// ```
+        /// use mdtensor::{prelude::*, tensor};
+        /// let a = tensor![[1.0, -2.0], [-3.0, 4.0]];
+        /// let positive = a.gt(0.0).eval();
+        /// assert_eq!(a.masked_select(&positive).to_vec(), [1.0, 4.0]);
+        /// ```
+        pub fn masked_select;
     }
-    /// The sub-tensors where a mask over the leading axes is true (numpy's `a[mask]` with
-    /// `mask.shape == a.shape[:k]`): for a mask of rank `k`, the result has extents
-    /// `[count of true, a's extents from axis k on…]`, its blocks in the mask's row-major
-    /// order. A mask of the tensor's full shape gives what
-    /// [`masked_select`](Tensor::masked_select) gives, as a rank-1 [`DynRank`] tensor.
-    /// Panics when the mask's extents are not the tensor's leading extents.
-    ///
-    /// ```
-    /// use mdtensor::tensor;
-    /// let a = tensor![[1, 2, 3], [4, 5, 6], [7, 8, 9]];
-    /// let rows = tensor![true, false, true];
-    /// let picked = a.masked_select_leading(&rows);
-    /// assert_eq!(picked.dims(), [2, 3]);
-    /// assert_eq!(picked.to_vec(), [1, 2, 3, 7, 8, 9]);
-    /// // The mask must be a prefix of the shape.
-    /// assert!(a.try_masked_select_leading(&tensor![true, false]).is_err());
-    /// ```
-    #[track_caller]
-    pub fn masked_select_leading<E2: Extents, S2: Layout<E2>, St2: DenseStorage<bool>>(
-        &self,
-        mask: &Tensor<bool, E2, S2, St2>,
-    ) -> Tensor<T, DynRank> {
-        or_panic(self.try_masked_select_leading(mask))
+    forms! {
+        /// See [`Tensor::masked_select_leading`]; `Err` when the mask's extents are not the
+        /// tensor's leading extents.
+        pub fn try_masked_select_leading[E2: Extents, S2: Layout<E2>, St2: DenseStorage<bool>](
+            &self,
+            mask: &Tensor<bool, E2, S2, St2>,
+        ) -> Result<Tensor<T, DynRank>, ShapeError>
+        {
+            let (data, dims) = gather_masked(self, mask)?;
+            Tensor::try_from_vec(DynRank::new(dims), data).map_err(|(e, _)| e)
+        }
+        /// The sub-tensors where a mask over the leading axes is true (numpy's `a[mask]` with
+        /// `mask.shape == a.shape[:k]`): for a mask of rank `k`, the result has extents
+        /// `[count of true, a's extents from axis k on…]`, its blocks in the mask's row-major
+        /// order. A mask of the tensor's full shape gives what
+        /// [`masked_select`](Tensor::masked_select) gives, as a rank-1 [`DynRank`] tensor.
+        /// Panics when the mask's extents are not the tensor's leading extents.
+        ///
+        /// ```
+        /// use mdtensor::tensor;
+        /// let a = tensor![[1, 2, 3], [4, 5, 6], [7, 8, 9]];
+        /// let rows = tensor![true, false, true];
+        /// let picked = a.masked_select_leading(&rows);
+        /// assert_eq!(picked.dims(), [2, 3]);
+        /// assert_eq!(picked.to_vec(), [1, 2, 3, 7, 8, 9]);
+        /// // The mask must be a prefix of the shape.
+        /// assert!(a.try_masked_select_leading(&tensor![true, false]).is_err());
+        /// ```
+        pub fn masked_select_leading;
     }
 }

@@ -5,10 +5,11 @@
 //! `squeeze_dyn` / `unsqueeze_dyn`.
 
 use crate::error::ShapeError;
+use crate::exec::forms::forms;
 use crate::extents::{AxisList, DynRank, Extents};
 use crate::layout::{Layout, Strided};
 use crate::storage::{BorrowedStorage, DenseStorage, View};
-use crate::tensor::{or_panic, Tensor};
+use crate::tensor::Tensor;
 
 /// Marks the listed axes of a rank-`rank` shape; `Err` naming a repeated axis.
 fn mark(op: &'static str, axes: &[usize], rank: usize) -> Result<Vec<bool>, ShapeError> {
@@ -78,48 +79,48 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
 
 /// # Views: several axes chosen at run time
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
-    /// See [`Tensor::try_into_squeezed_axes`].
-    pub fn try_squeeze_axes(
-        &self,
-        axes: impl AxisList,
-    ) -> Result<Tensor<T, DynRank, Strided, View<'_, T>>, ShapeError> {
-        self.view().try_into_squeezed_axes(axes)
+    forms! {
+        /// See [`Tensor::try_into_squeezed_axes`].
+        pub fn try_squeeze_axes[](
+            &self,
+            axes: impl AxisList,
+        ) -> Result<Tensor<T, DynRank, Strided, View<'_, T>>, ShapeError>
+        {
+            self.view().try_into_squeezed_axes(axes)
+        }
+        /// A view without the listed axes, each of extent 1 (numpy's `squeeze(a, axis=(…))`;
+        /// negative axes count from the end). Panics as [`Tensor::try_into_squeezed_axes`]
+        /// errs.
+        ///
+        /// ```
+        /// use mdtensor::{ext, Tensor};
+        /// let a = Tensor::<f32, ext![1, 3, 1, 2]>::zeros(ext![1, 3, 1, 2]);
+        /// assert_eq!(a.squeeze_axes(&[0, -2]).shape(), [3, 2]);
+        /// assert!(a.try_squeeze_axes(&[1]).is_err());      // extent 3
+        /// assert!(a.try_squeeze_axes(&[2, -2]).is_err());  // axis 2 twice
+        /// ```
+        pub fn squeeze_axes;
     }
-    /// A view without the listed axes, each of extent 1 (numpy's `squeeze(a, axis=(…))`;
-    /// negative axes count from the end). Panics as [`Tensor::try_into_squeezed_axes`]
-    /// errs.
-    ///
-    /// ```
-    /// use mdtensor::{ext, Tensor};
-    /// let a = Tensor::<f32, ext![1, 3, 1, 2]>::zeros(ext![1, 3, 1, 2]);
-    /// assert_eq!(a.squeeze_axes(&[0, -2]).shape(), [3, 2]);
-    /// assert!(a.try_squeeze_axes(&[1]).is_err());      // extent 3
-    /// assert!(a.try_squeeze_axes(&[2, -2]).is_err());  // axis 2 twice
-    /// ```
-    #[track_caller]
-    pub fn squeeze_axes(&self, axes: impl AxisList) -> Tensor<T, DynRank, Strided, View<'_, T>> {
-        or_panic(self.try_squeeze_axes(axes))
-    }
-    /// See [`Tensor::try_into_unsqueezed_axes`].
-    pub fn try_unsqueeze_axes(
-        &self,
-        axes: impl AxisList,
-    ) -> Result<Tensor<T, DynRank, Strided, View<'_, T>>, ShapeError> {
-        self.view().try_into_unsqueezed_axes(axes)
-    }
-    /// A view with axes of extent 1 at the listed positions of the result (numpy's
-    /// `expand_dims(a, axis=(…))`). Panics as [`Tensor::try_into_unsqueezed_axes`] errs.
-    ///
-    /// ```
-    /// use mdtensor::{ext, Tensor};
-    /// let a = Tensor::<f32, ext![3, 2]>::zeros(ext![3, 2]);
-    /// assert_eq!(a.unsqueeze_axes(&[0, -1]).shape(), [1, 3, 2, 1]);
-    /// assert_eq!(a.unsqueeze_axes(&[1, 3]).shape(), [3, 1, 2, 1]);
-    /// assert!(a.try_unsqueeze_axes(&[0, -4]).is_err()); // position 0 twice
-    /// assert!(a.try_unsqueeze_axes(&[4]).is_err());     // the result has rank 3
-    /// ```
-    #[track_caller]
-    pub fn unsqueeze_axes(&self, axes: impl AxisList) -> Tensor<T, DynRank, Strided, View<'_, T>> {
-        or_panic(self.try_unsqueeze_axes(axes))
+    forms! {
+        /// See [`Tensor::try_into_unsqueezed_axes`].
+        pub fn try_unsqueeze_axes[](
+            &self,
+            axes: impl AxisList,
+        ) -> Result<Tensor<T, DynRank, Strided, View<'_, T>>, ShapeError>
+        {
+            self.view().try_into_unsqueezed_axes(axes)
+        }
+        /// A view with axes of extent 1 at the listed positions of the result (numpy's
+        /// `expand_dims(a, axis=(…))`). Panics as [`Tensor::try_into_unsqueezed_axes`] errs.
+        ///
+        /// ```
+        /// use mdtensor::{ext, Tensor};
+        /// let a = Tensor::<f32, ext![3, 2]>::zeros(ext![3, 2]);
+        /// assert_eq!(a.unsqueeze_axes(&[0, -1]).shape(), [1, 3, 2, 1]);
+        /// assert_eq!(a.unsqueeze_axes(&[1, 3]).shape(), [3, 1, 2, 1]);
+        /// assert!(a.try_unsqueeze_axes(&[0, -4]).is_err()); // position 0 twice
+        /// assert!(a.try_unsqueeze_axes(&[4]).is_err());     // the result has rank 3
+        /// ```
+        pub fn unsqueeze_axes;
     }
 }
