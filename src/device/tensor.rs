@@ -2,11 +2,12 @@
 
 use super::handle::{driver_error, guard, Device};
 use super::storage::{Cuda, CudaMut, CudaRef, DeviceBorrowed, DeviceElem, DeviceStorage, DeviceStorageMut};
+use crate::error::or_panic;
 use crate::error::{DeviceError, ShapeError};
 use crate::extents::{BroadcastTo, Extents, Reverse};
 use crate::layout::{Layout, RowMajor, Strided};
 use crate::storage::{DenseStorage, DenseStorageMut, View};
-use crate::tensor::{fits_region, or_panic, ShapeArg, Tensor};
+use crate::tensor::{fits_region, ShapeArg, Tensor};
 use cudarc::driver::{CudaSlice, CudaStream};
 use std::sync::Arc;
 

@@ -41,12 +41,13 @@
 //! ```
 
 use super::{view_parts, ViewParts};
+use crate::error::or_panic;
 use crate::error::ShapeError;
 use crate::exec::forms::forms;
 use crate::extents::{extents_from, Dim, Dyn, DynRank, Extents};
 use crate::layout::{ColMajor, Layout, RowMajor, Strided};
 use crate::storage::{DenseStorage, DenseStorageMut, Heap, OwnedStorage, View, ViewMut};
-use crate::tensor::{or_panic, Tensor, TensorView, TensorViewMut};
+use crate::tensor::{Tensor, TensorView, TensorViewMut};
 use ndarray::{Array, ArrayView, ArrayViewMut, Axis, Dimension, IxDyn, ShapeBuilder};
 
 /// Extents with an ndarray counterpart of the same rank: a tuple of rank `N` ↔ `IxN`,

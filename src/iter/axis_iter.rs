@@ -6,13 +6,14 @@
 //! The static-axis forms (`::<I>`) keep the extents of the other axes in the item type; the
 //! `_dyn(axis)` forms take the axis at run time and give dynamic-rank or dynamic items.
 
+use crate::error::or_panic;
 use crate::error::ShapeError;
 use crate::exec::forms::forms;
 use crate::extents::check_axis;
 use crate::extents::{Axis, AxisAt, Dim, Dyn, DynRank, Extents, RemoveAxis};
 use crate::layout::{Layout, Strided};
 use crate::storage::{DenseStorage, View};
-use crate::tensor::{or_panic, Tensor, TensorView};
+use crate::tensor::{Tensor, TensorView};
 
 /// An iterator over views of one shape (`E2`) laid out on a grid of positions in a tensor
 /// of extents `E`; see the module docs for the methods that make one.

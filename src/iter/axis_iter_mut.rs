@@ -4,12 +4,13 @@
 //! share an element, so they may all be alive at once (collected, or sent to threads).
 
 use super::axis_iter::{locate_item, SubViews};
+use crate::error::or_panic;
 use crate::error::ShapeError;
 use crate::exec::forms::forms;
 use crate::extents::{Axis, AxisAt, Dyn, DynRank, Extents, RemoveAxis};
 use crate::layout::{Layout, Strided};
 use crate::storage::{DenseStorageMut, ViewMut};
-use crate::tensor::{or_panic, Tensor};
+use crate::tensor::Tensor;
 use core::marker::PhantomData;
 
 /// An iterator over disjoint mutable views of one shape (`E2`) in a tensor of extents `E`;

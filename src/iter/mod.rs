@@ -100,7 +100,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     where
         T: Clone,
     {
-        crate::tensor::or_panic(self.try_to_vec())
+        crate::error::or_panic(self.try_to_vec())
     }
     /// [`Tensor::to_vec`], with a refused allocation as `Err(OutOfMemory)` (a broadcast
     /// view may describe far more elements than memory holds).

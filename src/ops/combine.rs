@@ -1,13 +1,14 @@
 //! Products over chosen axes: the outer combination of two tensors (every element of one
 //! with every element of the other, axes concatenated) and `tensordot`.
 
+use crate::error::or_panic;
 use crate::error::ShapeError;
 use crate::exec::forms::forms;
 use crate::extents::{AxisAt, ConcatAxes, Dyn, DynRank, Extents, TensordotDim};
 use crate::kernels::gemm::GemmElem;
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
-use crate::tensor::{or_panic, Tensor};
+use crate::tensor::Tensor;
 use crate::view::Ax;
 
 /// # Elementwise: outer products and contractions

@@ -2,6 +2,7 @@
 //! assignment (`a += expr`), each in one pass through the elementwise engine.
 
 use super::expr::{write, Expr, ExprShape, IntoExpr, PathsFor};
+use crate::error::or_panic;
 use crate::error::ShapeError;
 use crate::exec::forms::forms;
 use crate::exec::par::Par;
@@ -9,7 +10,7 @@ use crate::extents::{broadcast_shapes, BroadcastTo, Extents};
 use crate::kernels::elementwise::run;
 use crate::layout::Layout;
 use crate::storage::DenseStorageMut;
-use crate::tensor::{or_panic, Tensor};
+use crate::tensor::Tensor;
 use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Rem, RemAssign, Sub, SubAssign};
 
 /// # Elementwise: assignment and evaluation

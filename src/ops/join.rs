@@ -13,12 +13,13 @@
 
 use super::axiswise::{check_axis, dyn_view};
 use crate::alloc::try_vec_with_capacity;
+use crate::error::or_panic;
 use crate::error::{checked_numel, ShapeError};
 use crate::exec::forms::forms;
 use crate::extents::{extents_from, joined_dims, Axis, ConcatAlong, DynRank, Extents, StackAxis};
 use crate::layout::{Layout, Strided};
 use crate::storage::{DenseStorage, View};
-use crate::tensor::{or_panic, Tensor, TensorView};
+use crate::tensor::{Tensor, TensorView};
 
 /// A dense tensor of any extents, stride policy and storage: the right operand of
 /// [`Tensor::concatenate`]. A trait rather than three more type parameters, so that a call

@@ -3,12 +3,13 @@
 //! 1-D lane along the axis is handed to the closure as a view, the lanes in row-major
 //! order of the other axes.
 
+use crate::error::or_panic;
 use crate::error::ShapeError;
 use crate::exec::forms::forms;
 use crate::extents::{Axis, AxisAt, Dyn, Extents, RemoveAxis, RemoveAxisDyn};
 use crate::layout::{Layout, Strided};
 use crate::storage::{DenseStorage, DenseStorageMut, View};
-use crate::tensor::{or_panic, Tensor};
+use crate::tensor::Tensor;
 
 /// # Closures along an axis
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {

@@ -5,13 +5,14 @@
 use super::complex::{AngleOp, ConjOp, ImagOp, NormSqrOp, RealOp};
 use super::expr::{Binary, BinaryOp, Expr, ExprShape, FnOp, IntoExpr, Unary, UnaryOp};
 use crate::alloc::AlignedBuf;
+use crate::error::or_panic;
 use crate::error::ShapeError;
 use crate::exec::forms::forms;
 use crate::extents::{BroadcastWith, CanBroadcast, Extents};
 use crate::layout::Layout;
 use crate::storage::{DenseStorage, DenseStorageMut, Heap};
 use crate::tensor::Inexact;
-use crate::tensor::{or_panic, Tensor};
+use crate::tensor::Tensor;
 use num_traits::{AsPrimitive, Float};
 
 /// Unary ops defined for real floats and complex numbers alike: bounded on [`Inexact`],

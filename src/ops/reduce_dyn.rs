@@ -19,6 +19,7 @@
 use super::ddof::Ddof;
 use super::reduce::{extreme_positions, extreme_values, Extreme, Logical, Mean, Prod, Var};
 use crate::alloc::AlignedBuf;
+use crate::error::or_panic;
 use crate::error::ShapeError;
 use crate::exec::forms::forms;
 use crate::exec::par::Par;
@@ -28,7 +29,7 @@ use crate::kernels::reduce::{reduce_all, reduce_axes, reduce_axis, AnyAxis, Redu
 use crate::layout::Layout;
 use crate::storage::{DenseStorage, Heap};
 use crate::tensor::Inexact;
-use crate::tensor::{or_panic, Tensor};
+use crate::tensor::Tensor;
 use num_traits::{Float, FromPrimitive, One};
 
 /// Which axes of a tensor of rank `rank` are reduced; `Err` for an axis out of range or

@@ -15,6 +15,7 @@
 use super::reduce::Sum;
 use super::reduce::{AxisReductions, Reductions};
 use super::reduce_dyn::{reduced_mask, rename};
+use crate::error::or_panic;
 use crate::error::ShapeError;
 use crate::exec::par::Par;
 use crate::extents::{Axis, AxisList, Dim, DynRank, Extents, RemoveAxis, RemoveAxisDyn};
@@ -22,7 +23,7 @@ use crate::layout::{ColMajor, Layout, RowMajor};
 use crate::sparse::{Arrays, CompressedBase, Coo, Rank2, SparseIndex, SparseOrder};
 use crate::storage::{Band, DenseStorage, Heap, Inline, InlineExtents, Shared, Storage, View, ViewMut};
 use crate::tensor::ReadStorage;
-use crate::tensor::{or_panic, Tensor};
+use crate::tensor::Tensor;
 use num_traits::Zero;
 
 /// A storage that knows how to sum its tensors: the dispatch behind [`Tensor::sum`] and

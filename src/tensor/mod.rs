@@ -26,7 +26,6 @@ mod generic;
 
 mod parts;
 
-pub(crate) use crate::error::or_panic;
 pub use band::BandMatrix;
 pub use construct::{ArrayShape, NestedArray, Scalar, ShapeArg};
 pub use generic::{DenseTensor, Inexact, ReadTensor, Real};

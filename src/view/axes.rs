@@ -5,13 +5,14 @@
 //! run-time axis (`index_axis_dyn`, …) are in `axes_dyn.rs` and share the helpers here;
 //! `flip_dyn` is here, beside the older name `flip_axis`.
 
+use crate::error::or_panic;
 use crate::error::ShapeError;
 use crate::exec::forms::forms;
 use crate::extents::{Axis, AxisAt, Const, Dim, Dyn, Extents, InsertAxis, One, RemoveAxis};
 use crate::layout::arith::{advance, negated_stride};
 use crate::layout::{Layout, Strided};
 use crate::storage::{BorrowedStorage, DenseStorage, DenseStorageMut, View, ViewMut};
-use crate::tensor::{or_panic, Tensor};
+use crate::tensor::Tensor;
 
 /// An axis that `squeeze` may remove: statically of extent 1, or dynamic (checked at run
 /// time).

@@ -4,12 +4,13 @@
 //! ([`RemoveAxisDyn`], [`InsertAxisDyn`]); an axis out of range is `Err` from the `try_`
 //! form.
 
+use crate::error::or_panic;
 use crate::error::ShapeError;
 use crate::exec::forms::forms;
 use crate::extents::{Axis, Extents, InsertAxisDyn, RemoveAxisDyn};
 use crate::layout::{Layout, Strided};
 use crate::storage::{BorrowedStorage, DenseStorage, DenseStorageMut, View, ViewMut};
-use crate::tensor::{or_panic, Tensor};
+use crate::tensor::Tensor;
 
 /// # Views: axes chosen at run time
 impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {

@@ -12,11 +12,12 @@
 //! accepted; ndarray's check is conservative and refuses that pair.
 
 use super::slice::{resolve_range, SliceElem, SliceInfo, SliceInput};
+use crate::error::or_panic;
 use crate::error::ShapeError;
 use crate::extents::Extents;
 use crate::layout::{Layout, Strided};
 use crate::storage::{DenseStorage, DenseStorageMut, ViewMut};
-use crate::tensor::{or_panic, Tensor};
+use crate::tensor::Tensor;
 
 /// The indices a slice selects on one source axis: `first + k·step` for `k < len`, with
 /// `step > 0`.

@@ -15,12 +15,13 @@
 //! at run time. Extents computed above 1024 become dynamic (see
 //! [`static_arith`](crate::extents::static_arith)).
 
+use crate::error::or_panic;
 use crate::error::ShapeError;
 use crate::exec::forms::forms;
 use crate::extents::{Const, Dim, Dyn, Extents, StaticDim, StaticExtents, ToDim};
 use crate::layout::{ColMajor, Layout, RowMajor, SliceSteps, StaticSliced, Strided};
 use crate::storage::{BorrowedStorage, DenseStorage, DenseStorageMut, View, ViewMut};
-use crate::tensor::{or_panic, Tensor};
+use crate::tensor::Tensor;
 use typenum::{Diff, IsGreater, IsLessOrEqual, LeEq, Quot, Sub1, Sum, B0, B1, U0};
 
 /// Indices `START, START+STEP, …` below `END` of one axis, all compile-time values.

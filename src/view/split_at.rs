@@ -1,12 +1,13 @@
 //! Splitting a tensor in two along an axis, as views (ndarray's `split_at`, also mutable:
 //! `split_at_mut`, the two halves alive at once like `slice::split_at_mut`).
 
+use crate::error::or_panic;
 use crate::error::ShapeError;
 use crate::exec::forms::forms;
 use crate::extents::{Axis, Extents};
 use crate::layout::{Layout, Strided};
 use crate::storage::{DenseStorage, DenseStorageMut, View, ViewMut};
-use crate::tensor::{or_panic, Tensor};
+use crate::tensor::Tensor;
 
 /// The two halves' extents and the position of the second's first element, for a split of
 /// `dims` (with `strides`) before `index` along `axis` (already resolved).

@@ -1,10 +1,10 @@
 //! Transpose (reverse the axes) and general axis permutations.
 
+use crate::error::or_panic;
 use crate::error::ShapeError;
 use crate::extents::{AxisAt, AxisList, Dim, Extents, Reverse};
 use crate::layout::{Layout, Strided};
 use crate::storage::{BorrowedStorage, DenseStorage, DenseStorageMut, View, ViewMut};
-use crate::tensor::or_panic;
 use crate::tensor::Tensor;
 
 /// # Views: transposing and permuting

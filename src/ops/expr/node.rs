@@ -5,6 +5,7 @@
 use super::facts::LeafFacts;
 use super::tree::{Binary, FnOp, Unary, UnaryOp};
 use crate::alloc::AlignedBuf;
+use crate::error::or_panic;
 use crate::error::ShapeError;
 use crate::exec::forms::forms;
 use crate::exec::par::Par;
@@ -14,7 +15,7 @@ use crate::kernels::elementwise::run;
 use crate::layout::{ColMajor, Layout, RowMajor};
 use crate::storage::Heap;
 use crate::storage::OwnedStorage;
-use crate::tensor::{or_panic, Tensor};
+use crate::tensor::Tensor;
 
 /// What every expression tree has, wherever its data lives: the element type, the extents
 /// and the shape rule (numpy broadcasting, checked in the types where extents are static).

@@ -40,7 +40,7 @@ impl<T, E: Rank2, S: SparseOrder + Layout<E>, I: SparseIndex, A: Arrays<T, I>>
     /// Lane `i` without copying; panics when `i` is out of range.
     #[track_caller]
     pub fn outer_view(&self, i: usize) -> SparseLane<'_, T, I> {
-        crate::tensor::or_panic(self.try_outer_view(i))
+        crate::error::or_panic(self.try_outer_view(i))
     }
     /// `(row, column, &value)` of every stored entry, in storage order.
     pub fn entries(&self) -> Entries<'_, T, I> {
