@@ -79,6 +79,7 @@
 //! | norms | [`norm`](crate::Tensor::norm), [`norm_axis`](crate::Tensor::norm_axis), [`norm_axis_dyn`](crate::Tensor::norm_axis_dyn) |
 //! | softmax | [`softmax`](crate::Tensor::softmax), [`log_softmax`](crate::Tensor::log_softmax), [`softmax_dyn`](crate::Tensor::softmax_dyn) |
 //! | on fused expressions | [`Reductions`](crate::ops::Reductions), [`AxisReductions`](crate::ops::AxisReductions) (`(&a * &b).sum()`) |
+//! | with a choice of threads | whole and static-axis reductions and softmax have `_with(par)` forms ([`mean_with`](crate::Tensor::mean_with), [`sum_axis_with`](crate::Tensor::sum_axis_with), [`softmax_with`](crate::Tensor::softmax_with), …); run-time axes take `par` through [`reduce_axis_dyn_with`](crate::Tensor::reduce_axis_dyn_with) and [`reduce_axes_with`](crate::Tensor::reduce_axes_with); the list: [`Par`](crate::Par) |
 //!
 //! ## Products
 //!
