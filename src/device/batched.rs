@@ -12,6 +12,7 @@ use super::reduce::DeviceTensor;
 use super::storage::{Cuda, DeviceElem, DeviceStorage};
 use super::tensor::alloc;
 use super::DeviceEval;
+use crate::error::or_panic;
 use crate::error::{DeviceError, ShapeError};
 use crate::extents::{broadcast_strides, matmul_dims, Extents, MatMulDims, MatMulShape};
 use crate::layout::{Layout, RowMajor};
@@ -312,14 +313,6 @@ where
     }
     // SAFETY: batch·m·n elements in row-major order, all written by the calls.
     Ok(unsafe { Tensor::from_parts_unchecked(Cuda { buf: out, dev }, ext, ()) })
-}
-
-#[track_caller]
-fn or_panic<R>(r: Result<R, DeviceError>) -> R {
-    match r {
-        Ok(v) => v,
-        Err(e) => panic!("{e}"),
-    }
 }
 
 /// The product of device tensors, with the host's `matmul` names and shape rule (numpy's

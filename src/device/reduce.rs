@@ -9,6 +9,7 @@ use super::launch::{launch, KArg};
 use super::reduce_kernel::{reduce_block, reduce_grid, reduce_source, ReduceOp, ReducePlan, REDUCE_KERNEL};
 use super::storage::{Cuda, DeviceElem, DeviceStorage};
 use super::tensor::{alloc, download};
+use crate::error::or_panic;
 use crate::error::{DeviceError, ShapeError};
 use crate::extents::{Axis, DynRank, Extents, InsertAxis, One, RemoveAxis, RemoveAxisDyn};
 use crate::layout::{Layout, RowMajor};
@@ -208,14 +209,6 @@ fn axes_keep_mask<E: Extents>(
     let mut dims = e.dims();
     dims.as_mut().iter_mut().zip(&mask).filter(|(_, &m)| m).for_each(|(d, _)| *d = 1);
     Ok((mask, E::Dynamic::from_dims(dims.as_ref())?))
-}
-
-#[track_caller]
-fn or_panic<R>(r: Result<R, DeviceError>) -> R {
-    match r {
-        Ok(v) => v,
-        Err(e) => panic!("{e}"),
-    }
 }
 
 /// Writes the trait's declarations and its one impl from one list, so that the two

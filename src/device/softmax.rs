@@ -8,6 +8,7 @@ use super::reduce::{plan_args, DeviceTensor};
 use super::reduce_kernel::{reduce_block, reduce_grid, softmax_source, ReducePlan, REDUCE_KERNEL};
 use super::storage::{Cuda, DeviceElem, DeviceStorage};
 use super::tensor::alloc;
+use crate::error::or_panic;
 use crate::error::{DeviceError, ShapeError};
 use crate::extents::{Axis, AxisAt, Extents};
 use crate::layout::{Layout, RowMajor};
@@ -62,14 +63,6 @@ fn softmax_along<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>>(
     }
     // SAFETY: `n` row-major elements, all written above (none when empty).
     Ok(unsafe { Tensor::from_parts_unchecked(Cuda { buf: out, dev }, ext, ()) })
-}
-
-#[track_caller]
-fn or_panic<R>(r: Result<R, DeviceError>) -> R {
-    match r {
-        Ok(v) => v,
-        Err(e) => panic!("{e}"),
-    }
 }
 
 /// `softmax` and `log_softmax` of device tensors along one axis, with the host's names
