@@ -9,8 +9,9 @@
 //!   `matrixmultiply` (NEON and other kernels of its own). Operands of any strides are
 //!   read in place: packing reads through the strides, so transposed or sliced views are
 //!   not copied first.
-//! * Larger complex products (`Complex<f32>`, `Complex<f64>`) run the same blocked nest
-//!   around the portable micro-kernel (`micro::Portable`, plain Rust).
+//! * Larger complex products (`Complex<f32>`, `Complex<f64>`) run as one real product of
+//!   twice the rows and depth on those kernels (`complex_by_real`); the blocked nest around
+//!   the portable micro-kernel (`micro::Portable`, plain Rust) when its buffers are refused.
 //! * Other element types use the plain loop, split by rows across threads when large.
 //!
 //! Under Miri the blocked nest runs with its portable micro-kernel, so that packing, edge
@@ -302,19 +303,90 @@ macro_rules! gemm_float {
 // Miri's portable tiles: the SSE2 kernel's shape, 6 × 8 `f32` or 6 × 4 `f64`.
 gemm_float!(f32 => sgemm, 8, matrixmultiply::sgemm; f64 => dgemm, 4, matrixmultiply::dgemm);
 
-/// Complex products run the blocked nest (packing, cache blocks, threads) around the
-/// portable tile kernel: plain Rust, `MR × NR` complex accumulators, each multiply the
-/// four real products of `Complex`'s `Mul`.
+/// Complex products run as one real product on the real SIMD kernels (see
+/// [`complex_by_real`]); when its buffers cannot be had, the blocked nest around the
+/// portable tile kernel (plain Rust, `MR × NR` complex accumulators), which needs none.
 macro_rules! gemm_complex {
     ($($t:ty => $mr:literal, $nr:literal);*) => {$(
         impl GemmElem for num_complex::Complex<$t> {
             #[doc(hidden)]
             unsafe fn gemm_large(g: Gemm<Self>, threads: usize) {
-                // SAFETY: forwarded contract.
+                // SAFETY (both): forwarded contract.
+                if unsafe { complex_by_real(g, threads) } {
+                    return;
+                }
                 unsafe { blocked::portable::<Self, $mr, $nr>(g, threads) }
             }
         }
     )*};
+}
+
+/// `C = A·B` for complex matrices as one real product of twice the rows and twice the
+/// depth, `[[Re A, −Im A], [Im A, Re A]] · [Re B; Im B] = [Re C; Im C]`: the same
+/// `4·m·k·n` real multiply-adds as complex arithmetic, run by the real SIMD kernels
+/// (matrixmultiply's `zgemm` is the peer; see `benches/complex.rs`). It copies A into
+/// `4·m·k` reals, B into `2·k·n` and holds `2·m·n` for the result; `false` (nothing
+/// written) when those buffers cannot be allocated or their sizes overflow.
+///
+/// # Safety
+/// As [`GemmElem::gemm_large`].
+unsafe fn complex_by_real<T>(g: Gemm<num_complex::Complex<T>>, threads: usize) -> bool
+where
+    T: GemmElem + num_traits::Float,
+{
+    let (m, k, n) = (g.m, g.k, g.n);
+    let sizes = (|| {
+        Some((m.checked_mul(k)?.checked_mul(4)?, k.checked_mul(n)?.checked_mul(2)?, m.checked_mul(n)?.checked_mul(2)?))
+    })();
+    let Some((la, lb, lc)) = sizes else { return false };
+    let buffers = (|| {
+        Some((
+            crate::alloc::try_vec_filled("matmul", la, T::zero()).ok()?,
+            crate::alloc::try_vec_filled("matmul", lb, T::zero()).ok()?,
+            crate::alloc::try_vec_filled("matmul", lc, T::zero()).ok()?,
+        ))
+    })();
+    let Some((mut a, mut b, mut c)) = buffers else { return false };
+    let (ga, gb) = (g.a, g.b);
+    let k2 = 2 * k;
+    for i in 0..m {
+        for p in 0..k {
+            // SAFETY: `i < m`, `p < k`: an element of A (the product is valid).
+            let x = unsafe { ga.ptr.offset(i as isize * ga.rs + p as isize * ga.cs).read() };
+            a[i * k2 + p] = x.re;
+            a[i * k2 + k + p] = -x.im;
+            a[(m + i) * k2 + p] = x.im;
+            a[(m + i) * k2 + k + p] = x.re;
+        }
+    }
+    for p in 0..k {
+        for j in 0..n {
+            // SAFETY: `p < k`, `j < n`: an element of B (the product is valid).
+            let x = unsafe { gb.ptr.offset(p as isize * gb.rs + j as isize * gb.cs).read() };
+            b[p * n + j] = x.re;
+            b[(k + p) * n + j] = x.im;
+        }
+    }
+    let real = Gemm {
+        m: 2 * m,
+        k: k2,
+        n,
+        a: MatRef { ptr: a.as_ptr(), rs: k2 as isize, cs: 1 },
+        b: MatRef { ptr: b.as_ptr(), rs: n as isize, cs: 1 },
+        c: c.as_mut_ptr(),
+        ldc: n,
+    };
+    // SAFETY: row-major buffers of exactly these sizes, alive for the call; C's buffer is
+    // not aliased by A's or B's. (The sizes fit: each buffer was allocated.)
+    unsafe { T::gemm_large(real, threads) };
+    for i in 0..m {
+        for j in 0..n {
+            let v = num_complex::Complex::new(c[i * n + j], c[(m + i) * n + j]);
+            // SAFETY: `i < m`, `j < n`: an element of C, writable (the product is valid).
+            unsafe { g.c.add(i * g.ldc + j).write(v) };
+        }
+    }
+    true
 }
 gemm_complex!(f32 => 4, 4; f64 => 4, 2);
 
@@ -338,7 +410,7 @@ pub(crate) unsafe fn gemm<T: GemmElem>(g: Gemm<T>, par: Par) {
 mod tests {
     /// Each instruction set's nest that this CPU runs, not only the widest that dispatch
     /// picks: a CPU with AVX-512 still checks the AVX2 kernels users of older CPUs get.
-    /// The complex nest against the plain loop, bit for bit (small integer parts: every
+    /// The complex products (the real-product path and the portable nest) against the plain loop, bit for bit (small integer parts: every
     /// sum is exact), on sizes that cross each block edge of the complex blocking (the
     /// full list of the real kernels takes minutes unoptimised).
     #[test]
@@ -352,6 +424,17 @@ mod tests {
         };
         check_sizes::<Complex<f32>>(<Complex<f32> as super::GemmElem>::gemm_large, Some(sizes));
         check_sizes::<Complex<f64>>(<Complex<f64> as super::GemmElem>::gemm_large, Some(sizes));
+        // The fallback when the real product's buffers are refused: the portable nest.
+        unsafe fn portable32(g: super::Gemm<Complex<f32>>, threads: usize) {
+            // SAFETY: forwarded contract.
+            unsafe { super::blocked::portable::<Complex<f32>, 4, 4>(g, threads) }
+        }
+        unsafe fn portable64(g: super::Gemm<Complex<f64>>, threads: usize) {
+            // SAFETY: forwarded contract.
+            unsafe { super::blocked::portable::<Complex<f64>, 4, 2>(g, threads) }
+        }
+        check_sizes::<Complex<f32>>(portable32, Some(sizes));
+        check_sizes::<Complex<f64>>(portable64, Some(sizes));
     }
 
     #[cfg(all(target_arch = "x86_64", not(miri)))]
