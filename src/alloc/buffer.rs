@@ -55,10 +55,7 @@ impl<T> AlignedBuf<T> {
     #[track_caller]
     pub unsafe fn from_raw_init(len: usize, init: impl FnOnce(*mut T)) -> Self {
         // SAFETY: forwarded contract.
-        match unsafe { Self::try_from_raw_init(len, init) } {
-            Ok(v) => v,
-            Err(e) => panic!("{e}"),
-        }
+        crate::error::or_panic(unsafe { Self::try_from_raw_init(len, init) })
     }
 
     /// [`AlignedBuf::from_raw_init`], with a refused allocation reported as
@@ -77,10 +74,7 @@ impl<T> AlignedBuf<T> {
     /// allocator refuses it.
     #[track_caller]
     pub fn from_fn(len: usize, f: impl FnMut(usize) -> T) -> Self {
-        match Self::try_from_fn(len, f) {
-            Ok(v) => v,
-            Err(e) => panic!("{e}"),
-        }
+        crate::error::or_panic(Self::try_from_fn(len, f))
     }
 
     /// [`AlignedBuf::from_fn`], with a refused allocation as an error.

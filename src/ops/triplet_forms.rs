@@ -7,6 +7,7 @@
 
 use crate::alloc::try_vec_with_capacity;
 use crate::error::ShapeError;
+use crate::exec::forms::forms;
 use crate::extents::{Dim, Extents};
 use crate::layout::{ColMajor, Layout};
 use crate::storage::sparse::{Compressed, Rank2, SparseElem, SparseError, SparseIndex, SparseOrder};
@@ -15,85 +16,68 @@ use crate::tensor::{ShapeArg, Tensor};
 use num_traits::Zero;
 
 impl<T, E: Extents, S: SparseOrder + Layout<E>, I: SparseIndex> Tensor<T, E, S, Compressed<T, I>> {
-    /// [`Tensor::try_from_triplets`] from a list of `(row, col, value)` tuples, the
-    /// spelling of the band matrices' `from_triplets`; repeated coordinates are summed.
-    pub fn try_from_triplet_tuples(shape: impl ShapeArg<E>, triplets: &[(usize, usize, T)]) -> Result<Self, SparseError>
-    where
-        T: SparseElem,
-        E: Rank2,
-    {
-        // The compressed build reads three arrays: split the tuples into them, fallibly.
-        const OP: &str = "from_triplet_tuples";
-        let n = triplets.len();
-        let (mut rows, mut cols, mut values) =
-            (try_vec_with_capacity(OP, n)?, try_vec_with_capacity(OP, n)?, try_vec_with_capacity(OP, n)?);
-        for &(i, j, v) in triplets {
-            rows.push(i);
-            cols.push(j);
-            values.push(v);
+    forms! {
+        /// [`Tensor::try_from_triplets`] from a list of `(row, col, value)` tuples, the
+        /// spelling of the band matrices' `from_triplets`; repeated coordinates are summed.
+        pub fn try_from_triplet_tuples[](
+            shape: impl ShapeArg<E>,
+            triplets: &[(usize, usize, T)],
+        ) -> Result<Self, SparseError>
+        where [T: SparseElem, E: Rank2]
+        {
+            // The compressed build reads three arrays: split the tuples into them, fallibly.
+            const OP: &str = "from_triplet_tuples";
+            let n = triplets.len();
+            let (mut rows, mut cols, mut values) =
+                (try_vec_with_capacity(OP, n)?, try_vec_with_capacity(OP, n)?, try_vec_with_capacity(OP, n)?);
+            for &(i, j, v) in triplets {
+                rows.push(i);
+                cols.push(j);
+                values.push(v);
+            }
+            Self::try_from_triplets(shape, &rows, &cols, &values)
         }
-        Self::try_from_triplets(shape, &rows, &cols, &values)
-    }
-    /// See [`Tensor::try_from_triplet_tuples`].
-    ///
-    /// ```
-    /// use mdtensor::{ext, CsrMatrix};
-    /// let a = CsrMatrix::<f64, ext![2, 2]>::from_triplet_tuples(ext![2, 2], &[(0, 1, 2.0), (1, 0, 1.0), (1, 0, 3.0)]);
-    /// assert_eq!(a.to_dense().to_vec(), [0.0, 2.0, 4.0, 0.0]);
-    /// ```
-    #[track_caller]
-    pub fn from_triplet_tuples(shape: impl ShapeArg<E>, triplets: &[(usize, usize, T)]) -> Self
-    where
-        T: SparseElem,
-        E: Rank2,
-    {
-        match Self::try_from_triplet_tuples(shape, triplets) {
-            Ok(t) => t,
-            Err(e) => panic!("{e}"),
-        }
+        /// See [`Tensor::try_from_triplet_tuples`].
+        ///
+        /// ```
+        /// use mdtensor::{ext, CsrMatrix};
+        /// let a = CsrMatrix::<f64, ext![2, 2]>::from_triplet_tuples(ext![2, 2], &[(0, 1, 2.0), (1, 0, 1.0), (1, 0, 3.0)]);
+        /// assert_eq!(a.to_dense().to_vec(), [0.0, 2.0, 4.0, 0.0]);
+        /// ```
+        pub fn from_triplet_tuples;
     }
 }
 
 impl<T: Clone + Zero, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
-    /// [`Tensor::try_from_triplets`] from three parallel arrays (`rows[k]`, `cols[k]`,
-    /// `values[k]`), the spelling of the compressed matrices' `from_triplets`; repeated
-    /// coordinates are added. `Err` also when the three lengths differ.
-    pub fn try_from_triplet_arrays(
-        shape: impl ShapeArg<(M, N)>,
-        kl: usize,
-        ku: usize,
-        rows: &[usize],
-        cols: &[usize],
-        values: &[T],
-    ) -> Result<Self, BandError> {
-        if rows.len() != cols.len() || rows.len() != values.len() {
-            return Err(BandError::Shape(ShapeError::InvalidArgument {
-                op: "from_triplet_arrays",
-                reason: format!("{} rows, {} columns and {} values", rows.len(), cols.len(), values.len()),
-            }));
+    forms! {
+        /// [`Tensor::try_from_triplets`] from three parallel arrays (`rows[k]`, `cols[k]`,
+        /// `values[k]`), the spelling of the compressed matrices' `from_triplets`; repeated
+        /// coordinates are added. `Err` also when the three lengths differ.
+        pub fn try_from_triplet_arrays[](
+            shape: impl ShapeArg<(M, N)>,
+            kl: usize,
+            ku: usize,
+            rows: &[usize],
+            cols: &[usize],
+            values: &[T],
+        ) -> Result<Self, BandError>
+        {
+            if rows.len() != cols.len() || rows.len() != values.len() {
+                return Err(BandError::Shape(ShapeError::InvalidArgument {
+                    op: "from_triplet_arrays",
+                    reason: format!("{} rows, {} columns and {} values", rows.len(), cols.len(), values.len()),
+                }));
+            }
+            let triplets = rows.iter().zip(cols).zip(values).map(|((&i, &j), v)| (i, j, v.clone()));
+            Self::try_from_triplet_iter(shape, kl, ku, triplets)
         }
-        let triplets = rows.iter().zip(cols).zip(values).map(|((&i, &j), v)| (i, j, v.clone()));
-        Self::try_from_triplet_iter(shape, kl, ku, triplets)
-    }
-    /// See [`Tensor::try_from_triplet_arrays`]; panics with its message.
-    ///
-    /// ```
-    /// use mdtensor::BandMatrix;
-    /// let a = BandMatrix::<i32>::from_triplet_arrays([2, 2], 0, 1, &[0, 0, 0], &[0, 1, 1], &[1, 2, 3]);
-    /// assert_eq!(a.to_dense().to_vec(), [1, 5, 0, 0]);
-    /// ```
-    #[track_caller]
-    pub fn from_triplet_arrays(
-        shape: impl ShapeArg<(M, N)>,
-        kl: usize,
-        ku: usize,
-        rows: &[usize],
-        cols: &[usize],
-        values: &[T],
-    ) -> Self {
-        match Self::try_from_triplet_arrays(shape, kl, ku, rows, cols, values) {
-            Ok(t) => t,
-            Err(e) => panic!("{e}"),
-        }
+        /// See [`Tensor::try_from_triplet_arrays`]; panics with its message.
+        ///
+        /// ```
+        /// use mdtensor::BandMatrix;
+        /// let a = BandMatrix::<i32>::from_triplet_arrays([2, 2], 0, 1, &[0, 0, 0], &[0, 1, 1], &[1, 2, 3]);
+        /// assert_eq!(a.to_dense().to_vec(), [1, 5, 0, 0]);
+        /// ```
+        pub fn from_triplet_arrays;
     }
 }

@@ -4,6 +4,7 @@
 
 use super::{ReadStorage, ShapeArg, Tensor};
 use crate::error::BandError;
+use crate::exec::forms::forms;
 use crate::extents::Dim;
 use crate::layout::ColMajor;
 use crate::storage::band::validate;
@@ -97,27 +98,19 @@ impl<T, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
             Err((e, _)) => panic!("{e}"),
         }
     }
-    /// A band matrix of zeros; `Err` when the bandwidths or extents are invalid.
-    pub fn try_with_bandwidths(shape: impl ShapeArg<(M, N)>, kl: usize, ku: usize) -> Result<Self, BandError>
-    where
-        T: Clone + Zero,
-    {
-        let ext: (M, N) = shape.into_extents("band")?;
-        let len = validate(ext.0.size(), ext.1.size(), kl, ku, core::mem::size_of::<T>())?;
-        let data = crate::alloc::try_vec_filled("band", len, T::zero())?;
-        Ok(Self::assemble_non_dense(Band { kl, ku, data }, ext))
-    }
-    /// A band matrix of zeros with `kl` diagonals below and `ku` above the main one.
-    /// (Not called `zeros`: that name belongs to the dense constructors.)
-    #[track_caller]
-    pub fn with_bandwidths(shape: impl ShapeArg<(M, N)>, kl: usize, ku: usize) -> Self
-    where
-        T: Clone + Zero,
-    {
-        match Self::try_with_bandwidths(shape, kl, ku) {
-            Ok(v) => v,
-            Err(e) => panic!("{e}"),
+    forms! {
+        /// A band matrix of zeros; `Err` when the bandwidths or extents are invalid.
+        pub fn try_with_bandwidths[](shape: impl ShapeArg<(M, N)>, kl: usize, ku: usize) -> Result<Self, BandError>
+        where [T: Clone + Zero]
+        {
+            let ext: (M, N) = shape.into_extents("band")?;
+            let len = validate(ext.0.size(), ext.1.size(), kl, ku, core::mem::size_of::<T>())?;
+            let data = crate::alloc::try_vec_filled("band", len, T::zero())?;
+            Ok(Self::assemble_non_dense(Band { kl, ku, data }, ext))
         }
+        /// A band matrix of zeros with `kl` diagonals below and `ku` above the main one.
+        /// (Not called `zeros`: that name belongs to the dense constructors.)
+        pub fn with_bandwidths;
     }
 
     /// Lower bandwidth.
@@ -157,26 +150,22 @@ impl<T, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
         let p = self.locate("stored_mut", idx).ok()??;
         Some(&mut self.storage.data[p])
     }
-    /// Writes `[i, j]`; `Err` outside the matrix or outside the band (naming the index and
-    /// the bandwidths).
-    pub fn try_set(&mut self, idx: [usize; 2], value: T) -> Result<(), BandError> {
-        let p = self.locate("set", idx)?.ok_or(BandError::OutsideBand {
-            op: "set",
-            row: idx[0],
-            col: idx[1],
-            kl: self.kl(),
-            ku: self.ku(),
-        })?;
-        self.storage.data[p] = value;
-        Ok(())
-    }
-    /// See [`Tensor::try_set`]; panics with its message.
-    #[track_caller]
-    pub fn set(&mut self, idx: [usize; 2], value: T) {
-        match self.try_set(idx, value) {
-            Ok(v) => v,
-            Err(e) => panic!("{e}"),
+    forms! {
+        /// Writes `[i, j]`; `Err` outside the matrix or outside the band (naming the index and
+        /// the bandwidths).
+        pub fn try_set[](&mut self, idx: [usize; 2], value: T) -> Result<(), BandError> {
+            let p = self.locate("set", idx)?.ok_or(BandError::OutsideBand {
+                op: "set",
+                row: idx[0],
+                col: idx[1],
+                kl: self.kl(),
+                ku: self.ku(),
+            })?;
+            self.storage.data[p] = value;
+            Ok(())
         }
+        /// See [`Tensor::try_set`]; panics with its message.
+        pub fn set;
     }
 
     /// The stored entries `([i, j], &value)`, column by column (the buffer's order), zeros

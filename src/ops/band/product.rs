@@ -136,34 +136,30 @@ impl<T: BandElem, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
 
 /// # Band matrices: products
 impl<T: Clone + Zero, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
-    /// A band matrix of `f(&x)` for every stored element, with the same band; `Err`
-    /// ([`BandError::NotZeroPreserving`]) when `f(0) != 0`, since the elements outside the
-    /// band would then not be zero. `f` is called once more, on zero, to check that.
-    pub fn try_map_stored<U: Clone + Zero>(
-        &self,
-        mut f: impl FnMut(&T) -> U,
-    ) -> Result<Tensor<U, (M, N), ColMajor, Band<U>>, BandError> {
-        if !f(&T::zero()).is_zero() {
-            return Err(BandError::NotZeroPreserving);
+    forms! {
+        /// A band matrix of `f(&x)` for every stored element, with the same band; `Err`
+        /// ([`BandError::NotZeroPreserving`]) when `f(0) != 0`, since the elements outside the
+        /// band would then not be zero. `f` is called once more, on zero, to check that.
+        pub fn try_map_stored[U: Clone + Zero](&self, f: impl FnMut(&T) -> U)
+            -> Result<Tensor<U, (M, N), ColMajor, Band<U>>, BandError>
+        {
+            let mut f = f;
+            if !f(&T::zero()).is_zero() {
+                return Err(BandError::NotZeroPreserving);
+            }
+            let mut out = Tensor::<U, (M, N), ColMajor, Band<U>>::try_with_bandwidths(self.extents, self.kl(), self.ku())?;
+            for ([i, j], v) in self.entries() {
+                *out.stored_mut([i, j]).expect("same band") = f(v);
+            }
+            Ok(out)
         }
-        let mut out = Tensor::<U, (M, N), ColMajor, Band<U>>::try_with_bandwidths(self.extents, self.kl(), self.ku())?;
-        for ([i, j], v) in self.entries() {
-            *out.stored_mut([i, j]).expect("same band") = f(v);
-        }
-        Ok(out)
-    }
-    /// See [`Tensor::try_map_stored`]; panics when `f(0) != 0`.
-    ///
-    /// ```
-    /// use mdtensor::{tensor, BandMatrix};
-    /// let a = BandMatrix::<i32>::from_dense(&tensor![[1, -2], [0, 3]], 0, 1);
-    /// assert_eq!(a.map_stored(|v| v.abs()).to_dense().to_vec(), [1, 2, 0, 3]);
-    /// ```
-    #[track_caller]
-    pub fn map_stored<U: Clone + Zero>(&self, f: impl FnMut(&T) -> U) -> Tensor<U, (M, N), ColMajor, Band<U>> {
-        match self.try_map_stored(f) {
-            Ok(v) => v,
-            Err(e) => panic!("{e}"),
-        }
+        /// See [`Tensor::try_map_stored`]; panics when `f(0) != 0`.
+        ///
+        /// ```
+        /// use mdtensor::{tensor, BandMatrix};
+        /// let a = BandMatrix::<i32>::from_dense(&tensor![[1, -2], [0, 3]], 0, 1);
+        /// assert_eq!(a.map_stored(|v| v.abs()).to_dense().to_vec(), [1, 2, 0, 3]);
+        /// ```
+        pub fn map_stored;
     }
 }

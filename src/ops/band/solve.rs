@@ -7,6 +7,7 @@
 //! multipliers of `L` sit below the diagonal. A zero pivot is an error naming its column
 //! (LAPACK's `INFO > 0`).
 
+use crate::exec::forms::forms;
 use crate::extents::{BandSolveDim, Dim};
 use crate::layout::{ColMajor, Layout};
 use crate::storage::{Band, BandError, DenseStorage};
@@ -55,35 +56,25 @@ impl<T: Float, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
         lu.factor()?;
         Ok(lu)
     }
-    /// The solution `x` of `A x = b`; `Err` when `A` is not square, `b`'s length is not
-    /// `A`'s order, or `A` is singular. Factorizes on every call: to solve for several
-    /// right-hand sides, keep the [`BandLu`] from [`Tensor::factorize`].
-    pub fn try_solve<D: Dim, S2: Layout<(D,)>, St2: DenseStorage<T>>(
-        &self,
-        b: &Tensor<T, (D,), S2, St2>,
-    ) -> Result<Tensor<T, (D,)>, BandError>
-    where
-        M: BandSolveDim<N> + BandSolveDim<D>,
-    {
-        let lu = self.factorize()?;
-        lu.solve(b)
-    }
-    /// See [`Tensor::try_solve`]; panics with its message.
-    ///
-    /// ```
-    /// use mdtensor::{tensor, BandMatrix};
-    /// let a = BandMatrix::<f64>::from_dense(&tensor![[2.0, 1.0], [1.0, 2.0]], 1, 1);
-    /// assert_eq!(a.solve(&tensor![3.0, 3.0]).to_vec(), [1.0, 1.0]);
-    /// ```
-    #[track_caller]
-    pub fn solve<D: Dim, S2: Layout<(D,)>, St2: DenseStorage<T>>(&self, b: &Tensor<T, (D,), S2, St2>) -> Tensor<T, (D,)>
-    where
-        M: BandSolveDim<N> + BandSolveDim<D>,
-    {
-        match self.try_solve(b) {
-            Ok(v) => v,
-            Err(e) => panic!("{e}"),
+    forms! {
+        /// The solution `x` of `A x = b`; `Err` when `A` is not square, `b`'s length is not
+        /// `A`'s order, or `A` is singular. Factorizes on every call: to solve for several
+        /// right-hand sides, keep the [`BandLu`] from [`Tensor::factorize`].
+        pub fn try_solve[D: Dim, S2: Layout<(D,)>, St2: DenseStorage<T>](&self, b: &Tensor<T, (D,), S2, St2>)
+            -> Result<Tensor<T, (D,)>, BandError>
+        where [M: BandSolveDim<N> + BandSolveDim<D>]
+        {
+            let lu = self.factorize()?;
+            lu.solve(b)
         }
+        /// See [`Tensor::try_solve`]; panics with its message.
+        ///
+        /// ```
+        /// use mdtensor::{tensor, BandMatrix};
+        /// let a = BandMatrix::<f64>::from_dense(&tensor![[2.0, 1.0], [1.0, 2.0]], 1, 1);
+        /// assert_eq!(a.solve(&tensor![3.0, 3.0]).to_vec(), [1.0, 1.0]);
+        /// ```
+        pub fn solve;
     }
 }
 
