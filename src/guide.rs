@@ -46,6 +46,7 @@
 //! | `np.squeeze(a, 0)` | `a.squeeze::<0>()` (only an axis of extent 1: checked in the type) |
 //! | `np.flip(a, 1)` | `a.flip_axis(1)` / `a.flip::<1>()` |
 //! | `a.copy()` | `a.to_owned()`, `a.clone()` |
+//! | `a.copy(order='K')` of a permuted or flipped view | `a.to_owned_memory_order()` (a `Strided` owned copy, dense in the view's axis order, one pass over its memory) |
 //!
 //! ## Broadcasting and arithmetic
 //!
@@ -139,6 +140,7 @@
 //! | `a[:, ::2].reshape(…, copy=False)` | `a.reshape_strided(shape)` (a `Strided` view of any layout the strides allow; `Err(NotContiguous)` where numpy would copy) |
 //! | `np.ascontiguousarray(a.T).reshape(-1)` | `a.t().to_standard_layout().reshape(ext![6])` |
 //! | `a.T` | `a.t()` (a `ColMajor` view: no copy) |
+//! | `a.T + 1`, `np.exp(f_array)` (default `order='K'`: the result keeps the operands' memory order) | the same in the type: the first operand with a dense order decides, so column-major operands (or `a.t()`) give a `ColMajor` result written in memory order; views with arbitrary strides and scalars have no say, and with none the result is row-major ([`ResultOrder`](crate::ResultOrder)). `expr.eval_row_major()` is `np.ascontiguousarray(expr)`; `a @ b` is column-major when both are |
 //! | `np.transpose(a, (2, 0, 1))` | `a.permute(&[2, 0, 1])` (or `&[-1, 0, 1]`), or `a.permute_axes::<(Ax<2>, Ax<0>, Ax<1>)>()` (static) |
 //! | `a.shape`, `a.ndim`, `a.size` | `a.shape()` / `a.dims()`, `a.rank()`, `a.numel()` |
 //!

@@ -87,7 +87,7 @@ pub use extents::{
     InsertAxis, One, Rank, RemoveAxis, Reverse, StaticDim, StaticExtents, TakeIndex, ToDim,
 };
 pub use fmt::DebugStorage;
-pub use layout::{ColMajor, Layout, RowMajor, StridePolicy, Strided};
+pub use layout::{AnyOrder, ColMajor, Layout, ResultOrder, RowMajor, StridePolicy, Strided};
 /// The `num-complex` crate (0.4), whose [`Complex<f32>`](Complex) and [`Complex<f64>`](Complex)
 /// are element types like numpy's `complex64` and `complex128`: see
 /// [`guide::api`](crate::guide::api#complex-numbers).

@@ -23,5 +23,6 @@
 //! | `view.split_at(Axis(k), i)` | `a.split_at(k, i)`, `a.split_at_mut(k, i)` (from any tensor, not only views) |
 //! | `a.multi_slice_mut((s![.., ..2], s![.., 2..]))` | the same call; the overlap check is exact (interleaved `..;2` / `1..;2` slices are accepted, which ndarray's conservative check refuses) |
 //! | `a.diag()`, `a.diag_mut()`, `Array2::from_diag(&v)` | `a.diag()`, `a.diag_mut()`, `Tensor::<T, ext![_, _]>::from_diag(&v)` |
+//! | `a.mapv(f)`, `&a + &b`, `a.dot(&b)` of Fortran-order arrays (results stay in F order) | the same, in the types: `ColMajor` operands (or a transposed `a.t()`) give `ColMajor` results of `mapv`, `map`, `zip_with`, `eval` and `matmul` (column-major when both operands are); views with arbitrary strides give row-major ones, where ndarray copies their strides ([`ResultOrder`](crate::ResultOrder)); `v.to_owned_memory_order()` keeps a permuted or flipped view's axis order |
 //! | `a.remove_index(Axis(k), i)` (in place) | `a.delete_dyn(k, &[i])` (numpy's `delete`: a copy, any list of indices) |
 //! | `println!("{a}")` | `println!("{a}")`: numpy's layout (`[[1., 2.]]` for floats), `{:.3}` for fixed digits |

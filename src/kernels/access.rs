@@ -26,6 +26,13 @@ pub trait Source {
     /// The general form over the result extents `dims` (the operand's shape broadcasts
     /// to them).
     fn cursor(&self, dims: &[usize]) -> Self::Cursor;
+    /// Whether every leaf has exactly the extents `dims` and the strides `strides` (which
+    /// pack a dense block in some order), or is a scalar: element `i` in that memory order
+    /// is element `i` of every leaf's memory, and the flat form reads it.
+    fn is_flat_as(&self, dims: &[usize], strides: &[isize]) -> bool;
+    /// The general form over `dims` traversed with its axes in the order `axes` (a
+    /// permutation): the cursor's axis `k` is axis `axes[k]` of the result.
+    fn cursor_in(&self, dims: &[usize], axes: &[usize]) -> Self::Cursor;
 }
 
 /// An expression prepared for the contiguous fast path.

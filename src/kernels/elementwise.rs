@@ -107,10 +107,49 @@ pub(crate) unsafe fn run<X: Source, P: Paths, W: Fn(*mut X::Elem, X::Elem) + Cop
         // (`||` branches on the constant first: with it true, nothing after is compiled.)
         if K::FLAT_ONLY || (out_standard && x.is_flat(dims)) {
             unsafe { run_flat::<_, K>(x.flat(), dims, out, par, store) }
-        } else {
+        } else if out_standard {
             unsafe { run_cursor::<_, _, K>(x.cursor(dims), dims, out, out_strides, par, store) }
+        } else {
+            unsafe { run_in_memory_order::<_, _, K>(x, dims, out, out_strides, par, store) }
         }
     })
+}
+
+/// [`run`] into an output that is not row-major (a column-major result, an assignment
+/// into a transposed or sliced view): the traversal follows the output's memory order, so
+/// that runs along its fastest axis are written consecutively. When every leaf has the
+/// output's extents and strides and the output is dense, memory position `i` is element
+/// `i` of every leaf, and the flat loop serves; otherwise the cursor walks the axes sorted
+/// by the output's strides, largest first.
+///
+/// # Safety
+/// As [`run`].
+#[inline(always)]
+unsafe fn run_in_memory_order<X: Source, W: Fn(*mut X::Elem, X::Elem) + Copy + Send + Sync, P: Paths>(
+    x: &X,
+    dims: &[usize],
+    out: *mut X::Elem,
+    out_strides: &[isize],
+    par: Par,
+    store: W,
+) {
+    if crate::layout::is_dense_in_some_order(dims, out_strides) && x.is_flat_as(dims, out_strides) {
+        // SAFETY: a dense output with positive strides occupies `out .. out + numel` in
+        // its memory order, and every leaf is laid out the same way (checked above).
+        return unsafe { run_flat::<_, P>(x.flat(), dims, out, par, store) };
+    }
+    let mut axes: Vec<usize> = (0..dims.len()).collect();
+    // Stable: axes with equal strides (extent 1) keep their logical order.
+    axes.sort_by_key(|&k| core::cmp::Reverse(out_strides[k].unsigned_abs()));
+    if axes.iter().enumerate().all(|(i, &k)| i == k) {
+        // SAFETY: forwarded contract.
+        return unsafe { run_cursor::<_, _, P>(x.cursor(dims), dims, out, out_strides, par, store) };
+    }
+    let d: Vec<usize> = axes.iter().map(|&k| dims[k]).collect();
+    let s: Vec<isize> = axes.iter().map(|&k| out_strides[k]).collect();
+    // SAFETY: the permuted index space addresses the same output positions and the same
+    // operand elements (the cursor permutes its leaves' strides alike).
+    unsafe { run_cursor::<_, _, P>(x.cursor_in(dims, &axes), &d, out, &s, par, store) }
 }
 
 /// [`run`] when every leaf is contiguous in the output's row-major order: one indexed loop.

@@ -20,6 +20,7 @@ impl StridePolicy for RowMajor {
     type Owned = RowMajor;
     type Transposed = ColMajor;
     type AxesChanged = RowMajor;
+    type Order = RowMajor;
 }
 
 impl StridePolicy for ColMajor {
@@ -30,6 +31,7 @@ impl StridePolicy for ColMajor {
     type Owned = ColMajor;
     type Transposed = RowMajor;
     type AxesChanged = ColMajor;
+    type Order = ColMajor;
 }
 
 impl<E: Extents> Layout<E> for RowMajor {

@@ -15,11 +15,13 @@
 
 pub(crate) mod arith;
 mod contiguous;
+mod order;
 mod static_sliced;
 mod strided;
 
 pub(crate) use arith::{is_dense_in_some_order, span_of};
 pub use contiguous::{ColMajor, RowMajor};
+pub use order::{AnyOrder, DenseOf, ResultOrder};
 pub use static_sliced::{SliceSteps, StaticSliced};
 pub use strided::{Strided, StridedMapping};
 
@@ -43,6 +45,9 @@ pub trait StridePolicy: Copy + Default + Debug + Send + Sync + 'static {
     /// The policy after removing or inserting an axis of extent 1 (squeeze, unsqueeze):
     /// the same for the dense orders, `Strided` otherwise.
     type AxesChanged: StridePolicy;
+    /// The order of what is computed from a tensor of this policy (see [`ResultOrder`]):
+    /// itself for the dense orders, [`AnyOrder`] (no preference) for arbitrary strides.
+    type Order: ResultOrder;
 }
 
 /// A stride policy applied to extents `E`: the run-time mapping data it needs.

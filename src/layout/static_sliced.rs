@@ -44,6 +44,7 @@ impl<P: 'static, PE: 'static, Spec: 'static> StridePolicy for StaticSliced<P, PE
     type Owned = RowMajor;
     type Transposed = Strided;
     type AxesChanged = Strided;
+    type Order = super::AnyOrder;
 }
 
 impl<E, P, PE, Spec> Layout<E> for StaticSliced<P, PE, Spec>

@@ -25,6 +25,7 @@ impl StridePolicy for Strided {
     type Owned = RowMajor;
     type Transposed = Strided;
     type AxesChanged = Strided;
+    type Order = super::AnyOrder;
 }
 
 impl<E: Extents> Layout<E> for Strided {

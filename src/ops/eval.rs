@@ -2,14 +2,16 @@
 //! assignment (`a += expr`), each in one pass through the elementwise engine.
 
 use super::expr::{write, Expr, ExprShape, IntoExpr, PathsFor};
+use crate::alloc::AlignedBuf;
 use crate::error::or_panic;
 use crate::error::ShapeError;
 use crate::exec::forms::forms;
 use crate::exec::par::Par;
 use crate::extents::{broadcast_shapes, BroadcastTo, Extents};
 use crate::kernels::elementwise::run;
-use crate::layout::Layout;
+use crate::layout::{Layout, RowMajor, Strided, StridedMapping};
 use crate::storage::DenseStorageMut;
+use crate::storage::Heap;
 use crate::tensor::Tensor;
 use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Rem, RemAssign, Sub, SubAssign};
 
@@ -124,6 +126,65 @@ compound_assign!(
 );
 
 /// # Elementwise: assignment and evaluation
+impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: crate::storage::DenseStorage<T>> Tensor<T, E, S, St> {
+    forms! {
+        /// See [`Tensor::to_owned_memory_order`].
+        pub fn try_to_owned_memory_order[](&self) -> Result<Tensor<T, E, Strided, Heap<T>>, ShapeError>
+        {
+            let ext = self.extents().clone();
+            let dims = ext.dims();
+            let src = self.strides();
+            let (d, s) = (dims.as_ref(), src.as_ref());
+            ext.checked_numel("to_owned_memory_order", core::mem::size_of::<T>())?;
+            // Dense positive strides over the axes sorted by the source's stride sizes,
+            // largest first (a stable sort: ties keep the logical order).
+            let mut axes: Vec<usize> = (0..d.len()).collect();
+            axes.sort_by_key(|&k| core::cmp::Reverse(s[k].unsigned_abs()));
+            let mut strides = ext.zero_strides();
+            let mut step = 1isize;
+            for &k in axes.iter().rev() {
+                strides.as_mut()[k] = step;
+                // A checked element count fits isize.
+                step *= d[k].max(1) as isize;
+            }
+            let standard = <RowMajor as Layout<E>>::mapping_for(&ext, &strides, 0).is_some();
+            // SAFETY: the engine writes each of the numel positions of the dense block
+            // that `strides` address exactly once; `self` has the extents evaluated.
+            let buf = unsafe {
+                AlignedBuf::try_from_raw_init(ext.numel(), |p| {
+                    run::<&Self, PathsFor<&Self, E, Strided>, _>(&self, d, p, strides.as_ref(), standard, Par::Auto, write())
+                })
+            }
+            .map_err(|e| e.with_op("to_owned_memory_order"))?;
+            let mapping = StridedMapping { strides, offset: 0 };
+            // SAFETY: a buffer of numel elements, dense with these strides from offset 0.
+            Ok(unsafe { Tensor::from_parts_unchecked(Heap::from_aligned(buf), ext, mapping) })
+        }
+        /// An owned copy that keeps this tensor's memory order (numpy's
+        /// `a.copy(order='K')`): the copy's strides are positive and dense, its axes in
+        /// the order of this tensor's stride sizes, so a permuted or flipped view copies
+        /// in one pass over its memory and keeps its layout. The result's policy is
+        /// [`Strided`], as the order is known only at run time; `to_owned` (the policy's
+        /// owned order: `RowMajor` for strided views) and `to_standard_layout` give
+        /// row-major copies.
+        ///
+        /// ```
+        /// use mdtensor::{s, DynRank, Tensor};
+        /// let t = Tensor::<i32, DynRank>::from_vec([2, 3, 2], (0..12).collect());
+        /// let p = t.permute(&[2, 0, 1]);
+        /// let c = p.to_owned_memory_order();
+        /// assert_eq!(c.strides(), [1, 6, 2]); // the source's axis order, dense
+        /// assert_eq!(c.as_slice_memory_order(), t.as_slice());
+        /// assert_eq!(c.to_vec(), p.to_vec());
+        /// let f = t.slice(s![.., ..;-1, ..]).to_owned_memory_order(); // flipped: positive
+        /// assert_eq!(f.strides(), [6, 2, 1]);
+        /// assert_eq!(f.to_vec(), t.slice(s![.., ..;-1, ..]).to_vec());
+        /// ```
+        pub fn to_owned_memory_order;
+    }
+}
+
+/// # Elementwise: assignment and evaluation
 impl<T, E: Extents, S: Layout<E>, St: crate::storage::DenseStorage<T>> Tensor<T, E, S, St> {
     /// An owned row-major copy (numpy's `ascontiguousarray`), whatever the policy: the
     /// copy to make before a reshape of a transposed or sliced view.
@@ -140,7 +201,7 @@ impl<T, E: Extents, S: Layout<E>, St: crate::storage::DenseStorage<T>> Tensor<T,
         T: Copy + Send + Sync,
     {
         // The elementwise engine copies transposed layouts tile by tile, in parallel.
-        Expr::eval(self)
+        Expr::eval_row_major(self)
     }
 
     /// [`Tensor::to_standard_layout`], with a refused allocation as
@@ -159,6 +220,6 @@ impl<T, E: Extents, S: Layout<E>, St: crate::storage::DenseStorage<T>> Tensor<T,
     where
         T: Copy + Send + Sync,
     {
-        Expr::try_eval(self)
+        Expr::try_eval_row_major(self)
     }
 }

@@ -8,6 +8,7 @@
 //! may have any stride policy (row-major, column-major, transposed, sliced or flipped
 //! views) and are read in place; each batch is one call of the crate's gemm kernel.
 
+use super::expr::{write, PathsFor};
 use crate::error::or_panic;
 use crate::error::ShapeError;
 use crate::exec::forms::forms;
@@ -16,16 +17,26 @@ use crate::exec::par::{Work, PAR_MULTIPLY_ADDS};
 use crate::extents::{
     broadcast_strides, extents_from, matmul_dims, CrossDim, DotShape, Extents, MatMulDims, MatMulShape, OutputFor,
 };
+use crate::kernels::elementwise::run;
 use crate::kernels::elementwise::{unravel, SendPtr};
 use crate::kernels::gemm::{gemm, Gemm, GemmElem, MatRef};
-use crate::layout::{Layout, RowMajor};
-use crate::storage::{DenseStorage, DenseStorageMut, OwnedStorage, ResultStorage};
+use crate::layout::{DenseOf, Layout, ResultOrder, RowMajor, StridePolicy};
+use crate::storage::{DenseStorage, DenseStorageMut, Heap, OwnedStorage, ResultStorage};
 use crate::tensor::Tensor;
 
 /// A product's result type: extents from [`MatMulShape`], storage from the left operand
-/// ([`ResultStorage`]: stack stays stack).
-pub type Product<T, E, E2, St> =
-    Tensor<T, <E as MatMulShape<E2>>::Output, RowMajor, <St as ResultStorage<T, <E as MatMulShape<E2>>::Output>>::Out>;
+/// ([`ResultStorage`]: stack stays stack), column-major when both operands' policies
+/// (`S`, `S2`) are and row-major otherwise ([`ResultOrder::Both`]).
+pub type Product<T, E, E2, St, S = RowMajor, S2 = RowMajor> = Tensor<
+    T,
+    <E as MatMulShape<E2>>::Output,
+    ProductLayout<S, S2, <E as MatMulShape<E2>>::Output>,
+    <St as ResultStorage<T, <E as MatMulShape<E2>>::Output>>::Out,
+>;
+
+/// The stride policy of a product of operands with policies `S` and `S2` and extents `O`.
+pub type ProductLayout<S, S2, O> =
+    DenseOf<<<S as StridePolicy>::Order as ResultOrder>::Both<<S2 as StridePolicy>::Order>, O>;
 
 /// One operand of the batched kernel: element `[0, …, 0]`, its strides along the result's
 /// batch axes (0 where it is broadcast or has no such axis), row and column strides. A
@@ -177,14 +188,51 @@ impl<T: GemmElem> Plan<T> {
         }
     }
 
-    #[cold]
-    fn capacity_error(&self) -> ShapeError {
-        let dims = match self {
-            Plan::Matrices { m, n, .. } => vec![*m, *n],
-            Plan::Batched { d, .. } => d.out(),
-        };
-        let total = dims.iter().product();
-        ShapeError::LengthMismatch { op: "matmul", dims, expected: total, found: total }
+    /// The plan that writes a product of two matrices column-major: the transposed
+    /// product `Bᵀ·Aᵀ`, whose row-major result is the column-major `A·B`. `None` for a
+    /// batch, which is computed row-major and reordered ([`reordered`]).
+    fn transposed(&self) -> Option<Plan<T>> {
+        match self {
+            Plan::Matrices { m, k, n, a, b } => Some(Plan::Matrices {
+                m: *n,
+                k: *k,
+                n: *m,
+                a: MatRef { ptr: b.ptr, rs: b.cs, cs: b.rs },
+                b: MatRef { ptr: a.ptr, rs: a.cs, cs: a.rs },
+            }),
+            Plan::Batched { .. } => None,
+        }
+    }
+}
+
+/// The error of a storage that cannot hold a product of extents `ext` (an inline array of
+/// another length).
+#[cold]
+fn plan_capacity_error<O: Extents>(ext: &O) -> ShapeError {
+    let dims = ext.dims().as_ref().to_vec();
+    let total = dims.iter().product();
+    ShapeError::LengthMismatch { op: "matmul", dims, expected: total, found: total }
+}
+
+/// A batched product in the dense order of `L` (column-major): computed row-major, then
+/// copied through the elementwise engine, which walks the result's memory order.
+fn reordered<T: GemmElem, E: Extents, E2: Extents, L: Layout<O>, O: Extents, St: OwnedStorage<T>>(
+    plan: &Plan<T>,
+    ext: &O,
+    total: usize,
+    par: Par,
+) -> Result<Option<St>, ShapeError> {
+    let rows = try_product_storage::<T, E, E2, Heap<T>>(plan, total, par)?.expect("a heap holds any length");
+    // SAFETY: the plan wrote a row-major block of numel elements.
+    let src: Tensor<T, O> = unsafe { Tensor::from_parts_unchecked(rows, ext.clone(), ()) };
+    let (dims, mapping) = (ext.dims(), L::dense_mapping(ext));
+    let strides = L::strides(ext, &mapping);
+    // SAFETY: the engine writes each of the numel positions of `L`'s dense block once;
+    // `src` has the result's extents.
+    unsafe {
+        St::try_from_raw_init("matmul", total, |c| {
+            run::<_, PathsFor<&Tensor<T, O>, O, L>, _>(&&src, dims.as_ref(), c, strides.as_ref(), false, par, write())
+        })
     }
 }
 
@@ -295,7 +343,7 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
         /// dimensions or batch axes disagree, or (for [`DynRank`](crate::DynRank)) when an
         /// operand is a scalar.
         pub fn try_matmul_with[E2, S2, St2](&self, rhs: &Tensor<T, E2, S2, St2>) with par
-            -> Result<Product<T, E, E2, St>, ShapeError>
+            -> Result<Product<T, E, E2, St, S, S2>, ShapeError>
         where [
             E: MatMulShape<E2>,
             E2: Extents,
@@ -305,10 +353,19 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
         ]
         {
             let (plan, ext, total) = self.product_plan(rhs)?;
-            let filled = try_product_storage::<T, E, E2, <St as ResultStorage<T, _>>::Out>(&plan, total, par)?;
-            let storage = filled.ok_or_else(|| plan.capacity_error())?;
-            // SAFETY: a row-major block of numel elements.
-            Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, ()) })
+            type L<S, S2, E, E2> = ProductLayout<S, S2, <E as MatMulShape<E2>>::Output>;
+            let mapping = <L<S, S2, E, E2> as Layout<_>>::dense_mapping(&ext);
+            let row_major = <L<S, S2, E, E2> as Layout<_>>::is_row_major_contiguous(&ext, &mapping);
+            let transposed = if row_major { None } else { plan.transposed() };
+            let filled = if row_major || transposed.is_some() {
+                let plan = transposed.as_ref().unwrap_or(&plan);
+                try_product_storage::<T, E, E2, <St as ResultStorage<T, _>>::Out>(plan, total, par)?
+            } else {
+                reordered::<T, E, E2, L<S, S2, E, E2>, _, _>(&plan, &ext, total, par)?
+            };
+            let storage = filled.ok_or_else(|| plan_capacity_error(&ext))?;
+            // SAFETY: a block of numel elements in the result policy's dense order.
+            Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, mapping) })
         }
         /// See [`Tensor::matmul`].
         pub fn try_matmul;
@@ -337,10 +394,19 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
         pub fn matmul_with {
             // Not through `try_matmul_with`: see `product_plan`.
             let (plan, ext, total) = or_panic(self.product_plan(rhs));
-            let filled = product_storage::<T, E, E2, <St as ResultStorage<T, _>>::Out>(&plan, total, par);
-            let Some(storage) = filled else { panic!("{}", plan.capacity_error()) };
-            // SAFETY: a row-major block of numel elements.
-            unsafe { Tensor::from_parts_unchecked(storage, ext, ()) }
+            type L<S, S2, E, E2> = ProductLayout<S, S2, <E as MatMulShape<E2>>::Output>;
+            let mapping = <L<S, S2, E, E2> as Layout<_>>::dense_mapping(&ext);
+            let row_major = <L<S, S2, E, E2> as Layout<_>>::is_row_major_contiguous(&ext, &mapping);
+            let transposed = if row_major { None } else { plan.transposed() };
+            let filled = if row_major || transposed.is_some() {
+                let plan = transposed.as_ref().unwrap_or(&plan);
+                product_storage::<T, E, E2, <St as ResultStorage<T, _>>::Out>(plan, total, par)
+            } else {
+                or_panic(reordered::<T, E, E2, L<S, S2, E, E2>, _, _>(&plan, &ext, total, par))
+            };
+            let Some(storage) = filled else { panic!("{}", plan_capacity_error(&ext)) };
+            // SAFETY: a block of numel elements in the result policy's dense order.
+            unsafe { Tensor::from_parts_unchecked(storage, ext, mapping) }
         };
     }
 

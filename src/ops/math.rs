@@ -9,7 +9,7 @@ use crate::error::or_panic;
 use crate::error::ShapeError;
 use crate::exec::forms::forms;
 use crate::extents::{BroadcastWith, CanBroadcast, Extents};
-use crate::layout::Layout;
+use crate::layout::{DenseOf, Layout, ResultOrder};
 use crate::storage::{DenseStorage, DenseStorageMut, Heap};
 use crate::tensor::Inexact;
 use crate::tensor::Tensor;
@@ -398,18 +398,33 @@ impl<T: Copy + Send + Sync> BinaryOp<bool, (T, T)> for PickOp {
     }
 }
 
+/// What [`Tensor::zip_with`] returns: `U`s over the broadcast extents of `self` (extents
+/// `E`, policy `S`) and `R`, in the order of the first operand that has one.
+pub type Zipped<U, E, S, R> = Tensor<
+    U,
+    <E as BroadcastWith<<R as ExprShape>::Extents>>::Broadcast,
+    DenseOf<
+        <<S as crate::layout::StridePolicy>::Order as ResultOrder>::Then<<R as Expr>::Order>,
+        <E as BroadcastWith<<R as ExprShape>::Extents>>::Broadcast,
+    >,
+>;
+
 /// # Elementwise: math
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
-    /// A new tensor of `f(&x)` for every element, in logical order (eager, any element
-    /// type).
+    /// A new tensor of `f(&x)` for every element (eager, any element type), in this
+    /// tensor's order: a column-major tensor (or a transposed row-major one) maps to a
+    /// column-major result, its elements visited in memory order, as ndarray's `map`;
+    /// a view with arbitrary strides maps to a row-major result, visited in logical order.
     ///
     /// ```
-    /// use mdtensor::tensor;
+    /// use mdtensor::{tensor, ColMajor, Tensor};
     /// let t = tensor![[1, 2], [3, 4]];
     /// assert_eq!(t.map(|x| x.to_string()).to_vec(), ["1", "2", "3", "4"]);
+    /// let c: Tensor<String, _, ColMajor> = t.t().map(|x| x.to_string());
+    /// assert_eq!(c[[0, 1]], "3");
     /// ```
     #[track_caller]
-    pub fn map<U, F: FnMut(&T) -> U>(&self, f: F) -> Tensor<U, E> {
+    pub fn map<U, F: FnMut(&T) -> U>(&self, f: F) -> Tensor<U, E, DenseOf<S::Order, E>> {
         or_panic(self.try_map_op("map", f))
     }
     /// [`Tensor::map`] with a refused allocation as `Err(OutOfMemory)` naming `op`.
@@ -417,29 +432,61 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         &self,
         op: &'static str,
         mut f: F,
-    ) -> Result<Tensor<U, E>, ShapeError> {
-        let mut it = self.iter();
-        let buf = AlignedBuf::try_from_fn(self.numel(), |_| f(it.next().expect("numel elements")))
-            .map_err(|e| e.with_op(op))?;
-        // SAFETY: numel elements in row-major order.
-        Ok(unsafe { Tensor::from_parts_unchecked(Heap::from_aligned(buf), self.extents().clone(), ()) })
+    ) -> Result<Tensor<U, E, DenseOf<S::Order, E>>, ShapeError> {
+        let ext = self.extents().clone();
+        let mapping = <DenseOf<S::Order, E> as Layout<E>>::dense_mapping(&ext);
+        let out = <DenseOf<S::Order, E> as Layout<E>>::strides(&ext, &mapping);
+        let buf = if <DenseOf<S::Order, E> as Layout<E>>::is_row_major_contiguous(&ext, &mapping) {
+            let mut it = self.iter();
+            AlignedBuf::try_from_fn(self.numel(), |_| f(it.next().expect("numel elements")))
+        } else {
+            // The result's memory order: an odometer over the axes sorted by its strides,
+            // reading each element through this tensor's own strides.
+            let (dims, strides) = (self.dims(), self.strides());
+            let (dims, strides, out) = (dims.as_ref(), strides.as_ref(), out.as_ref());
+            let mut axes: Vec<usize> = (0..dims.len()).collect();
+            axes.sort_by_key(|&k| out[k]);
+            let mut idx = vec![0usize; dims.len()];
+            let base = self.as_ptr();
+            AlignedBuf::try_from_fn(self.numel(), |_| {
+                let pos: isize = idx.iter().zip(strides).map(|(&i, &s)| i as isize * s).sum();
+                // SAFETY: `idx` is inside the extents (the odometer below keeps it there
+                // for the numel visits), so the position is one of this tensor's elements.
+                let v = f(unsafe { &*base.offset(pos) });
+                for &k in &axes {
+                    idx[k] += 1;
+                    if idx[k] < dims[k] {
+                        break;
+                    }
+                    idx[k] = 0;
+                }
+                v
+            })
+        }
+        .map_err(|e| e.with_op(op))?;
+        // SAFETY: numel elements in the result policy's dense order.
+        Ok(unsafe { Tensor::from_parts_unchecked(Heap::from_aligned(buf), ext, mapping) })
     }
     /// A new tensor of `f(x)` for every element (eager; fused and parallel through the
-    /// expression engine).
-    pub fn mapv<U: Copy + Send + Sync, F: Fn(T) -> U + Copy + Send + Sync>(&self, f: F) -> Tensor<U, E>
+    /// expression engine), in this tensor's order as [`Tensor::map`].
+    pub fn mapv<U: Copy + Send + Sync, F: Fn(T) -> U + Copy + Send + Sync>(
+        &self,
+        f: F,
+    ) -> Tensor<U, E, DenseOf<S::Order, E>>
     where
         T: Copy + Send + Sync,
     {
         Unary::new(self, f).eval()
     }
     forms! {
-        /// A new tensor of `f(a, b)` with `b` broadcast against `self`; `Err` when dynamic
-        /// extents do not broadcast.
+        /// A new tensor of `f(a, b)` with `b` broadcast against `self`, in the order of the
+        /// first operand that has one (see [`Expr::try_eval`]); `Err` when dynamic extents
+        /// do not broadcast.
         pub fn try_zip_with[R: IntoExpr, U: Copy + Send + Sync, F](
             &self,
             rhs: R,
             f: F,
-        ) -> Result<Tensor<U, <E as BroadcastWith<<R::Expr as ExprShape>::Extents>>::Broadcast>, ShapeError>
+        ) -> Result<Zipped<U, E, S, R::Expr>, ShapeError>
         where [T: Copy + Send + Sync, R::Expr: Expr, E: CanBroadcast<<R::Expr as ExprShape>::Extents>, F: Fn(T, <R::Expr as ExprShape>::Elem) -> U + Copy + Send + Sync]
         {
             Binary::new(self, rhs.into_expr(), FnOp(f)).try_eval()

@@ -65,12 +65,12 @@ pub use complex::{complex, AngleOp, ComplexOp, ConjOp, ImagOp, NormSqrOp, RealOp
 pub use cumulative::Accumulate;
 pub use ddof::Ddof;
 pub use expr::UnaryOp;
-pub use expr::{Binary, BinaryOp, Expr, ExprShape, FnOp, IntoExpr, Owned, ScalarLeaf, Unary};
+pub use expr::{Binary, BinaryOp, Evaluated, Expr, ExprShape, FnOp, IntoExpr, Owned, ScalarLeaf, Unary};
 pub use join::{concatenate_dyn, stack, stack_dyn, try_concatenate_dyn, try_stack, try_stack_dyn, DenseOperand};
-pub use linalg::Product;
+pub use linalg::{Product, ProductLayout};
 pub use math::{
     select, AbsOp, CosOp, ElementwiseExt, EqOp, ExpOp, FloorOp, GeOp, GtOp, LeOp, LnOp, LtOp, NeOp, PairOp, PickOp,
-    PowfOp, PowiOp, ReluOp, RoundOp, SigmoidOp, SinOp, SqrtOp, TanhOp,
+    PowfOp, PowiOp, ReluOp, RoundOp, SigmoidOp, SinOp, SqrtOp, TanhOp, Zipped,
 };
 pub use norm::Norm;
 pub use reduce::{AxisReductions, Extreme, Logical, Mean, Prod, Reductions, Sum, Var};

@@ -7,6 +7,7 @@ use crate::error::ShapeError;
 use crate::extents::{broadcast_shapes_into, AxisArray, BroadcastWith, Extents};
 use crate::kernels::access::{Cursor, FlatKernel};
 use crate::kernels::tile::{new_tile, Tile, TILE};
+use crate::layout::ResultOrder;
 use core::mem::MaybeUninit;
 
 /// Prepared form of a [`Binary`] node (flat kernel or cursor).
@@ -99,6 +100,7 @@ impl<L: Expr, R: Expr, Op: BinaryOp<L::Elem, R::Elem>> Expr for Binary<L, R, Op>
 where
     L::Extents: BroadcastWith<R::Extents>,
 {
+    type Order = <L::Order as ResultOrder>::Then<R::Order>;
     type Flat = BinaryKernel<L::Flat, R::Flat, Op>;
     type Cursor = BinaryKernel<L::Cursor, R::Cursor, Op>;
     const FACTS: LeafFacts = LeafFacts::both(L::FACTS, R::FACTS);
@@ -112,5 +114,12 @@ where
     }
     fn cursor(&self, dims: &[usize]) -> Self::Cursor {
         BinaryKernel { lhs: self.lhs.cursor(dims), rhs: self.rhs.cursor(dims), op: self.op }
+    }
+    #[inline(always)]
+    fn is_flat_as(&self, dims: &[usize], strides: &[isize]) -> bool {
+        self.lhs.is_flat_as(dims, strides) && self.rhs.is_flat_as(dims, strides)
+    }
+    fn cursor_in(&self, dims: &[usize], axes: &[usize]) -> Self::Cursor {
+        BinaryKernel { lhs: self.lhs.cursor_in(dims, axes), rhs: self.rhs.cursor_in(dims, axes), op: self.op }
     }
 }

@@ -9,7 +9,7 @@ use crate::error::ShapeError;
 use crate::extents::{broadcast_strides, Extents};
 use crate::kernels::access::{Cursor, FlatKernel};
 use crate::kernels::tile::{gather, Tile};
-use crate::layout::Layout;
+use crate::layout::{strides_match, Layout};
 use crate::storage::DenseStorage;
 use crate::tensor::Tensor;
 
@@ -135,6 +135,7 @@ where
     S: Layout<E>,
     St: DenseStorage<T>,
 {
+    type Order = S::Order;
     type Flat = FlatLeaf<T>;
     type Cursor = StridedLeaf<T>;
     const FACTS: LeafFacts = LeafFacts::leaf::<E, S>();
@@ -153,12 +154,36 @@ where
         FlatLeaf(self.as_ptr())
     }
     fn cursor(&self, dims: &[usize]) -> StridedLeaf<T> {
+        StridedLeaf::new(self.as_ptr(), self.leaf_strides(dims))
+    }
+    #[inline]
+    fn is_flat_as(&self, dims: &[usize], strides: &[isize]) -> bool {
+        let (d, s) = (self.dims(), self.strides());
+        d.as_ref() == dims && strides_match(dims, s.as_ref(), strides)
+    }
+    fn cursor_in(&self, dims: &[usize], axes: &[usize]) -> StridedLeaf<T> {
+        let strides = self.leaf_strides(dims);
+        StridedLeaf::new(self.as_ptr(), axes.iter().map(|&k| strides[k]).collect())
+    }
+}
+
+impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
+    /// This tensor's strides against the result extents `dims` it broadcasts to (zero on
+    /// broadcast axes).
+    fn leaf_strides(&self, dims: &[usize]) -> Vec<isize> {
         let mut strides = vec![0; dims.len()];
         broadcast_strides("expression", self.dims().as_ref(), self.strides().as_ref(), dims, &mut strides)
             .expect("the expression's shape was checked before traversal");
+        strides
+    }
+}
+
+impl<T> StridedLeaf<T> {
+    /// A cursor at the start of the data `ptr` with these per-axis strides.
+    fn new(ptr: *const T, strides: Vec<isize>) -> Self {
         let inner = strides.last().copied().unwrap_or(1);
         let row = if strides.len() >= 2 { strides[strides.len() - 2] } else { 0 };
-        StridedLeaf { ptr: self.as_ptr(), strides, pos: 0, inner, row }
+        StridedLeaf { ptr, strides, pos: 0, inner, row }
     }
 }
 
@@ -190,6 +215,7 @@ where
     S: Layout<E>,
     St: DenseStorage<T>,
 {
+    type Order = S::Order;
     type Flat = FlatLeaf<T>;
     type Cursor = StridedLeaf<T>;
     const FACTS: LeafFacts = LeafFacts::leaf::<E, S>();
@@ -203,6 +229,13 @@ where
     }
     fn cursor(&self, dims: &[usize]) -> StridedLeaf<T> {
         (&self.0).cursor(dims)
+    }
+    #[inline]
+    fn is_flat_as(&self, dims: &[usize], strides: &[isize]) -> bool {
+        (&self.0).is_flat_as(dims, strides)
+    }
+    fn cursor_in(&self, dims: &[usize], axes: &[usize]) -> StridedLeaf<T> {
+        (&self.0).cursor_in(dims, axes)
     }
 }
 

@@ -37,7 +37,7 @@ pub use binary::BinaryKernel;
 pub use facts::{FlatFact, LeafFacts};
 pub use leaf::{FlatLeaf, Owned, RunLeaf, StridedLeaf};
 pub(crate) use node::{write, PathsFor, SizePaths};
-pub use node::{Expr, ExprShape, IntoExpr};
+pub use node::{Evaluated, Expr, ExprShape, IntoExpr};
 pub use scalar::{ScalarKernel, ScalarLeaf};
 pub use tree::{Binary, BinaryOp, FnOp, Unary, UnaryOp};
 pub use unary::UnaryKernel;

@@ -12,7 +12,7 @@ use crate::exec::par::Par;
 use crate::extents::{CanBroadcast, Extents, Reverse};
 use crate::kernels::access::{Cursor, FlatKernel};
 use crate::kernels::elementwise::run;
-use crate::layout::{ColMajor, Layout, RowMajor};
+use crate::layout::{ColMajor, DenseOf, Layout, ResultOrder, RowMajor};
 use crate::storage::Heap;
 use crate::storage::OwnedStorage;
 use crate::tensor::Tensor;
@@ -35,6 +35,9 @@ pub trait ExprShape: Sized {
 /// A lazily evaluated elementwise expression on the host; see the
 /// [module docs](crate::ops::expr).
 pub trait Expr: ExprShape {
+    /// The order of the evaluated result (see [`ResultOrder`]): the first leaf with a
+    /// dense order decides; scalars and views with arbitrary strides have no say.
+    type Order: ResultOrder;
     /// The prepared form for the contiguous fast path.
     type Flat: FlatKernel<Elem = Self::Elem>;
     /// The prepared form for general traversal.
@@ -46,34 +49,50 @@ pub trait Expr: ExprShape {
 
     /// Whether every leaf is row-major contiguous with exactly `dims` (or a scalar).
     fn is_flat(&self, dims: &[usize]) -> bool;
+    /// Whether every leaf has exactly `dims` and the same strides as `strides` (which
+    /// pack a dense block in some order), or is a scalar: element `i` in that memory order
+    /// is then element `i` of every leaf's memory.
+    fn is_flat_as(&self, dims: &[usize], strides: &[isize]) -> bool;
     /// The flat kernel; meaningful only when [`Expr::is_flat`] holds for the dims evaluated.
     fn flat(&self) -> Self::Flat;
     /// A cursor reading this expression broadcast to `dims` (which [`ExprShape::shape`] must
     /// broadcast to).
     fn cursor(&self, dims: &[usize]) -> Self::Cursor;
+    /// A cursor over the result's axes taken in the order `axes` (a permutation of
+    /// `0..dims.len()`): axis `k` of the traversal is axis `axes[k]` of the result.
+    fn cursor_in(&self, dims: &[usize], axes: &[usize]) -> Self::Cursor;
 
-    /// Evaluates into a new row-major tensor in one pass; `Err` when dynamic extents do
-    /// not broadcast. Large results are computed on rayon's pool.
-    fn try_eval(self) -> Result<Tensor<Self::Elem, Self::Extents>, ShapeError> {
-        try_eval(self, Par::Auto)
+    /// Evaluates into a new tensor in one pass; `Err` when dynamic extents do not
+    /// broadcast. Large results are computed on rayon's pool.
+    ///
+    /// The result is dense in the order of the first operand that has one
+    /// ([`Expr::Order`]): column-major operands give a column-major result, written in
+    /// their memory order, as numpy's default `order='K'`; views with arbitrary strides
+    /// and scalars have no say, and with no say at all the result is row-major.
+    fn try_eval(self) -> Result<Evaluated<Self>, ShapeError> {
+        try_eval_ordered(self, Par::Auto)
     }
-    /// Evaluates into a new row-major tensor; panics when dynamic extents do not broadcast.
+    /// Evaluates into a new tensor (in the operands' order, see [`Expr::try_eval`]);
+    /// panics when dynamic extents do not broadcast.
     ///
     /// ```
-    /// use mdtensor::{prelude::*, tensor};
+    /// use mdtensor::{prelude::*, tensor, ColMajor, Tensor};
     /// let (a, b) = (tensor![1.0, 2.0, 3.0], tensor![10.0, 20.0, 30.0]);
     /// let c = (&a * 2.0 + &b).eval();
     /// assert_eq!(c.to_vec(), [12.0, 24.0, 36.0]);
+    /// let m = tensor![[1, 2], [3, 4]];
+    /// let t: Tensor<i32, _, ColMajor> = (m.t() + 1).eval(); // follows the transposed view
+    /// assert_eq!(t.to_vec(), [2, 4, 3, 5]);
     /// ```
     #[track_caller]
-    fn eval(self) -> Tensor<Self::Elem, Self::Extents> {
+    fn eval(self) -> Evaluated<Self> {
         or_panic(self.try_eval())
     }
     forms! {
         /// [`Expr::try_eval`] with an explicit choice of threads.
-        fn try_eval_with[](self, par: Par) -> Result<Tensor<Self::Elem, Self::Extents>, ShapeError>
+        fn try_eval_with[](self, par: Par) -> Result<Evaluated<Self>, ShapeError>
         {
-            try_eval(self, par)
+            try_eval_ordered(self, par)
         }
         /// [`Expr::eval`] with an explicit choice of threads.
         ///
@@ -83,6 +102,29 @@ pub trait Expr: ExprShape {
         /// assert_eq!((&a * 2.0).eval_with(Par::Seq).to_vec(), [2.0, 4.0]);
         /// ```
         fn eval_with;
+    }
+    forms! {
+        /// Evaluates into a new row-major tensor whatever the operands' order (numpy's
+        /// `ascontiguousarray(expr)`); `Err` when dynamic extents do not broadcast.
+        fn try_eval_row_major[](self) -> Result<Tensor<Self::Elem, Self::Extents>, ShapeError>
+        {
+            try_eval(self, Par::Auto)
+        }
+        /// [`Expr::try_eval_row_major`], panicking on extents that do not broadcast: the
+        /// form for generic code that needs a `Tensor<T, E>` (`RowMajor`) back.
+        ///
+        /// ```
+        /// use mdtensor::{prelude::*, tensor, Tensor};
+        /// fn doubled<X: Expr>(x: X) -> Tensor<X::Elem, X::Extents>
+        /// where
+        ///     X::Elem: core::ops::Add<Output = X::Elem>,
+        /// {
+        ///     x.map(|v| v + v).eval_row_major()
+        /// }
+        /// let m = tensor![[1, 2], [3, 4]];
+        /// assert_eq!(doubled(&m.t()).to_vec(), [2, 6, 4, 8]);
+        /// ```
+        fn eval_row_major;
     }
     /// Evaluates into any owned storage, e.g. a [`StackTensor`](crate::StackTensor) for
     /// static extents (no heap allocation); always on the calling thread.
@@ -124,7 +166,7 @@ pub trait Expr: ExprShape {
     /// ```
     #[track_caller]
     fn to_vec(self) -> Vec<Self::Elem> {
-        self.eval().into_vec()
+        self.eval_row_major().into_vec()
     }
     /// Evaluates and transposes, without a second copy: the result is the owned, reversed
     /// (`ColMajor`) tensor, as `x.eval().reversed_axes()`.
@@ -141,7 +183,7 @@ pub trait Expr: ExprShape {
     where
         Self::Extents: Reverse,
     {
-        self.eval().reversed_axes()
+        self.eval_row_major().reversed_axes()
     }
 
     /// Maps every element lazily.
@@ -167,6 +209,11 @@ pub trait IntoExpr {
     /// Converts.
     fn into_expr(self) -> Self::Expr;
 }
+
+/// The tensor an expression evaluates to ([`Expr::eval`]): its element type and extents,
+/// dense in the order its operands decide ([`Expr::Order`]), on the heap.
+pub type Evaluated<X> =
+    Tensor<<X as ExprShape>::Elem, <X as ExprShape>::Extents, DenseOf<<X as Expr>::Order, <X as ExprShape>::Extents>>;
 
 /// The evaluation paths that `X` evaluated over extents `E` into a tensor with stride
 /// policy `S` can take (see [`Paths`](crate::exec::paths::Paths)); reductions, which
@@ -203,6 +250,14 @@ impl<X: Expr> crate::kernels::access::Source for X {
     fn cursor(&self, dims: &[usize]) -> X::Cursor {
         Expr::cursor(self, dims)
     }
+    #[inline(always)]
+    fn is_flat_as(&self, dims: &[usize], strides: &[isize]) -> bool {
+        Expr::is_flat_as(self, dims, strides)
+    }
+    #[inline(always)]
+    fn cursor_in(&self, dims: &[usize], axes: &[usize]) -> X::Cursor {
+        Expr::cursor_in(self, dims, axes)
+    }
 }
 
 /// The store of evaluation and assignment: writes `v` at `p`, a valid, exclusive output
@@ -227,21 +282,37 @@ fn result_extents<X: Expr>(x: &X) -> Result<X::Extents, ShapeError> {
     Ok(ext)
 }
 
+/// Evaluates `x` into a new row-major tensor.
 pub(crate) fn try_eval<X: Expr>(x: X, par: Par) -> Result<Tensor<X::Elem, X::Extents>, ShapeError> {
+    try_eval_dense::<X, RowMajor>(x, par)
+}
+
+/// Evaluates `x` into a new tensor in its operands' order ([`Expr::Order`]).
+pub(crate) fn try_eval_ordered<X: Expr>(x: X, par: Par) -> Result<Evaluated<X>, ShapeError> {
+    try_eval_dense::<X, DenseOf<X::Order, X::Extents>>(x, par)
+}
+
+/// Evaluates `x` into a new tensor dense in the order of `L` (`RowMajor` or `ColMajor`).
+fn try_eval_dense<X: Expr, L: Layout<X::Extents>>(
+    x: X,
+    par: Par,
+) -> Result<Tensor<X::Elem, X::Extents, L>, ShapeError> {
     let ext = result_extents(&x)?;
     let dims = ext.dims();
-    let strides = <RowMajor as Layout<X::Extents>>::strides(&ext, &());
-    // SAFETY: `run` writes every element of a row-major block of `numel` elements, each
-    // exactly once, and the shape of `x` was checked to be `dims`.
-    // A refused allocation is an `Err` of the `try_` form, not an abort.
+    let mapping = L::dense_mapping(&ext);
+    let strides = L::strides(&ext, &mapping);
+    let standard = L::is_row_major_contiguous(&ext, &mapping);
+    // SAFETY: `run` writes every element of the dense block of `numel` elements that `L`'s
+    // fresh mapping addresses, each exactly once, and the shape of `x` was checked to be
+    // `dims`. A refused allocation is an `Err` of the `try_` form, not an abort.
     let buf = unsafe {
         AlignedBuf::try_from_raw_init(ext.numel(), |p| {
-            run::<X, PathsFor<X, X::Extents, RowMajor>, _>(&x, dims.as_ref(), p, strides.as_ref(), true, par, write())
+            run::<X, PathsFor<X, X::Extents, L>, _>(&x, dims.as_ref(), p, strides.as_ref(), standard, par, write())
         })
     }
     .map_err(|e| e.with_op("eval"))?;
-    // SAFETY: a row-major buffer of exactly numel elements.
-    Ok(unsafe { Tensor::from_parts_unchecked(Heap::from_aligned(buf), ext, ()) })
+    // SAFETY: a buffer of exactly numel elements in `L`'s dense order.
+    Ok(unsafe { Tensor::from_parts_unchecked(Heap::from_aligned(buf), ext, mapping) })
 }
 
 /// Elements of an expression in row-major order, one at a time (for storages that are

@@ -70,6 +70,7 @@ impl<T: Scalar + Send + Sync> ExprShape for ScalarLeaf<T> {
 }
 
 impl<T: Scalar + Send + Sync> Expr for ScalarLeaf<T> {
+    type Order = crate::layout::AnyOrder;
     type Flat = ScalarKernel<T>;
     type Cursor = ScalarKernel<T>;
     const FACTS: LeafFacts = LeafFacts { unit_inner: true, flat: FlatFact::Any };
@@ -83,6 +84,14 @@ impl<T: Scalar + Send + Sync> Expr for ScalarLeaf<T> {
     }
     #[inline(always)]
     fn cursor(&self, _: &[usize]) -> ScalarKernel<T> {
+        ScalarKernel(self.0)
+    }
+    #[inline(always)]
+    fn is_flat_as(&self, _: &[usize], _: &[isize]) -> bool {
+        true
+    }
+    #[inline(always)]
+    fn cursor_in(&self, _: &[usize], _: &[usize]) -> ScalarKernel<T> {
         ScalarKernel(self.0)
     }
 }

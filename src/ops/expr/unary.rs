@@ -85,6 +85,7 @@ impl<X: ExprShape, F: UnaryOp<X::Elem>> ExprShape for Unary<X, F> {
 }
 
 impl<X: Expr, F: UnaryOp<X::Elem>> Expr for Unary<X, F> {
+    type Order = X::Order;
     type Flat = UnaryKernel<X::Flat, F>;
     type Cursor = UnaryKernel<X::Cursor, F>;
     const FACTS: LeafFacts = X::FACTS;
@@ -98,5 +99,12 @@ impl<X: Expr, F: UnaryOp<X::Elem>> Expr for Unary<X, F> {
     }
     fn cursor(&self, dims: &[usize]) -> Self::Cursor {
         UnaryKernel { inner: self.inner.cursor(dims), f: self.f }
+    }
+    #[inline(always)]
+    fn is_flat_as(&self, dims: &[usize], strides: &[isize]) -> bool {
+        self.inner.is_flat_as(dims, strides)
+    }
+    fn cursor_in(&self, dims: &[usize], axes: &[usize]) -> Self::Cursor {
+        UnaryKernel { inner: self.inner.cursor_in(dims, axes), f: self.f }
     }
 }
