@@ -17,7 +17,7 @@
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkGroup, Criterion, SamplingMode};
 use mdtensor::prelude::*;
 use mdtensor::{StackTensor, Tensor};
-use ndarray::{Array1, Array2, Axis};
+use ndarray::{Array1, Array2, Axis, ShapeBuilder};
 use rayon::prelude::*;
 use std::time::Duration;
 
@@ -170,6 +170,19 @@ fn col_major(c: &mut Criterion) {
     g.bench_function("ndarray_add_row", |bch| bch.iter(|| black_box(&na) + black_box(&nrow)));
     g.bench_function("mdtensor_mapv", |bch| bch.iter(|| black_box(&a).mapv(|x| x * 2.0 + 1.0)));
     g.bench_function("ndarray_mapv", |bch| bch.iter(|| black_box(&na).mapv(|x| x * 2.0 + 1.0)));
+    g.finish();
+
+    // Products of two column-major 512² matrices: column-major results on both sides.
+    const M: usize = 512;
+    let (pa, pb) = (ColMat::from_fn([M, M], |[i, j]| value(i, j)), ColMat::from_fn([M, M], |[i, j]| value2(i, j)));
+    let npa = Array2::from_shape_fn((M, M).f(), |(i, j)| value(i, j));
+    let npb = Array2::from_shape_fn((M, M).f(), |(i, j)| value2(i, j));
+    let (p, np) = (pa.matmul(&pb), npa.dot(&npb));
+    assert!(np.t().is_standard_layout() && p.strides() == [1, M as isize]);
+    assert_same(p.to_standard_layout().as_slice().unwrap(), &np);
+    let mut g = c.benchmark_group("col_major_matmul_512");
+    g.bench_function("mdtensor", |bch| bch.iter(|| black_box(&pa).matmul(black_box(&pb))));
+    g.bench_function("ndarray", |bch| bch.iter(|| black_box(&npa).dot(black_box(&npb))));
     g.finish();
 }
 

@@ -43,7 +43,7 @@ pub trait Dim:
     + 'static
     + CanBroadcastDim<Self>
     + DimBroadcast<Self, Broadcast = Self>
-    + SameDim<Self>
+    + SameDim<Self, Ok = super::Holds>
     + DotDim<Self>
     + TensordotDim<Self>
     + BandDim<Self>

@@ -5,11 +5,27 @@
 //! rules hold in generic user code with no bound, and every [`Dim`](super::Dim) has each of
 //! them with itself as a supertrait.
 
-use super::{Const, Dyn, One};
+use super::{Const, Dyn, Extents, One};
 // For the [`Dim`] links in the rules' docs: a path written in the link would change the
 // macro invocation that compile errors quote (and the ui tests' expected output).
 #[cfg(doc)]
 use super::Dim;
+
+/// What an equality rule's `Ok` type is: a result type written as
+/// `<<K as SameDim<K2>>::Ok as Verdict>::Then<X>` is `X` when the rule holds and does not
+/// exist when it fails, so rustc reports the rule alone instead of going on with a result
+/// computed from mismatched operands (a cascade of errors about the wrong extents).
+#[doc(hidden)]
+pub trait Verdict {
+    /// `X` itself.
+    type Then<X: Extents>: Extents;
+}
+/// The one [`Verdict`]: the rule holds.
+#[doc(hidden)]
+pub struct Holds;
+impl Verdict for Holds {
+    type Then<X: Extents> = X;
+}
 
 /// Defines an equality rule between two axes, with the headline of the operation that
 /// needs it: `Const<N>` with `Const<N>` (for a generic `N` too: no typenum), anything with
@@ -19,16 +35,19 @@ macro_rules! equal_dims_rule {
     ($(#[$doc:meta])* $name:ident, $message:tt, $label:tt) => {
         $(#[$doc])*
         #[diagnostic::on_unimplemented(message = $message, label = $label)]
-        pub trait $name<Rhs> {}
-        impl<const N: usize> $name<Const<N>> for Const<N> {}
-        impl<const N: usize> $name<Dyn> for Const<N> {}
-        impl<const N: usize> $name<Const<N>> for Dyn {}
-        impl $name<Dyn> for Dyn {}
-        impl $name<One> for One {}
-        impl $name<Dyn> for One {}
-        impl $name<One> for Dyn {}
-        impl $name<Const<1>> for One {}
-        impl $name<One> for Const<1> {}
+        pub trait $name<Rhs> {
+            /// [`Holds`], reachable only through the rule (see [`Verdict`]).
+            type Ok: Verdict;
+        }
+        impl<const N: usize> $name<Const<N>> for Const<N> { type Ok = Holds; }
+        impl<const N: usize> $name<Dyn> for Const<N> { type Ok = Holds; }
+        impl<const N: usize> $name<Const<N>> for Dyn { type Ok = Holds; }
+        impl $name<Dyn> for Dyn { type Ok = Holds; }
+        impl $name<One> for One { type Ok = Holds; }
+        impl $name<Dyn> for One { type Ok = Holds; }
+        impl $name<One> for Dyn { type Ok = Holds; }
+        impl $name<Const<1>> for One { type Ok = Holds; }
+        impl $name<One> for Const<1> { type Ok = Holds; }
     };
 }
 

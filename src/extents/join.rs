@@ -217,6 +217,40 @@ macro_rules! concat_along {
 }
 include!("join_table.rs");
 
+/// Never implemented: the condition of the hidden `ConcatAlong` impls below, which exist
+/// only so that a wrong static axis is reported once, with both operands' extents.
+///
+/// Without them, `a.concatenate::<2, _>(&b)` on matrices has no candidate impl at all
+/// while `b`'s type is still being inferred, so rustc reports the failure at once (showing
+/// `_` for the right operand) and again for the return type. Two impls per rank for
+/// right operands of other ranks, under this never-met condition, keep the question open
+/// until both types are known; then exactly one error names both.
+#[doc(hidden)]
+pub trait Unjoinable {}
+
+macro_rules! concat_never {
+    ([$($A:ident)*] [$P0:ident $($P:ident)*]) => {
+        #[diagnostic::do_not_recommend]
+        impl<const I: usize, $($A: Dim,)* $P0: Dim $(, $P: Dim)*> ConcatAlong<I, ($P0, $($P,)*)> for ($($A,)*)
+        where
+            $P0: Unjoinable,
+        {
+            type Output = DynRank;
+            fn concat_along(&self, rhs: &($P0, $($P,)*)) -> Result<DynRank, ShapeError> {
+                joined_dims(I, self.dims().as_ref(), rhs.dims().as_ref()).map(DynRank::new)
+            }
+        }
+    };
+    ($lhs:tt $($rhs:tt)*) => {$(concat_never!($lhs $rhs);)*};
+}
+concat_never!([] [P] [P Q]);
+concat_never!([A] [P Q] [P Q R]);
+concat_never!([A B] [P] [P Q R]);
+concat_never!([A B C] [P] [P Q]);
+concat_never!([A B C D] [P] [P Q]);
+concat_never!([A B C D F] [P] [P Q]);
+concat_never!([A B C D F G] [P] [P Q]);
+
 impl<const I: usize> ConcatAlong<I, DynRank> for DynRank {
     type Output = DynRank;
     fn concat_along(&self, rhs: &DynRank) -> Result<DynRank, ShapeError> {

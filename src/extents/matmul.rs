@@ -28,7 +28,7 @@
 
 use super::{
     broadcast_shapes, BandDim, BandFromDenseDim, Const, Dim, DimBroadcast, DotDim, Dyn, DynRank, Extents, OutputDim,
-    SameDim, SparseProductDim,
+    SameDim, SparseProductDim, Verdict,
 };
 use crate::error::ShapeError;
 
@@ -156,7 +156,9 @@ macro_rules! matmul {
             $k: SameDim<$k2>,
             $($bl: MatmulBatchDim<$br>,)*
         {
-            type Output = ($($o,)*);
+            // Through the inner-axis rule: when it fails, the product has no extents and
+            // rustc stops at the matmul error (no cascade from a result of wrong extents).
+            type Output = <<$k as SameDim<$k2>>::Ok as Verdict>::Then<($($o,)*)>;
         }
     };
 }

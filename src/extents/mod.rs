@@ -37,10 +37,11 @@ pub use concat::ConcatAxes;
 pub use dim::{Const, Dim, Dyn, One, StaticBit};
 pub use dyn_rank::{DynOfRank, DynRank, MatrixExtents, Rank};
 pub use equal::{
-    BandDim, BandFromDenseDim, BandSolveDim, DotDim, OutputDim, SameDim, SameExtent, SparseProductDim, TensordotDim,
+    BandDim, BandFromDenseDim, BandSolveDim, DotDim, Holds, OutputDim, SameDim, SameExtent, SparseProductDim,
+    TensordotDim, Verdict,
 };
 pub(crate) use join::joined_dims;
-pub use join::{ConcatAlong, DimSum, JoinDim};
+pub use join::{ConcatAlong, DimSum, JoinDim, Unjoinable};
 pub use literal::{KeepAxis, LiteralAxis, LiteralExtents, UnitAxis};
 pub use matmul::{
     matmul_dims, BandDenseOf, BandVectorOf, CrossDim, DotShape, MatMulDims, MatMulShape, MatmulBatchDim, MatrixOf,
