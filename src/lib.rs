@@ -104,8 +104,8 @@ pub use storage::{Mmap, MmapMut};
 pub use tensor::sparse;
 pub use tensor::sparse::{CooTensor, CscMatrix, CsrMatrix};
 pub use tensor::{
-    BandMatrix, DenseTensor, Inexact, ReadStorage, ReadTensor, Real, ShapeArg, SharedTensor, StackTensor, Tensor,
-    TensorIndex, TensorView, TensorViewMut,
+    BandMatrix, DenseTensor, Inexact, NanOrd, ReadStorage, ReadTensor, Real, ShapeArg, SharedTensor, StackTensor,
+    Tensor, TensorIndex, TensorView, TensorViewMut,
 };
 pub use view::{Ax, CowTensor, Full, MultiSliceArg, NewAxis, SliceElem, SliceInfo, Span};
 

@@ -7,7 +7,7 @@
 //!
 //! | you are generic over… | bound | what it gives |
 //! |---|---|---|
-//! | the element type | [`Real`] (floats), [`Inexact`] (floats and complex numbers, with [`ComplexFloat`]), [`GemmElem`] (products), [`Scalar`] | arithmetic, math functions, `matmul`/`dot` |
+//! | the element type | [`Real`] (floats), [`Inexact`] (floats and complex numbers, with [`ComplexFloat`]), [`GemmElem`] (products), [`NanOrd`] (numpy's order, complex numbers included), [`Scalar`] | arithmetic, math functions, `matmul`/`dot`, `min`/`max`/`sort` |
 //! | the extents | [`Extents`], [`Dim`] per axis | `dims()`, `numel()`, every shape method |
 //! | the stride policy | [`Layout<E>`](Layout) ([`StridePolicy`] for the policy alone) | indexing, views, every dense method |
 //! | the storage, dense | [`DenseStorage<T>`](DenseStorage), [`DenseStorageMut<T>`](DenseStorageMut) for writes | reading and writing elements in place |
@@ -63,6 +63,6 @@ pub use crate::layout::{Layout, StridePolicy};
 pub use crate::ops::{AxisReductions, ElementwiseExt, Expr, ExprShape, IntoExpr, Reductions};
 pub use crate::storage::sparse::{SparseElem, SparseIndex};
 pub use crate::storage::{BorrowedStorage, DenseStorage, DenseStorageMut, NonDenseStorage, OwnedStorage, Storage};
-pub use crate::tensor::{DenseTensor, Inexact, ReadStorage, ReadTensor, Real, Scalar};
+pub use crate::tensor::{DenseTensor, Inexact, NanOrd, ReadStorage, ReadTensor, Real, Scalar};
 pub use crate::view::{MultiSliceArg, Permutation, ReshapeTo, SliceArg, Squeezable};
 pub use num_complex::ComplexFloat;

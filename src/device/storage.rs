@@ -15,7 +15,16 @@ mod sealed {
 
 /// An element type the device kernels are written for: `f32` and `f64`.
 pub trait DeviceElem:
-    sealed::Sealed + DeviceRepr + ValidAsZeroBits + num_traits::Float + Default + Send + Sync + core::fmt::Debug + 'static
+    sealed::Sealed
+    + DeviceRepr
+    + ValidAsZeroBits
+    + num_traits::Float
+    + crate::tensor::NanOrd
+    + Default
+    + Send
+    + Sync
+    + core::fmt::Debug
+    + 'static
 {
     /// The CUDA C type (`float`, `double`).
     const C_TYPE: &'static str;

@@ -29,11 +29,14 @@ pub(super) fn complex_parts<T: ?Sized>() -> Option<Parts> {
 /// Splits `num-complex`'s `Display` output (`-1.5+2i`, `NaN-infi`) into the real part and
 /// the signed imaginary part. The parts' own text holds no sign (it is of their absolute
 /// values) and no exponent, so the sign that starts the imaginary part is the first one
-/// after the first character.
+/// after the first character. A negative zero is the exception: `num-complex` takes it
+/// for non-negative and writes it with its own sign (`-0+-0i` for `-0 - 0i`), which the
+/// imaginary part keeps in place of the `+`, so that both parts read back signed.
 fn split(text: &str) -> Option<(&str, &str)> {
     let body = text.strip_suffix('i')?;
     let at = body.char_indices().skip(1).find(|&(_, c)| c == '+' || c == '-')?.0;
-    Some(body.split_at(at))
+    let (re, im) = body.split_at(at);
+    Some((re, im.strip_prefix('+').filter(|rest| rest.starts_with('-')).unwrap_or(im)))
 }
 
 /// The parts of each element as `F`.
@@ -98,7 +101,8 @@ pub(super) fn complex_scalar<T: Display>(x: &T) -> Option<String> {
 pub(super) fn complex_fixed<T: Display>(x: &T, precision: usize) -> String {
     let text = format!("{x:.precision$}");
     match text.strip_suffix('i') {
-        Some(body) => format!("{body}j"),
+        // A negative zero imaginary part comes as `+-0.00` (see `split`).
+        Some(body) => format!("{}j", body.replacen("+-", "-", 1)),
         None => text,
     }
 }
@@ -115,6 +119,25 @@ mod tests {
         assert_eq!(split("NaN+infi"), Some(("NaN", "+inf")));
         assert_eq!(split("-inf-NaNi"), Some(("-inf", "-NaN")));
         assert_eq!(split("12"), None);
+        // Negative zeros, as num-complex writes them.
+        assert_eq!(split("-0+-0i"), Some(("-0", "-0")));
+        assert_eq!(split("0+-0i"), Some(("0", "-0")));
+        assert_eq!(split("-0+0i"), Some(("-0", "+0")));
+        assert_eq!(Complex::new(-0.0, -0.0).to_string(), "-0+-0i");
+    }
+
+    #[test]
+    fn negative_zero_parts_keep_their_sign() {
+        let z = [Complex::new(-0.0, -0.0), Complex::new(1.5, -0.0)];
+        let cells = complex_cells(&z.iter().collect::<Vec<_>>(), Parts::F64).unwrap();
+        assert_eq!(cells, ["-0. -0.j", " 1.5-0.j"]);
+        let z = [Complex::new(0.0f32, -0.0)];
+        assert_eq!(complex_cells(&z.iter().collect::<Vec<_>>(), Parts::F32).unwrap(), ["0.-0.j"]);
+        assert_eq!(complex_scalar(&Complex::new(-0.0, -0.0)).unwrap(), "(-0-0j)");
+        assert_eq!(complex_scalar(&Complex::new(0.0, -0.0)).unwrap(), "-0j");
+        assert_eq!(complex_scalar(&Complex::new(-0.0, 0.0)).unwrap(), "(-0+0j)");
+        assert_eq!(complex_fixed(&Complex::new(-0.0, -0.0), 2), "-0.00-0.00j");
+        assert_eq!(complex_fixed(&Complex::new(1.0, -0.0), 1), "1.0-0.0j");
     }
 
     #[test]

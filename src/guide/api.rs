@@ -96,11 +96,13 @@
 //! other, as numpy's `complex64` and `complex128`: operators with complex or real scalars on
 //! either side, broadcasting, `map`/`zip_with`, `sum`, `prod`, `mean` (whole and along
 //! axes), `matmul`/`dot` (a cache-blocked kernel), `.npy`/`.npz` files (`'<c8'`, `'<c16'`),
-//! `Display` as numpy prints them, and serde (feature `serde`). The math that numpy defines
-//! for complex numbers takes them too: `exp`, `ln`, `sqrt`, `sin`, `cos`, `tanh`, `powi`,
-//! `powf` (bound [`Inexact`](crate::Inexact): real or complex floats). What orders or rounds
-//! values (`min`, `max`, `argmax`, `sort`, `relu`, `floor`, `clamp`, `var`) is for real
-//! elements only.
+//! `Display` as numpy prints them (negative zero parts as `-0.`), and serde (feature
+//! `serde`). The math that numpy defines for complex numbers takes them too: `exp`, `ln`,
+//! `sqrt`, `sin`, `cos`, `tanh`, `powi`, `powf`, `powc`, `var`, `std` (bound
+//! [`Inexact`](crate::Inexact): real or complex floats). `min`, `max`, `argmin`, `argmax`,
+//! `sort` and `argsort` order them as numpy does (bound [`NanOrd`](crate::NanOrd)). What
+//! rounds or clips values (`relu`, `floor`, `round`, `clamp`, `clip`) is for real elements
+//! only.
 //!
 //! | task | methods |
 //! |---|---|
@@ -108,6 +110,9 @@
 //! | parts, lazy, real results | [`real`](crate::Tensor::real) / [`re`](crate::Tensor::re), [`imag`](crate::Tensor::imag) / [`im`](crate::Tensor::im), [`abs`](crate::Tensor::abs) (modulus), [`angle`](crate::Tensor::angle) / [`arg`](crate::Tensor::arg), [`norm_sqr`](crate::Tensor::norm_sqr) |
 //! | conjugate, lazy | [`conj`](crate::Tensor::conj) |
 //! | conjugating dot product (numpy's `vdot`) | [`vdot`](crate::Tensor::vdot), [`try_vdot`](crate::Tensor::try_vdot) |
+//! | power with a complex exponent (numpy's `z ** w`), lazy, broadcasting | [`powc`](crate::Tensor::powc) (scalar or tensor exponent), [`ops::powc`](crate::ops::powc) (one element) |
+//! | variance, standard deviation: real results (numpy's `mean(abs(z - z.mean())**2)`) | [`var`](crate::Tensor::var), [`std`](crate::Tensor::std), [`var_axis`](crate::Tensor::var_axis), [`var_axes`](crate::Tensor::var_axes), … with `ddof` as for reals |
+//! | numpy's order: lexicographic, NaN propagating in extremes, last in sorts | [`max`](crate::Tensor::max), [`min`](crate::Tensor::min), [`argmax`](crate::Tensor::argmax), [`argmin`](crate::Tensor::argmin), their `_axis`/`_axes` forms, [`sort_axis`](crate::Tensor::sort_axis), [`argsort_axis`](crate::Tensor::argsort_axis); the order itself: [`NanOrd`](crate::NanOrd) |
 //!
 //! ```
 //! use mdtensor::{ops::complex, prelude::*, tensor, Complex};
@@ -120,6 +125,10 @@
 //! assert_eq!(h.to_vec(), [Complex::new(15.0, 0.0)]);
 //! assert_eq!(z.vdot(&z), Complex::new(15.0, 0.0));
 //! assert_eq!(complex(z.real(), 0.0).eval().mean(), Complex::new(2.0, 0.0));
+//! assert_eq!(z.max(), Some(Complex::new(3.0, -1.0)));              // real parts first
+//! assert_eq!(z.var(0), 3.25);                                        // real: (|-1+1.5i|² + |1-1.5i|²) / 2
+//! assert_eq!(z.powc(Complex::new(2.0, 0.0)).eval().to_vec()[0], Complex::new(-3.0, 4.0));
+//! assert_eq!(tensor![Complex::new(-0.0, -0.0)].to_string(), "[-0.-0.j]");
 //! ```
 //!
 //! ## Join and split

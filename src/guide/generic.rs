@@ -118,8 +118,9 @@
 //! methods of [`ReadTensor`](crate::ReadTensor) (and so of `DenseTensor`), and give the
 //! concrete tensor's values — the same bits as `Tensor::sum` for dense tensors, zeros
 //! that are not stored counted for sparse and band ones. No other bound or import is
-//! needed (`mean` asks `Elem: Float`, `min`/`max` ask `Elem: PartialOrd`, which `f64`,
-//! `f32` and [`Real`](crate::Real) give):
+//! needed (`mean` asks `Elem: Float`, `min`/`max` ask `Elem: NanOrd` (numpy's order, NaN
+//! propagating: [`NanOrd`](crate::NanOrd)), which `f64`, `f32` and [`Real`](crate::Real)
+//! give):
 //!
 //! ```
 //! use mdtensor::{tensor, ReadTensor, Real};

@@ -2,7 +2,7 @@
 //! nodes), plus the eager `map`/`mapv`/`map_inplace`/`zip_with` on tensors that users of
 //! ndarray expect.
 
-use super::complex::{AngleOp, ConjOp, ImagOp, NormSqrOp, RealOp};
+use super::complex::{AngleOp, ConjOp, ImagOp, NormSqrOp, PowcOp, RealOp};
 use super::expr::{Binary, BinaryOp, Expr, ExprShape, FnOp, IntoExpr, Unary, UnaryOp};
 use crate::alloc::AlignedBuf;
 use crate::error::or_panic;
@@ -219,6 +219,27 @@ pub trait ElementwiseExt: Expr {
         P: Send + Sync,
     {
         Unary::new(self, PowfOp(p))
+    }
+    /// `xʷ` for a complex exponent `w` (a scalar, tensor, view or expression of complex
+    /// numbers, broadcast against `self`), a complex expression, lazily: numpy's `x ** w`
+    /// with a complex `w`, its special cases included (see [`powc`](super::powc)). A real
+    /// `x` is raised as a complex number.
+    ///
+    /// ```
+    /// use mdtensor::{prelude::*, tensor, Complex};
+    /// let z = tensor![Complex::new(1.0, 1.0), Complex::new(0.0, 0.0)];
+    /// let two = Complex::new(2.0, 0.0);
+    /// assert_eq!((&z * 1.0).powc(two).eval().to_vec(), [Complex::new(0.0, 2.0), Complex::new(0.0, 0.0)]);
+    /// let w = tensor![[two], [Complex::new(0.0, 0.0)]];  // broadcast to [2, 2]
+    /// assert_eq!(z.powc(&w).eval().shape(), [2, 2]);
+    /// assert_eq!(tensor![-1.0].powc(Complex::new(0.5, 0.0)).eval().to_vec()[0].im, 1.0);
+    /// ```
+    fn powc<R: IntoExpr>(self, w: R) -> Binary<Self, R::Expr, PowcOp>
+    where
+        PowcOp: BinaryOp<Self::Elem, <R::Expr as ExprShape>::Elem>,
+        Self::Extents: CanBroadcast<<R::Expr as ExprShape>::Extents>,
+    {
+        Binary::new(self, w.into_expr(), PowcOp)
     }
     /// Complex conjugate, lazily (numpy's `conj`; a real element is its own conjugate).
     ///

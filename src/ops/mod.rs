@@ -61,7 +61,7 @@ pub use crate::kernels::reduce::Reducer;
 pub use arith::{AddOp, DivOp, MulOp, NegOp, RemOp, SubOp};
 pub use band::BandLu;
 pub use combine::Contraction;
-pub use complex::{complex, AngleOp, ComplexOp, ConjOp, ImagOp, NormSqrOp, RealOp};
+pub use complex::{complex, powc, AngleOp, ComplexOp, ConjOp, ImagOp, NormSqrOp, PowcOp, RealOp};
 pub use cumulative::Accumulate;
 pub use ddof::Ddof;
 pub use expr::UnaryOp;

@@ -9,7 +9,7 @@ use crate::exec::forms::forms;
 use crate::extents::{extents_from, Axis, DynRank, Extents, RemoveAxis};
 use crate::layout::{DenseOf, Layout};
 use crate::storage::DenseStorage;
-use crate::tensor::Tensor;
+use crate::tensor::{NanOrd, Tensor};
 use num_traits::Float;
 
 /// Which norm [`Tensor::norm`] computes, over all elements.
@@ -27,7 +27,7 @@ pub enum Norm {
 }
 
 /// # Norms and clipping
-impl<T: Float + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
+impl<T: Float + NanOrd + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// The norm `kind` of all elements, taken as one vector; NaN if any element is NaN.
     /// Sums are the crate's pairwise sums.
     ///

@@ -7,7 +7,7 @@ use super::sum_storage::SumStorage;
 use crate::extents::Extents;
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
-use crate::tensor::{DenseTensor, ReadStorage, ReadTensor, Tensor, TensorView};
+use crate::tensor::{DenseTensor, NanOrd, ReadStorage, ReadTensor, Tensor, TensorView};
 use num_traits::{Float, FromPrimitive, Zero};
 
 impl<T: Clone + Zero, E: Extents, S: Layout<E>, St> ReadTensor for Tensor<T, E, S, St>
@@ -44,13 +44,13 @@ where
     }
     fn min(&self) -> Option<T>
     where
-        T: Copy + PartialOrd,
+        T: Copy + NanOrd,
     {
         St::extreme::<false>(self)
     }
     fn max(&self) -> Option<T>
     where
-        T: Copy + PartialOrd,
+        T: Copy + NanOrd,
     {
         St::extreme::<true>(self)
     }

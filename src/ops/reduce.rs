@@ -6,10 +6,23 @@
 //!   for any number of threads.
 //! * NaN follows numpy: `min`, `max`, `argmin`, `argmax` propagate NaN (the first NaN wins);
 //!   `sum`/`mean` of data containing NaN are NaN.
+//! * Complex numbers order as numpy orders them, real parts first, then imaginary parts, a
+//!   NaN in either part counting as NaN (the element bound is [`NanOrd`]); their `var` and
+//!   `std` are real (numpy's `mean(|z - mean(z)|²)`).
 //! * Empty inputs: `sum` is 0, `prod` is 1, `mean`/`var` are NaN; `min`, `max`, `argmin`,
 //!   `argmax` are `None` (along an axis of extent 0 the `try_` forms return `Err`).
 //! * Several axes, or an axis known only at run time: see the `_axes` and `_axis_dyn`
 //!   methods of [`Tensor`] (`t.sum_axes(&[0, 2])`, `t.sum_axis_dyn(axis)`).
+//!
+//! ```
+//! use mdtensor::{tensor, Complex};
+//! let z = tensor![[Complex::new(1.0, 2.0), Complex::new(1.0, -3.0)], [Complex::new(0.0, 9.0), Complex::new(1.0, 0.0)]];
+//! assert_eq!(z.max(), Some(Complex::new(1.0, 2.0)));
+//! assert_eq!(z.argmin(), Some(2));
+//! assert_eq!(z.argmax_axis::<1>().to_vec(), [0, 1]);
+//! let v: f64 = z.var(0); // a real number: Σ|z - mean|² / n
+//! assert!((v - 19.6875).abs() < 1e-12);
+//! ```
 
 use super::ddof::Ddof;
 use super::expr::{Expr, PathsFor};
@@ -21,9 +34,10 @@ use crate::extents::{Extents, RemoveAxis};
 use crate::kernels::reduce::{reduce_all, reduce_axis, AxisFacts, Reducer};
 use crate::layout::RowMajor;
 use crate::storage::Heap;
-use crate::tensor::Inexact;
 use crate::tensor::Tensor;
-use num_traits::{Float, FromPrimitive, NumCast, One, Zero};
+use crate::tensor::{Inexact, NanOrd};
+use num_complex::ComplexFloat;
+use num_traits::{Float, NumCast, One, Zero};
 
 /// Σ x.
 #[derive(Clone, Copy, Debug, Default)]
@@ -99,7 +113,8 @@ impl<T: Inexact> Reducer<T> for Mean {
 }
 
 /// Variance by Welford's update, partial results merged with Chan's formula: one pass,
-/// numerically stable, and parallel like every other reduction.
+/// numerically stable, and parallel like every other reduction. Of complex numbers it is
+/// numpy's `mean(|z - mean(z)|²)`, a real number (of the parts' type).
 #[derive(Clone, Copy, Debug)]
 pub struct Var {
     /// Delta degrees of freedom: the divisor is `max(n - ddof, 0)` (see [`Ddof`]).
@@ -117,41 +132,47 @@ impl Var {
         Var { ddof: ddof.into() }
     }
 }
-impl<T: Float + FromPrimitive + Send + Sync> Reducer<T> for Var {
+/// `Re(conj(a) · b)`: of real numbers their product, of complex numbers the real part
+/// of the Hermitian product (for `a = b` the squared modulus).
+#[inline(always)]
+fn re_dot<T: Inexact>(a: T, b: T) -> T::Real {
+    (a.conj() * b).re()
+}
+impl<T: Inexact> Reducer<T> for Var {
     /// (count, mean, sum of squared deviations)
-    type Acc = (T, T, T);
-    type Out = T;
+    type Acc = (T::Real, T, T::Real);
+    type Out = T::Real;
     #[inline(always)]
     fn init(&self) -> Self::Acc {
-        (T::zero(), T::zero(), T::zero())
+        (T::Real::zero(), T::zero(), T::Real::zero())
     }
     #[inline(always)]
     fn fold(&self, (n, mean, m2): Self::Acc, x: T, _: usize) -> Self::Acc {
-        let n1 = n + T::one();
+        let n1 = n + T::Real::one();
         let d = x - mean;
         let mean1 = mean + d / n1;
-        (n1, mean1, m2 + d * (x - mean1))
+        (n1, mean1, m2 + re_dot(d, x - mean1))
     }
     #[inline(always)]
     fn combine(&self, a: Self::Acc, b: Self::Acc) -> Self::Acc {
-        if a.0 == T::zero() {
+        if a.0 == T::Real::zero() {
             return b;
         }
-        if b.0 == T::zero() {
+        if b.0 == T::Real::zero() {
             return a;
         }
         let n = a.0 + b.0;
         let d = b.1 - a.1;
-        (n, a.1 + d * b.0 / n, a.2 + b.2 + d * d * a.0 * b.0 / n)
+        (n, a.1 + d * b.0 / n, a.2 + b.2 + re_dot(d, d) * a.0 * b.0 / n)
     }
     #[inline(always)]
-    fn finish(&self, acc: Self::Acc, n: usize) -> T {
-        let count = T::from_usize(n).expect("count as float");
-        let ddof = T::from_f64(self.ddof.0).unwrap_or_else(T::nan);
+    fn finish(&self, acc: Self::Acc, n: usize) -> T::Real {
+        let count = <T::Real as NumCast>::from(n).expect("count as float");
+        let ddof = <T::Real as NumCast>::from(self.ddof.0).unwrap_or_else(T::Real::nan);
         // numpy's max(n - ddof, 0): with ddof >= n the sum of squares divides by zero
         // (inf, or NaN when it is zero too, as for no elements); a NaN ddof stays NaN.
         let divisor = count - ddof;
-        let divisor = if divisor < T::zero() { T::zero() } else { divisor };
+        let divisor = if divisor < T::Real::zero() { T::Real::zero() } else { divisor };
         acc.2 / divisor
     }
 }
@@ -162,21 +183,20 @@ pub struct Extreme<const MAX: bool>;
 
 /// NaN-aware "is `b` better than `a`" for `Extreme`.
 #[inline(always)]
-#[allow(clippy::eq_op)]
-fn better<T: PartialOrd, const MAX: bool>(a: T, b: T) -> bool {
-    let a_nan = a != a;
-    let b_nan = b != b;
+fn better<T: NanOrd, const MAX: bool>(a: T, b: T) -> bool {
+    let a_nan = a.is_nan_elem();
+    let b_nan = b.is_nan_elem();
     if a_nan || b_nan {
         return b_nan && !a_nan;
     }
     if MAX {
-        b > a
+        a.lt_elem(&b)
     } else {
-        b < a
+        b.lt_elem(&a)
     }
 }
 
-impl<T: PartialOrd + Copy + Send + Sync, const MAX: bool> Reducer<T> for Extreme<MAX> {
+impl<T: NanOrd + Copy + Send + Sync, const MAX: bool> Reducer<T> for Extreme<MAX> {
     type Acc = Option<(T, usize)>;
     type Out = Option<(T, usize)>;
     #[inline(always)]
@@ -310,9 +330,10 @@ pub trait Reductions: Expr {
         /// Variance with `ddof` delta degrees of freedom (numpy's `var(ddof=…)`, an integer or a float: [`Ddof`]);
         /// the divisor is `max(n - ddof, 0)`, so `ddof >= n` gives `inf` (NaN when every element is equal, and when
         /// there are none unless `ddof < 0`), with an explicit choice of threads (the same result whatever the
-        /// threads); `Err` only when a fused expression's dynamic extents do not broadcast.
-        fn try_var_with[](self, ddof: impl Into<Ddof>) with par -> Result<Self::Elem, ShapeError>
-        where [Self::Elem: Float + FromPrimitive,]
+        /// threads); `Err` only when a fused expression's dynamic extents do not broadcast. Of complex elements
+        /// a real number, numpy's `mean(|z - mean(z)|²)` (divided as above).
+        fn try_var_with[](self, ddof: impl Into<Ddof>) with par -> Result< <Self::Elem as ComplexFloat>::Real, ShapeError>
+        where [Self::Elem: Inexact,]
         {
             self.try_reduce_with(Var::new(ddof), par)
         }
@@ -334,10 +355,10 @@ pub trait Reductions: Expr {
     forms! {
         /// Standard deviation with `ddof` delta degrees of freedom, with an explicit choice of threads (the same
         /// result whatever the threads); `Err` only when a fused expression's dynamic extents do not broadcast.
-        fn try_std_with[](self, ddof: impl Into<Ddof>) with par -> Result<Self::Elem, ShapeError>
-        where [Self::Elem: Float + FromPrimitive,]
+        fn try_std_with[](self, ddof: impl Into<Ddof>) with par -> Result< <Self::Elem as ComplexFloat>::Real, ShapeError>
+        where [Self::Elem: Inexact,]
         {
-            Ok(self.try_var_with(ddof, par)?.sqrt())
+            Ok(Float::sqrt(self.try_var_with(ddof, par)?))
         }
         /// Standard deviation with `ddof` delta degrees of freedom; `Err` only when a fused expression's dynamic
         /// extents do not broadcast.
@@ -352,7 +373,7 @@ pub trait Reductions: Expr {
         /// Smallest element; NaN if any is NaN; `None` when empty, with an explicit choice of threads (the same
         /// result whatever the threads); `Err` only when a fused expression's dynamic extents do not broadcast.
         fn try_min_with[](self) with par -> Result<Option<Self::Elem>, ShapeError>
-        where [Self::Elem: PartialOrd,]
+        where [Self::Elem: NanOrd,]
         {
             Ok(self.try_reduce_with(Extreme::<false>, par)?.map(|(v, _)| v))
         }
@@ -369,7 +390,7 @@ pub trait Reductions: Expr {
         /// Largest element; NaN if any is NaN; `None` when empty, with an explicit choice of threads (the same
         /// result whatever the threads); `Err` only when a fused expression's dynamic extents do not broadcast.
         fn try_max_with[](self) with par -> Result<Option<Self::Elem>, ShapeError>
-        where [Self::Elem: PartialOrd,]
+        where [Self::Elem: NanOrd,]
         {
             Ok(self.try_reduce_with(Extreme::<true>, par)?.map(|(v, _)| v))
         }
@@ -387,7 +408,7 @@ pub trait Reductions: Expr {
         /// threads (the same result whatever the threads); `Err` only when a fused expression's dynamic extents do
         /// not broadcast.
         fn try_argmin_with[](self) with par -> Result<Option<usize>, ShapeError>
-        where [Self::Elem: PartialOrd,]
+        where [Self::Elem: NanOrd,]
         {
             Ok(self.try_reduce_with(Extreme::<false>, par)?.map(|(_, p)| p))
         }
@@ -406,7 +427,7 @@ pub trait Reductions: Expr {
         /// an explicit choice of threads (the same result whatever the threads); `Err` only when a fused
         /// expression's dynamic extents do not broadcast.
         fn try_argmax_with[](self) with par -> Result<Option<usize>, ShapeError>
-        where [Self::Elem: PartialOrd,]
+        where [Self::Elem: NanOrd,]
         {
             Ok(self.try_reduce_with(Extreme::<true>, par)?.map(|(_, p)| p))
         }
@@ -586,8 +607,8 @@ pub trait AxisReductions: Expr {
         /// threads); `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic
         /// extents do not broadcast.
         fn try_var_axis_with[const I: usize]::<I>(self, ddof: impl Into<Ddof>) with par
-            -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
-        where [Self::Elem: Float + FromPrimitive, Self::Extents: RemoveAxis<I>]
+            -> Result<Reduced<<Self::Elem as ComplexFloat>::Real, Self::Extents, I>, ShapeError>
+        where [Self::Elem: Inexact, Self::Extents: RemoveAxis<I>]
         {
             self.try_reduce_axis_with::<_, I>(Var::new(ddof), par)
         }
@@ -606,10 +627,10 @@ pub trait AxisReductions: Expr {
         /// threads); `Err` only for [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic
         /// extents do not broadcast.
         fn try_std_axis_with[const I: usize]::<I>(self, ddof: impl Into<Ddof>) with par
-            -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
-        where [Self::Elem: Float + FromPrimitive, Self::Extents: RemoveAxis<I>]
+            -> Result<Reduced<<Self::Elem as ComplexFloat>::Real, Self::Extents, I>, ShapeError>
+        where [Self::Elem: Inexact, Self::Extents: RemoveAxis<I>]
         {
-            self.try_var_axis_with::<I>(ddof, par)?.try_map_op("std_axis", |v: &Self::Elem| v.sqrt())
+            self.try_var_axis_with::<I>(ddof, par)?.try_map_op("std_axis", |&v: &<Self::Elem as ComplexFloat>::Real| Float::sqrt(v))
         }
         /// Standard deviation along axis `I` with `ddof` delta degrees of freedom; `Err` only for
         /// [`DynRank`](crate::DynRank) when `I >= rank`, or when a fused expression's dynamic extents do not broadcast.
@@ -627,7 +648,7 @@ pub trait AxisReductions: Expr {
         /// expression's dynamic extents do not broadcast.
         fn try_min_axis_with[const I: usize]::<I>(self) with par
             -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
-        where [Self::Elem: PartialOrd, Self::Extents: RemoveAxis<I>]
+        where [Self::Elem: NanOrd, Self::Extents: RemoveAxis<I>]
         {
             let empty = self.shape()?.as_ref().get(I) == Some(&0);
             extreme_values(self.try_reduce_axis_with::<_, I>(Extreme::<false>, par)?, "min_axis", empty)
@@ -648,7 +669,7 @@ pub trait AxisReductions: Expr {
         /// expression's dynamic extents do not broadcast.
         fn try_max_axis_with[const I: usize]::<I>(self) with par
             -> Result<Reduced<Self::Elem, Self::Extents, I>, ShapeError>
-        where [Self::Elem: PartialOrd, Self::Extents: RemoveAxis<I>]
+        where [Self::Elem: NanOrd, Self::Extents: RemoveAxis<I>]
         {
             let empty = self.shape()?.as_ref().get(I) == Some(&0);
             extreme_values(self.try_reduce_axis_with::<_, I>(Extreme::<true>, par)?, "max_axis", empty)
@@ -669,7 +690,7 @@ pub trait AxisReductions: Expr {
         /// expression's dynamic extents do not broadcast.
         fn try_argmin_axis_with[const I: usize]::<I>(self) with par
             -> Result<Reduced<usize, Self::Extents, I>, ShapeError>
-        where [Self::Elem: PartialOrd, Self::Extents: RemoveAxis<I>]
+        where [Self::Elem: NanOrd, Self::Extents: RemoveAxis<I>]
         {
             let empty = self.shape()?.as_ref().get(I) == Some(&0);
             extreme_positions(self.try_reduce_axis_with::<_, I>(Extreme::<false>, par)?, "argmin_axis", empty)
@@ -690,7 +711,7 @@ pub trait AxisReductions: Expr {
         /// expression's dynamic extents do not broadcast.
         fn try_argmax_axis_with[const I: usize]::<I>(self) with par
             -> Result<Reduced<usize, Self::Extents, I>, ShapeError>
-        where [Self::Elem: PartialOrd, Self::Extents: RemoveAxis<I>]
+        where [Self::Elem: NanOrd, Self::Extents: RemoveAxis<I>]
         {
             let empty = self.shape()?.as_ref().get(I) == Some(&0);
             extreme_positions(self.try_reduce_axis_with::<_, I>(Extreme::<true>, par)?, "argmax_axis", empty)

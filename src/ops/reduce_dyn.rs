@@ -28,9 +28,9 @@ use crate::extents::{Axis, AxisList, DynRank, Extents, RemoveAxisDyn};
 use crate::kernels::reduce::{reduce_all, reduce_axes, reduce_axis, AnyAxis, Reducer};
 use crate::layout::Layout;
 use crate::storage::{DenseStorage, Heap};
-use crate::tensor::Inexact;
 use crate::tensor::Tensor;
-use num_traits::{Float, FromPrimitive, One};
+use crate::tensor::{Inexact, NanOrd};
+use num_traits::{Float, One};
 
 /// Which axes of a tensor of rank `rank` are reduced; `Err` for an axis out of range or
 /// given twice.
@@ -266,7 +266,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
         try_prod_axis_dyn prod_axis_dyn try_prod_axes prod_axes try_prod_axes_keepdims prod_axes_keepdims);
     reduction_family!("Mean (NaN over no elements)", where (T: Inexact,), T, () => Mean;
         try_mean_axis_dyn mean_axis_dyn try_mean_axes mean_axes try_mean_axes_keepdims mean_axes_keepdims);
-    reduction_family!("Variance with `ddof` delta degrees of freedom", where (T: Float + FromPrimitive,), T, (ddof: impl Into<Ddof>) => Var::new(ddof);
+    reduction_family!("Variance with `ddof` delta degrees of freedom", where (T: Inexact,), T::Real, (ddof: impl Into<Ddof>) => Var::new(ddof);
         try_var_axis_dyn var_axis_dyn try_var_axes var_axes try_var_axes_keepdims var_axes_keepdims);
 }
 
@@ -288,8 +288,8 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
             &self,
             axis: impl Into<Axis>,
             ddof: impl Into<Ddof>,
-        ) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output>, ShapeError>
-        where [T: Float + FromPrimitive, E: RemoveAxisDyn]
+        ) -> Result<Tensor<T::Real, <E as RemoveAxisDyn>::Output>, ShapeError>
+        where [T: Inexact, E: RemoveAxisDyn]
         {
             self.try_var_axis_dyn(axis, ddof)
                 .map_err(|e| rename(e, "std_axis_dyn"))?
@@ -305,8 +305,8 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
             &self,
             axes: impl AxisList,
             ddof: impl Into<Ddof>,
-        ) -> Result<Tensor<T, DynRank>, ShapeError>
-        where [T: Float + FromPrimitive]
+        ) -> Result<Tensor<T::Real, DynRank>, ShapeError>
+        where [T: Inexact]
         {
             self.try_var_axes(axes, ddof).map_err(|e| rename(e, "std_axes"))?.try_map_op("std_axes", |v| v.sqrt())
         }
@@ -319,8 +319,8 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
             &self,
             axes: impl AxisList,
             ddof: impl Into<Ddof>,
-        ) -> Result<Tensor<T, E::Dynamic>, ShapeError>
-        where [T: Float + FromPrimitive]
+        ) -> Result<Tensor<T::Real, E::Dynamic>, ShapeError>
+        where [T: Inexact]
         {
             self.try_var_axes_keepdims(axes, ddof)
                 .map_err(|e| rename(e, "std_axes_keepdims"))?
@@ -396,7 +396,7 @@ macro_rules! extreme_family {
 }
 
 /// # Reductions along run-time axes
-impl<T: Copy + PartialOrd + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
+impl<T: Copy + NanOrd + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     extreme_family!("Largest", true;
         try_max_axis_dyn max_axis_dyn try_max_axes max_axes try_max_axes_keepdims max_axes_keepdims
         try_argmax_axis_dyn argmax_axis_dyn);

@@ -22,8 +22,8 @@ use crate::extents::{Axis, AxisList, Dim, DynRank, Extents, RemoveAxis, RemoveAx
 use crate::layout::{ColMajor, Layout, RowMajor};
 use crate::sparse::{Arrays, CompressedBase, Coo, Rank2, SparseIndex, SparseOrder};
 use crate::storage::{Band, DenseStorage, Heap, Inline, InlineExtents, Shared, Storage, View, ViewMut};
-use crate::tensor::ReadStorage;
 use crate::tensor::Tensor;
+use crate::tensor::{NanOrd, ReadStorage};
 use num_traits::Zero;
 
 /// A storage that knows how to sum its tensors: the dispatch behind [`Tensor::sum`] and
@@ -109,7 +109,7 @@ pub trait SumStorage<T, E: Extents, S: Layout<E>>: Storage<T> + Sized {
     /// storages use the kernels of [`Reductions::min`] and [`Reductions::max`].
     fn extreme<const LARGEST: bool>(tensor: &Tensor<T, E, S, Self>) -> Option<T>
     where
-        T: Copy + Zero + PartialOrd,
+        T: Copy + Zero + NanOrd,
         Self: ReadStorage<T, E, S>,
     {
         extreme_stored::<LARGEST, T, E, S, Self>(tensor)
@@ -129,7 +129,7 @@ pub trait SumStorage<T, E: Extents, S: Layout<E>>: Storage<T> + Sized {
 /// ```
 pub fn extreme_stored<const LARGEST: bool, T, E, S, St>(tensor: &Tensor<T, E, S, St>) -> Option<T>
 where
-    T: Copy + Zero + PartialOrd,
+    T: Copy + Zero + NanOrd,
     E: Extents,
     S: Layout<E>,
     St: ReadStorage<T, E, S>,
@@ -139,13 +139,12 @@ where
     }
     let mut best: Option<T> = None;
     let mut nan: Option<T> = None;
-    let better = |v: T, b: T| if LARGEST { v > b } else { v < b };
+    let better = |v: T, b: T| if LARGEST { b.lt_elem(&v) } else { v.lt_elem(&b) };
     tensor.for_each_stored(|_, &v| {
         if nan.is_some() {
             return;
         }
-        // NaN is the one value not equal to itself.
-        if v.partial_cmp(&v).is_none() {
+        if v.is_nan_elem() {
             nan = Some(v);
             return;
         }
@@ -410,7 +409,7 @@ macro_rules! dense_run_time_sums {
         }
         fn extreme<const LARGEST: bool>(tensor: &Tensor<T, E, S, Self>) -> Option<T>
         where
-            T: PartialOrd,
+            T: NanOrd,
         {
             if LARGEST {
                 Reductions::max(tensor)

@@ -42,20 +42,22 @@
 //! For shapes in the type (static extents, const generics), no bundle is needed: see
 //! [`crate::guide::generic`].
 
-use super::{Scalar, Tensor, TensorView};
+use super::{NanOrd, Scalar, Tensor, TensorView};
 use crate::extents::Extents;
 use crate::kernels::gemm::GemmElem;
 use crate::layout::Layout;
-use core::ops::Div;
+use core::ops::{Div, Mul};
 use num_complex::ComplexFloat;
 use num_traits::{Float, FloatConst, FromPrimitive, Zero};
 
 /// The element types of floating-point math, real or complex (numpy's `np.inexact`):
 /// `f32`, `f64`, [`Complex<f32>`](num_complex::Complex), [`Complex<f64>`](num_complex::Complex),
-/// and any other type `num-complex`'s [`ComplexFloat`] covers (every `Float + FloatConst`).
-/// What `exp`, `ln`, `sqrt`, `sin`, `cos`, `tanh`, `powi`, `powf`, `abs`, `conj`, `real`,
-/// `imag`, `angle`, `norm_sqr` and `mean` ask of an element; [`ComplexFloat::Real`] is the
-/// type of its parts (the type itself for a real float).
+/// and any other type `num-complex`'s [`ComplexFloat`] covers (every `Float + FloatConst`)
+/// that is ordered as numpy orders elements ([`NanOrd`]: `min`, `max`, `sort` take it).
+/// What `exp`, `ln`, `sqrt`, `sin`, `cos`, `tanh`, `powi`, `powf`, `powc`, `abs`, `conj`,
+/// `real`, `imag`, `angle`, `norm_sqr`, `mean`, `var` and `std` ask of an element;
+/// [`ComplexFloat::Real`] is the type of its parts (the type itself for a real float), and
+/// of `abs`, `var` and `std` results.
 ///
 /// Implemented for every type with these bounds; name it in generic code.
 ///
@@ -68,12 +70,31 @@ use num_traits::{Float, FloatConst, FromPrimitive, Zero};
 /// assert_eq!(peak(&tensor![-3.0, 2.0]), Some(3.0));
 /// assert_eq!(peak(&tensor![Complex::new(3.0, 4.0), Complex::new(1.0, 0.0)]), Some(5.0));
 /// assert_eq!(peak(&tensor![[Complex::new(0.0f32, -2.0)]]), Some(2.0));
+/// // numpy's order and spread, real or complex: the largest element and a real variance.
+/// fn top_and_var<T: Inexact, E: Extents>(x: &Tensor<T, E>) -> (Option<T>, T::Real) {
+///     (x.max(), x.var(0))
+/// }
+/// assert_eq!(top_and_var(&tensor![Complex::new(1.0, 0.0), Complex::new(1.0, 2.0)]), (Some(Complex::new(1.0, 2.0)), 1.0));
 /// ```
 pub trait Inexact:
-    ComplexFloat<Real: Send + Sync> + Send + Sync + Div<<Self as ComplexFloat>::Real, Output = Self>
+    ComplexFloat<Real: Send + Sync + NanOrd>
+    + NanOrd
+    + Send
+    + Sync
+    + Mul<<Self as ComplexFloat>::Real, Output = Self>
+    + Div<<Self as ComplexFloat>::Real, Output = Self>
 {
 }
-impl<T: ComplexFloat<Real: Send + Sync> + Send + Sync + Div<<T as ComplexFloat>::Real, Output = T>> Inexact for T {}
+impl<
+        T: ComplexFloat<Real: Send + Sync + NanOrd>
+            + NanOrd
+            + Send
+            + Sync
+            + Mul<<T as ComplexFloat>::Real, Output = T>
+            + Div<<T as ComplexFloat>::Real, Output = T>,
+    > Inexact for T
+{
+}
 
 /// The element types of real-valued numeric code (`f32`, `f64`): what generic functions over
 /// reductions, math, operators and products (`matmul`, `dot`) need of `T`, as one bound.
@@ -86,8 +107,11 @@ impl<T: ComplexFloat<Real: Send + Sync> + Send + Sync + Div<<T as ComplexFloat>:
 /// let a = Tensor::<f32, ext![_, _]>::ones([2, 3]);
 /// assert_eq!(gram(&a).to_vec(), [2.0; 9]);
 /// ```
-pub trait Real: Float + FloatConst + FromPrimitive + Scalar + GemmElem + Send + Sync + core::fmt::Debug {}
-impl<T: Float + FloatConst + FromPrimitive + Scalar + GemmElem + Send + Sync + core::fmt::Debug> Real for T {}
+pub trait Real:
+    Float + FloatConst + FromPrimitive + Scalar + GemmElem + NanOrd + Send + Sync + core::fmt::Debug
+{
+}
+impl<T: Float + FloatConst + FromPrimitive + Scalar + GemmElem + NanOrd + Send + Sync + core::fmt::Debug> Real for T {}
 
 /// Any tensor whose elements can be read: dense, sparse (COO, CSR, CSC), band, or a storage
 /// of your own ([`ReadStorage`](crate::ReadStorage) and `SumStorage`). One bound instead of `E: Extents,
@@ -140,12 +164,12 @@ pub trait ReadTensor {
     /// any is NaN; `None` when empty.
     fn min(&self) -> Option<Self::Elem>
     where
-        Self::Elem: Copy + PartialOrd;
+        Self::Elem: Copy + NanOrd;
     /// Largest element, zeros that a sparse or band storage does not keep included; NaN if
     /// any is NaN; `None` when empty.
     fn max(&self) -> Option<Self::Elem>
     where
-        Self::Elem: Copy + PartialOrd;
+        Self::Elem: Copy + NanOrd;
 }
 
 /// Any dense tensor: owned, stack, shared, a view or a memory map, with any extents and

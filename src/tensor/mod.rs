@@ -26,10 +26,13 @@ mod generic;
 
 mod parts;
 
+mod order;
+
 pub use band::BandMatrix;
 pub use construct::{ArrayShape, NestedArray, Scalar, ShapeArg};
 pub use generic::{DenseTensor, Inexact, ReadTensor, Real};
 pub use index::TensorIndex;
+pub use order::NanOrd;
 pub(crate) use parts::{strides_unique, view_parts, ViewParts};
 pub(crate) use read::check_index;
 pub use read::ReadStorage;

@@ -8,10 +8,10 @@ use crate::kernels::reduce::Reducer;
 use crate::layout::Layout;
 use crate::ops::{AxisReductions, Ddof};
 use crate::storage::DenseStorage;
-use crate::tensor::Inexact;
 use crate::tensor::Tensor;
+use crate::tensor::{Inexact, NanOrd};
 use crate::ShapeError;
-use num_traits::{Float, FromPrimitive, One, Zero};
+use num_traits::{One, Zero};
 
 /// A tensor reduced along axis `I`: `E` without that axis.
 type Reduced<T, E, const I: usize> = Tensor<T, <E as RemoveAxis<I>>::Output>;
@@ -122,8 +122,8 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
         /// Variance along axis `I` with `ddof` delta degrees of freedom with an explicit choice of threads; see
         /// [`AxisReductions::try_var_axis_with`].
         pub fn try_var_axis_with[const I: usize]::<I>(&self, ddof: impl Into<Ddof>) with par
-            -> Result<Reduced<T, E, I>, ShapeError>
-        where [T: Float + FromPrimitive, E: RemoveAxis<I>]
+            -> Result<Reduced<T::Real, E, I>, ShapeError>
+        where [T: Inexact, E: RemoveAxis<I>]
         {
             AxisReductions::try_var_axis_with::<I>(self, ddof, par)
         }
@@ -139,8 +139,8 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
         /// Standard deviation along axis `I` with `ddof` delta degrees of freedom with an explicit choice of threads;
         /// see [`AxisReductions::try_std_axis_with`].
         pub fn try_std_axis_with[const I: usize]::<I>(&self, ddof: impl Into<Ddof>) with par
-            -> Result<Reduced<T, E, I>, ShapeError>
-        where [T: Float + FromPrimitive, E: RemoveAxis<I>]
+            -> Result<Reduced<T::Real, E, I>, ShapeError>
+        where [T: Inexact, E: RemoveAxis<I>]
         {
             AxisReductions::try_std_axis_with::<I>(self, ddof, par)
         }
@@ -158,7 +158,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
         /// [`AxisReductions::try_min_axis_with`].
         pub fn try_min_axis_with[const I: usize]::<I>(&self) with par
             -> Result<Reduced<T, E, I>, ShapeError>
-        where [T: PartialOrd, E: RemoveAxis<I>]
+        where [T: NanOrd, E: RemoveAxis<I>]
         {
             AxisReductions::try_min_axis_with::<I>(self, par)
         }
@@ -175,7 +175,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
         /// [`AxisReductions::try_max_axis_with`].
         pub fn try_max_axis_with[const I: usize]::<I>(&self) with par
             -> Result<Reduced<T, E, I>, ShapeError>
-        where [T: PartialOrd, E: RemoveAxis<I>]
+        where [T: NanOrd, E: RemoveAxis<I>]
         {
             AxisReductions::try_max_axis_with::<I>(self, par)
         }
@@ -192,7 +192,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
         /// see [`AxisReductions::try_argmin_axis_with`].
         pub fn try_argmin_axis_with[const I: usize]::<I>(&self) with par
             -> Result<Reduced<usize, E, I>, ShapeError>
-        where [T: PartialOrd, E: RemoveAxis<I>]
+        where [T: NanOrd, E: RemoveAxis<I>]
         {
             AxisReductions::try_argmin_axis_with::<I>(self, par)
         }
@@ -210,7 +210,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
         /// [`AxisReductions::try_argmax_axis_with`].
         pub fn try_argmax_axis_with[const I: usize]::<I>(&self) with par
             -> Result<Reduced<usize, E, I>, ShapeError>
-        where [T: PartialOrd, E: RemoveAxis<I>]
+        where [T: NanOrd, E: RemoveAxis<I>]
         {
             AxisReductions::try_argmax_axis_with::<I>(self, par)
         }

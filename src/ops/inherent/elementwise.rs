@@ -3,8 +3,8 @@
 
 use crate::extents::{CanBroadcast, Extents};
 use crate::layout::Layout;
-use crate::ops::complex::{AngleOp, ConjOp, ImagOp, NormSqrOp, RealOp};
-use crate::ops::expr::{Binary, ExprShape, IntoExpr, Unary};
+use crate::ops::complex::{AngleOp, ConjOp, ImagOp, NormSqrOp, PowcOp, RealOp};
+use crate::ops::expr::{Binary, BinaryOp, ExprShape, IntoExpr, Unary};
 use crate::ops::math::{
     AbsOp, CastOp, ClampOp, CosOp, EqOp, ExpOp, FloorOp, GeOp, GtOp, LeOp, LnOp, LtOp, NeOp, PowfOp, PowiOp, ReluOp,
     RoundOp, SigmoidOp, SinOp, SqrtOp, TanhOp,
@@ -104,6 +104,25 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
         T: Inexact<Real = P>,
     {
         ElementwiseExt::powf(self, p)
+    }
+    /// Elementwise `xʷ` for a complex exponent `w` (a scalar or a broadcast operand), a
+    /// complex expression, lazily: numpy's `x ** w` for complex `w`; see
+    /// [`ElementwiseExt::powc`].
+    ///
+    /// ```
+    /// use mdtensor::{prelude::*, tensor, Complex};
+    /// let i = Complex::new(0.0, 1.0);
+    /// let z = tensor![i, Complex::new(2.0, 0.0)];
+    /// let p = z.powc(&tensor![Complex::new(2.0, 0.0), Complex::new(-1.0, 0.0)]).eval();
+    /// assert_eq!(p.to_vec(), [Complex::new(-1.0, 0.0), Complex::new(0.5, 0.0)]);
+    /// ```
+    #[inline]
+    pub fn powc<R: IntoExpr>(&self, w: R) -> Binary<&Self, R::Expr, PowcOp>
+    where
+        PowcOp: BinaryOp<T, <R::Expr as ExprShape>::Elem>,
+        E: CanBroadcast<<R::Expr as ExprShape>::Extents>,
+    {
+        ElementwiseExt::powc(self, w)
     }
     /// Each element limited to `[lo, hi]`, lazily (NaN stays NaN); see
     /// [`ElementwiseExt::clamp`]. The eager form is [`Tensor::clip`].

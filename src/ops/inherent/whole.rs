@@ -7,10 +7,10 @@ use crate::kernels::reduce::Reducer;
 use crate::layout::Layout;
 use crate::ops::{Ddof, Reductions};
 use crate::storage::DenseStorage;
-use crate::tensor::Inexact;
 use crate::tensor::Tensor;
+use crate::tensor::{Inexact, NanOrd};
 use crate::ShapeError;
-use num_traits::{Float, FromPrimitive, One, Zero};
+use num_traits::{One, Zero};
 
 /// # Reductions over the whole tensor
 ///
@@ -97,8 +97,8 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
         /// Variance with `ddof` delta degrees of freedom (numpy's `var(ddof=…)`, an integer or a float: [`Ddof`]);
         /// the divisor is `max(n - ddof, 0)`, so `ddof >= n` gives `inf` (NaN when every element is equal, and when
         /// there are none unless `ddof < 0`), with an explicit choice of threads; see [`Reductions::try_var_with`].
-        pub fn try_var_with[](&self, ddof: impl Into<Ddof>) with par -> Result<T, ShapeError>
-        where [T: Float + FromPrimitive,]
+        pub fn try_var_with[](&self, ddof: impl Into<Ddof>) with par -> Result<T::Real, ShapeError>
+        where [T: Inexact,]
         {
             Reductions::try_var_with(self, ddof, par)
         }
@@ -117,8 +117,8 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
     forms! {
         /// Standard deviation with `ddof` delta degrees of freedom, with an explicit choice of threads; see
         /// [`Reductions::try_std_with`].
-        pub fn try_std_with[](&self, ddof: impl Into<Ddof>) with par -> Result<T, ShapeError>
-        where [T: Float + FromPrimitive,]
+        pub fn try_std_with[](&self, ddof: impl Into<Ddof>) with par -> Result<T::Real, ShapeError>
+        where [T: Inexact,]
         {
             Reductions::try_std_with(self, ddof, par)
         }
@@ -134,7 +134,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
         /// Smallest element; NaN if any is NaN; `None` when empty, with an explicit choice of threads; see
         /// [`Reductions::try_min_with`].
         pub fn try_min_with[](&self) with par -> Result<Option<T>, ShapeError>
-        where [T: PartialOrd,]
+        where [T: NanOrd,]
         {
             Reductions::try_min_with(self, par)
         }
@@ -150,7 +150,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
         /// Largest element; NaN if any is NaN; `None` when empty, with an explicit choice of threads; see
         /// [`Reductions::try_max_with`].
         pub fn try_max_with[](&self) with par -> Result<Option<T>, ShapeError>
-        where [T: PartialOrd,]
+        where [T: NanOrd,]
         {
             Reductions::try_max_with(self, par)
         }
@@ -166,7 +166,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
         /// Row-major position of the first smallest element (of the first NaN, if any), with an explicit choice of
         /// threads; see [`Reductions::try_argmin_with`].
         pub fn try_argmin_with[](&self) with par -> Result<Option<usize>, ShapeError>
-        where [T: PartialOrd,]
+        where [T: NanOrd,]
         {
             Reductions::try_argmin_with(self, par)
         }
@@ -183,7 +183,7 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tenso
         /// Row-major position of the first largest element (of the first NaN, if any): numpy's `a.argmax()`, with
         /// an explicit choice of threads; see [`Reductions::try_argmax_with`].
         pub fn try_argmax_with[](&self) with par -> Result<Option<usize>, ShapeError>
-        where [T: PartialOrd,]
+        where [T: NanOrd,]
         {
             Reductions::try_argmax_with(self, par)
         }
