@@ -13,7 +13,7 @@ use std::cmp::Ordering;
 
 mod common;
 use common::strided::{strided_case, StridedCase};
-use common::{all_indices, config};
+use common::{all_indices, config, lane};
 
 type C64 = Complex<f64>;
 
@@ -83,17 +83,6 @@ fn view<'a>(case: &StridedCase, t: &'a Tensor<C64, DynRank>) -> TensorView<'a, C
     let elems: Vec<SliceElem> =
         case.steps.iter().map(|&step| SliceElem::Range { start: None, end: None, step }).collect();
     t.try_slice_dyn(&elems).unwrap().try_into_permuted(&case.perm).unwrap()
-}
-
-/// The lane along `axis` through the index `j` of the other axes, from the reference.
-fn lane(r: &[C64], shape: &[usize], axis: usize, j: &[usize]) -> Vec<C64> {
-    (0..shape[axis])
-        .map(|k| {
-            let mut i = j.to_vec();
-            i.insert(axis, k);
-            r[i.iter().zip(shape).fold(0, |p, (&x, &d)| p * d + x)]
-        })
-        .collect()
 }
 
 proptest! {

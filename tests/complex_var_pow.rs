@@ -9,7 +9,7 @@ use proptest::prelude::*;
 
 mod common;
 use common::strided::{strided_case, StridedCase};
-use common::{all_indices, config};
+use common::{all_indices, config, lane};
 
 type C64 = Complex<f64>;
 
@@ -42,16 +42,6 @@ fn same(got: f64, want: f64) -> bool {
         return got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan());
     }
     (got - want).abs() <= 1e-12 * want.abs().max(1e-300)
-}
-
-fn lane(r: &[C64], shape: &[usize], axis: usize, j: &[usize]) -> Vec<C64> {
-    (0..shape[axis])
-        .map(|k| {
-            let mut i = j.to_vec();
-            i.insert(axis, k);
-            r[i.iter().zip(shape).fold(0, |p, (&x, &d)| p * d + x)]
-        })
-        .collect()
 }
 
 /// numpy's `z ** w` written from its documented cases: `w == 0` gives 1; a zero base gives

@@ -109,6 +109,14 @@ impl<E: Extents, E2: Extents> BothMatrices<E, E2> {
     const YES: bool = matches!((E::RANK, E2::RANK), (Some(2), Some(2)));
 }
 
+/// A plan and how its result reaches the result's order ([`Plan::route`]).
+enum Route<T> {
+    /// The plan writes the result's memory directly.
+    Direct(Plan<T>),
+    /// The plan writes row-major; the result is reordered after.
+    Reorder(Plan<T>),
+}
+
 /// A checked product, ready for the kernel.
 enum Plan<T> {
     /// Two matrices: one gemm call.
@@ -188,20 +196,24 @@ impl<T: GemmElem> Plan<T> {
         }
     }
 
-    /// The plan that writes a product of two matrices column-major: the transposed
-    /// product `Bᵀ·Aᵀ`, whose row-major result is the column-major `A·B`. `None` for a
-    /// batch, which is computed row-major and reordered ([`reordered`]).
-    fn transposed(&self) -> Option<Plan<T>> {
-        match self {
-            Plan::Matrices { m, k, n, a, b } => Some(Plan::Matrices {
-                m: *n,
-                k: *k,
-                n: *m,
+    /// How this product is written in the dense order of `L` over extents `ext`, with
+    /// `L`'s mapping: a row-major result directly; a column-major product of two matrices
+    /// as the transposed product `Bᵀ·Aᵀ` (whose row-major result is the column-major
+    /// `A·B`); a column-major batch computed row-major and reordered ([`reordered`]).
+    fn route<L: Layout<O>, O: Extents>(self, ext: &O) -> (L::Mapping, Route<T>) {
+        let mapping = L::dense_mapping(ext);
+        let route = match self {
+            plan if L::is_row_major_contiguous(ext, &mapping) => Route::Direct(plan),
+            Plan::Matrices { m, k, n, a, b } => Route::Direct(Plan::Matrices {
+                m: n,
+                k,
+                n: m,
                 a: MatRef { ptr: b.ptr, rs: b.cs, cs: b.rs },
                 b: MatRef { ptr: a.ptr, rs: a.cs, cs: a.rs },
             }),
-            Plan::Batched { .. } => None,
-        }
+            batched @ Plan::Batched { .. } => Route::Reorder(batched),
+        };
+        (mapping, route)
     }
 }
 
@@ -353,15 +365,10 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
         ]
         {
             let (plan, ext, total) = self.product_plan(rhs)?;
-            type L<S, S2, E, E2> = ProductLayout<S, S2, <E as MatMulShape<E2>>::Output>;
-            let mapping = <L<S, S2, E, E2> as Layout<_>>::dense_mapping(&ext);
-            let row_major = <L<S, S2, E, E2> as Layout<_>>::is_row_major_contiguous(&ext, &mapping);
-            let transposed = if row_major { None } else { plan.transposed() };
-            let filled = if row_major || transposed.is_some() {
-                let plan = transposed.as_ref().unwrap_or(&plan);
-                try_product_storage::<T, E, E2, <St as ResultStorage<T, _>>::Out>(plan, total, par)?
-            } else {
-                reordered::<T, E, E2, L<S, S2, E, E2>, _, _>(&plan, &ext, total, par)?
+            let (mapping, route) = plan.route::<ProductLayout<S, S2, _>, _>(&ext);
+            let filled = match &route {
+                Route::Direct(p) => try_product_storage::<T, E, E2, <St as ResultStorage<T, _>>::Out>(p, total, par)?,
+                Route::Reorder(p) => reordered::<T, E, E2, ProductLayout<S, S2, _>, _, _>(p, &ext, total, par)?,
             };
             let storage = filled.ok_or_else(|| plan_capacity_error(&ext))?;
             // SAFETY: a block of numel elements in the result policy's dense order.
@@ -394,15 +401,10 @@ impl<T: GemmElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
         pub fn matmul_with {
             // Not through `try_matmul_with`: see `product_plan`.
             let (plan, ext, total) = or_panic(self.product_plan(rhs));
-            type L<S, S2, E, E2> = ProductLayout<S, S2, <E as MatMulShape<E2>>::Output>;
-            let mapping = <L<S, S2, E, E2> as Layout<_>>::dense_mapping(&ext);
-            let row_major = <L<S, S2, E, E2> as Layout<_>>::is_row_major_contiguous(&ext, &mapping);
-            let transposed = if row_major { None } else { plan.transposed() };
-            let filled = if row_major || transposed.is_some() {
-                let plan = transposed.as_ref().unwrap_or(&plan);
-                product_storage::<T, E, E2, <St as ResultStorage<T, _>>::Out>(plan, total, par)
-            } else {
-                or_panic(reordered::<T, E, E2, L<S, S2, E, E2>, _, _>(&plan, &ext, total, par))
+            let (mapping, route) = plan.route::<ProductLayout<S, S2, _>, _>(&ext);
+            let filled = match &route {
+                Route::Direct(p) => product_storage::<T, E, E2, <St as ResultStorage<T, _>>::Out>(p, total, par),
+                Route::Reorder(p) => or_panic(reordered::<T, E, E2, ProductLayout<S, S2, _>, _, _>(p, &ext, total, par)),
             };
             let Some(storage) = filled else { panic!("{}", plan_capacity_error(&ext)) };
             // SAFETY: a block of numel elements in the result policy's dense order.

@@ -41,3 +41,15 @@ pub fn all_indices(shape: &[usize]) -> Vec<Vec<usize>> {
         }
     }
 }
+
+/// The lane along `axis` of a row-major buffer `r` of `shape`, through the index `j` of the
+/// other axes.
+pub fn lane<T: Copy>(r: &[T], shape: &[usize], axis: usize, j: &[usize]) -> Vec<T> {
+    (0..shape[axis])
+        .map(|k| {
+            let mut i = j.to_vec();
+            i.insert(axis, k);
+            r[i.iter().zip(shape).fold(0, |p, (&x, &d)| p * d + x)]
+        })
+        .collect()
+}
