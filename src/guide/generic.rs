@@ -138,6 +138,32 @@
 //! assert_eq!(centre(&a), Some(0.5));
 //! ```
 //!
+//! ## The order of computed results
+//!
+//! What is computed from tensors (`eval`, `mapv`, `map`, `zip_with`, `matmul`) is dense in
+//! its operands' order: the policy [`DenseOf<S::Order, E>`](crate::layout::DenseOf) for one
+//! operand of policy `S` (`RowMajor` for `RowMajor` and strided views, `ColMajor` for
+//! `ColMajor`), [`Evaluated<X>`](crate::ops::Evaluated) for an expression. Generic code over
+//! `S: Layout<E>` spells that type, or asks for a row-major result with
+//! [`eval_row_major`](crate::Expr::eval_row_major):
+//!
+//! ```
+//! use mdtensor::layout::DenseOf;
+//! use mdtensor::{prelude::*, DenseStorage, Extents, Layout, StridePolicy, Tensor};
+//!
+//! fn doubled<E: Extents, S: Layout<E>, St: DenseStorage<f64>>(
+//!     t: &Tensor<f64, E, S, St>,
+//! ) -> Tensor<f64, E, DenseOf<<S as StridePolicy>::Order, E>> {
+//!     t.mapv(|x| 2.0 * x) // keeps the order: a column-major input gives a column-major result
+//! }
+//! fn doubled_c<E: Extents, S: Layout<E>, St: DenseStorage<f64>>(t: &Tensor<f64, E, S, St>) -> Tensor<f64, E> {
+//!     (t * 2.0).eval_row_major()
+//! }
+//! let a = mdtensor::tensor![[1.0, 2.0], [3.0, 4.0]];
+//! assert_eq!(doubled(&a.t()).to_vec(), doubled_c(&a.t()).to_vec());
+//! assert!(!doubled(&a.t()).is_standard_layout() && doubled_c(&a.t()).is_standard_layout());
+//! ```
+//!
 //! ## Joining over generic extents
 //!
 //! `concatenate` and `stack` state their shape rules as bounds, which generic code
