@@ -290,3 +290,11 @@ fn static_products_follow_the_operands() {
     // Columns [1, 2], [3, 4]: the product's columns are [7, 10], [15, 22].
     assert_eq!(p.as_slice_memory_order(), Some(&[7., 10., 15., 22.][..]));
 }
+
+#[test]
+fn empty_tensors_with_huge_extents_copy_in_memory_order() {
+    let e = Tensor::<u8, DynRank>::from_vec([0, 1 << 31, 1 << 31], vec![]);
+    let c = e.permute(&[2, 0, 1]).to_owned_memory_order();
+    assert_eq!(c.dims(), [1 << 31, 0, 1 << 31]);
+    assert_eq!(c.to_vec(), Vec::<u8>::new());
+}

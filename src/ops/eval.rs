@@ -144,8 +144,9 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: crate::storage::DenseS
             let mut step = 1isize;
             for &k in axes.iter().rev() {
                 strides.as_mut()[k] = step;
-                // A checked element count fits isize.
-                step *= d[k].max(1) as isize;
+                // Past isize::MAX only for an empty tensor (the count was checked), whose
+                // strides address nothing: 0 then.
+                step = isize::try_from(d[k].max(1)).ok().and_then(|d| step.checked_mul(d)).unwrap_or(0);
             }
             let standard = <RowMajor as Layout<E>>::mapping_for(&ext, &strides, 0).is_some();
             // SAFETY: the engine writes each of the numel positions of the dense block
