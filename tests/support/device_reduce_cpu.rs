@@ -274,7 +274,7 @@ fn emulated_kernels_match_the_host_reductions() {
 /// NaN now and then when `nan`), and the host tensor of the same logical elements.
 fn random_view(rng: &mut Rng, case: usize, nan: bool) -> (Vec<usize>, Vec<isize>, Vec<f64>, Tensor<f64, DynRank>) {
     let rank = 1 + rng.below(3);
-    let long = if case % 7 == 0 { rng.below(rank) } else { rank };
+    let long = if case.is_multiple_of(7) { rng.below(rank) } else { rank };
     let dims: Vec<usize> = (0..rank).map(|d| 1 + rng.below(if d == long { 700 } else { 6 })).collect();
     let mut order: Vec<usize> = (0..rank).collect();
     for k in (1..rank).rev() {
@@ -556,6 +556,19 @@ fn result_types_follow_the_host_extents_rules() {
     let _: fn(&V) -> DeviceTensor<f64, ext![5]> = |v| v.try_sum_axis::<0>().unwrap();
     let _: fn(&V) -> Tensor<usize, ext![_]> = |v| v.argmin_axis_dyn(1);
     let _: fn(&V) -> DeviceTensor<f64, ext![_, 5]> = |v| v.log_softmax_dyn(0);
+}
+
+/// With the host's reduction traits in scope too (the prelude), the device's `prod`, `var`
+/// and `std` names resolve to `DeviceReductions`: the host's need host storage.
+#[test]
+fn device_moments_resolve_beside_the_host_prelude() {
+    #[allow(unused_imports)]
+    use mdtensor::prelude::*;
+    type D = Tensor<f64, ext![3, 4], RowMajor, Cuda<f64>>;
+    let _: fn(&D) -> (f64, f64, f64, f64) = |d| (d.sum(), d.prod(), d.var(1), d.std(0));
+    let _: fn(&D) -> DeviceTensor<f64, ext![4]> = |d| d.var_axis::<0>(1);
+    let _: fn(&D) -> DeviceTensor<f64, ext![3]> = |d| d.prod_axis::<1>();
+    let _: fn(&D) -> DeviceTensor<f64, ext![_]> = |d| d.std_axis_dyn(0, 0.5);
 }
 
 /// Every reduction and softmax kernel this module's tests generate, for NVRTC (entry

@@ -356,7 +356,7 @@ fn prod_var_std_match_the_host_on_random_shapes_and_views() -> Result<(), Error>
         // Magnitudes near 1 with random signs, so products neither vanish nor overflow.
         let p = Tensor::<f64, ext![_, _, _]>::from_fn(dims, |_| {
             let m = 0.8 + 0.45 * (rng.f64() + 2.0) / 4.0;
-            if rng.next() % 2 == 0 {
+            if rng.next() & 1 == 0 {
                 m
             } else {
                 -m
