@@ -1,8 +1,9 @@
-//! Reductions of device tensors: `sum`, `prod`, `mean`, `var`, `std`, `max`, `min`, `argmax`,
-//! `argmin` over every element, along one axis (static `::<I>` or run-time `_dyn`) and over several run-time
-//! axes (`_axes`, `_axes_keepdims`), with the host's names, results and shape rules (the
-//! result extents come from the host's `RemoveAxis`/`RemoveAxisDyn`). One generated
-//! kernel per operation, element type and rank ([`reduce_source`]); any strides.
+//! Reductions of device tensors: `sum`, `prod`, `mean`, `var`, `std`, `max`, `min`,
+//! `argmax`, `argmin` over every element, along one axis (static `::<I>` or run-time
+//! `_dyn`) and over several run-time axes (`_axes`, `_axes_keepdims`), with the host's
+//! names, results and shape rules (the result extents come from the host's
+//! `RemoveAxis`/`RemoveAxisDyn`). One generated kernel per operation, element type and
+//! rank ([`reduce_source`]); any strides.
 
 use super::handle::{driver_error, guard, Device, KernelKey, LayoutClass};
 use super::launch::{launch, KArg};
@@ -113,9 +114,9 @@ fn run<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>>(
         }
         args.extend(plan_args(&plan));
         // SAFETY: the arguments follow `reduce_source`'s list (input, output, positions
-        // for extremes, `ddof` for variances, then the plan); every position `base + off` the kernel reads is an
-        // element of `x` (the plan decomposes valid indices only), inside its region by
-        // the dense invariant; the outputs have `n_out` elements; the buffers and their
+        // for extremes, `ddof` for variances, then the plan); every position `base + off`
+        // the kernel reads is an element of `x` (the plan decomposes valid indices only),
+        // inside its region by the dense invariant; the outputs have `n_out` elements; the buffers and their
         // stream events live until the launch is queued.
         unsafe { launch(&dev, &f, grid, reduce_block(plan.len), &args, op.key())? };
         drop((in_sync, out_sync, pos_sync));
