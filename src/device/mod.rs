@@ -24,8 +24,8 @@
 //!   host's view machinery is written over host storages only, so the device has its
 //!   own transforms; slicing is not among them yet).
 //!
-//! * Reductions ([`DeviceReductions`]: `sum`, `mean`, `max`, `min`, `argmax`, `argmin`
-//!   over everything, `::<I>`, `_dyn`, `_axes`, `_axes_keepdims`) and `softmax` /
+//! * Reductions ([`DeviceReductions`]: `sum`, `prod`, `mean`, `var(ddof)`, `std(ddof)`,
+//!   `max`, `min`, `argmax`, `argmin` over everything, `::<I>`, `_dyn`, `_axes`, `_axes_keepdims`) and `softmax` /
 //!   `log_softmax` ([`DeviceSoftmax`]) keep the host's names, results and result extents
 //!   (the host's `RemoveAxis`, `RemoveAxisDyn`, `AxisAt`); each is one generated kernel
 //!   per operation, element type and rank ([`reduce_source`], [`softmax_source`]), one

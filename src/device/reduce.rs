@@ -1,8 +1,9 @@
-//! Reductions of device tensors: `sum`, `mean`, `max`, `min`, `argmax`, `argmin` over every
-//! element, along one axis (static `::<I>` or run-time `_dyn`) and over several run-time
-//! axes (`_axes`, `_axes_keepdims`), with the host's names, results and shape rules (the
-//! result extents come from the host's `RemoveAxis`/`RemoveAxisDyn`). One generated
-//! kernel per operation, element type and rank ([`reduce_source`]); any strides.
+//! Reductions of device tensors: `sum`, `prod`, `mean`, `var`, `std`, `max`, `min`,
+//! `argmax`, `argmin` over every element, along one axis (static `::<I>` or run-time
+//! `_dyn`) and over several run-time axes (`_axes`, `_axes_keepdims`), with the host's
+//! names, results and shape rules (the result extents come from the host's
+//! `RemoveAxis`/`RemoveAxisDyn`). One generated kernel per operation, element type and
+//! rank ([`reduce_source`]); any strides.
 
 use super::handle::{driver_error, guard, Device, KernelKey, LayoutClass};
 use super::launch::{launch, KArg};
@@ -13,7 +14,7 @@ use crate::error::or_panic;
 use crate::error::{DeviceError, ShapeError};
 use crate::extents::{Axis, DynRank, Extents, InsertAxis, One, RemoveAxis, RemoveAxisDyn};
 use crate::layout::{Layout, RowMajor};
-use crate::ops::{reduced_mask, rename};
+use crate::ops::{reduced_mask, rename, Ddof};
 use crate::tensor::Tensor;
 use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut};
 
@@ -28,6 +29,40 @@ struct Launched<T: DeviceElem> {
     dev: Device,
 }
 
+/// One reduction to launch: the operation and, for a variance, its `ddof` (unused by the
+/// other operations).
+#[derive(Clone, Copy)]
+struct Red<T> {
+    op: ReduceOp,
+    ddof: T,
+}
+
+impl<T: DeviceElem> From<ReduceOp> for Red<T> {
+    fn from(op: ReduceOp) -> Self {
+        Red { op, ddof: T::zero() }
+    }
+}
+
+/// A variance (`Var`, or `Std` when `std`) with `ddof` in the element type, converted as
+/// the host's `Var` converts it (a value out of range becomes NaN).
+fn var_op<T: DeviceElem>(std: bool, ddof: impl Into<Ddof>) -> Red<T> {
+    let ddof = <T as num_traits::NumCast>::from(ddof.into().0).unwrap_or_else(T::nan);
+    Red { op: if std { ReduceOp::Std } else { ReduceOp::Var }, ddof }
+}
+
+/// The variance of no elements (the sum of squared deviations is 0): `0 / max(0 - ddof,
+/// 0)`, the value the kernel gives for an empty reduced axis.
+fn var_of_none<T: DeviceElem>(red: Red<T>) -> T {
+    let div = T::zero() - red.ddof;
+    let div = if div < T::zero() { T::zero() } else { div };
+    let v = T::zero() / div;
+    if red.op == ReduceOp::Std {
+        v.sqrt()
+    } else {
+        v
+    }
+}
+
 /// The shape arguments of [`reduce_source`]'s kernels: `n_out`, `len`, `kd…`, `rd…`, `s…`.
 pub(crate) fn plan_args<T>(plan: &ReducePlan) -> Vec<KArg<T>> {
     let mut a = vec![KArg::Int(plan.n_out as i64), KArg::Int(plan.len as i64)];
@@ -40,9 +75,10 @@ pub(crate) fn plan_args<T>(plan: &ReducePlan) -> Vec<KArg<T>> {
 /// Runs reduction `op` of `x` over the axes where `mask` is true.
 fn run<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>>(
     x: &Tensor<T, E, S, St>,
-    op: ReduceOp,
+    red: Red<T>,
     mask: &[bool],
 ) -> Result<Launched<T>, DeviceError> {
+    let op = red.op;
     let dev = x.device().clone();
     let dims = x.dims();
     let strides = x.strides();
@@ -73,11 +109,14 @@ fn run<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>>(
             args.push(KArg::Ptr(ptr));
             sync
         });
+        if op.has_ddof() {
+            args.push(KArg::Elem(red.ddof));
+        }
         args.extend(plan_args(&plan));
         // SAFETY: the arguments follow `reduce_source`'s list (input, output, positions
-        // for extremes, then the plan); every position `base + off` the kernel reads is an
-        // element of `x` (the plan decomposes valid indices only), inside its region by
-        // the dense invariant; the outputs have `n_out` elements; the buffers and their
+        // for extremes, `ddof` for variances, then the plan); every position `base + off`
+        // the kernel reads is an element of `x` (the plan decomposes valid indices only),
+        // inside its region by the dense invariant; the outputs have `n_out` elements; the buffers and their
         // stream events live until the launch is queued.
         unsafe { launch(&dev, &f, grid, reduce_block(plan.len), &args, op.key())? };
         drop((in_sync, out_sync, pos_sync));
@@ -118,15 +157,16 @@ fn reduced_empty(dims: &[usize], mask: &[bool]) -> bool {
 /// an extreme over an empty axis is `Err`, as on the host.
 fn values<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>, E2: Extents>(
     x: &Tensor<T, E, S, St>,
-    op: ReduceOp,
+    red: impl Into<Red<T>>,
     mask: &[bool],
     ext: E2,
     name: &'static str,
 ) -> Result<DeviceTensor<T, E2>, DeviceError> {
-    if op.has_positions() && reduced_empty(x.dims().as_ref(), mask) {
+    let red = red.into();
+    if red.op.has_positions() && reduced_empty(x.dims().as_ref(), mask) {
         return Err(empty_axis(name));
     }
-    let l = run(x, op, mask)?;
+    let l = run(x, red, mask)?;
     debug_assert_eq!(l.n_out, ext.numel());
     // SAFETY: `n_out` (= the kept axes' element count) values, row-major over the kept
     // axes, which are `ext`'s axes (reduced axes, if kept, have extent 1).
@@ -144,7 +184,7 @@ fn positions<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>, E2: 
     if reduced_empty(x.dims().as_ref(), mask) {
         return Err(empty_axis(name));
     }
-    let l = run(x, op, mask)?;
+    let l = run(x, op.into(), mask)?;
     let p = positions_to_host(&l, name)?;
     Tensor::try_from_vec(ext, p).map_err(|(e, _)| DeviceError::Shape(e))
 }
@@ -153,18 +193,22 @@ fn positions<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>, E2: 
 /// extreme).
 fn whole<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>>(
     x: &Tensor<T, E, S, St>,
-    op: ReduceOp,
+    red: impl Into<Red<T>>,
     name: &'static str,
 ) -> Result<Option<(T, usize)>, DeviceError> {
+    let red = red.into();
+    let op = red.op;
     if x.numel() == 0 {
         return Ok(match op {
             ReduceOp::Sum => Some((T::zero(), 0)),
+            ReduceOp::Prod => Some((T::one(), 0)),
             ReduceOp::Mean => Some((T::nan(), 0)),
+            ReduceOp::Var | ReduceOp::Std => Some((var_of_none(red), 0)),
             ReduceOp::Max | ReduceOp::Min => None,
         });
     }
     let mask = vec![true; x.rank()];
-    let l = run(x, op, &mask)?;
+    let l = run(x, red, &mask)?;
     let mut v = [T::zero()];
     download(&l.dev, &l.vals, 0, &mut v)?;
     let p = if op.has_positions() { positions_to_host(&l, name)?[0] } else { 0 };
@@ -219,7 +263,8 @@ macro_rules! device_reductions {
         fn $name:ident $([$($g:tt)*])? (&$this:tt $(, $a:ident: $at:ty)*) -> $ret:ty $([where $($w:tt)*])? $body:block
     )*) => {
         /// Reductions of device tensors, with the host's names and results: over every
-        /// element (`sum`, `mean`, `max`, `min`, `argmax`, `argmin`: scalars copied back),
+        /// element (`sum`, `prod`, `mean`, `var(ddof)`, `std(ddof)`, `max`, `min`, `argmax`,
+        /// `argmin`: scalars copied back),
         /// along a static axis (`sum_axis::<I>()`: the result's extents in the type, an
         /// axis past a static rank does not compile), along a run-time axis
         /// (`sum_axis_dyn(axis)`, negative from the end) and over several run-time axes
@@ -232,7 +277,10 @@ macro_rules! device_reductions {
         /// extreme over an empty axis, a device failure) and a plain form that panics at
         /// the caller's line. NaN propagates as on the host (the first NaN is the
         /// extreme); sums add in a different order than the host's pairwise kernel, so
-        /// they agree within rounding.
+        /// they agree within rounding. `var` and `std` take numpy's `ddof` ([`Ddof`]: an
+        /// integer or a float) and read each output's elements twice, the mean first, then
+        /// the squared deviations from it (no `E[x²] - E[x]²` cancellation); they agree with
+        /// the host's one-pass update within rounding.
         ///
         /// ```no_run
         /// use mdtensor::device::{Device, DeviceReductions};
@@ -248,6 +296,12 @@ macro_rules! device_reductions {
         /// assert_eq!(d.try_sum_axes(&[0, 1])?.to_host()?.to_vec(), [21.0]);
         /// let k = d.mean_axis::<1>().keepdims::<1>(); // ext![2, 1]
         /// assert_eq!(k.to_host()?.to_vec(), [3.0, 4.0]);
+        /// assert_eq!(d.prod(), 720.0);
+        /// assert_eq!(d.prod_axis::<1>().to_host()?.to_vec(), [15.0, 48.0]);
+        /// assert_eq!(d.var(0), 35.0 / 12.0);
+        /// assert_eq!(d.var_axis_dyn(0, 1).to_host()?.to_vec(), [4.5, 4.5, 4.5]);
+        /// assert_eq!(d.std_axes(&[0, 1], 6).to_host()?.to_vec(), [f32::INFINITY]); // ddof >= n
+        /// assert_eq!(d.try_var_axes_keepdims(&[1], 0.5)?.shape(), [2, 1]);
         /// # Ok::<(), mdtensor::Error>(())
         /// ```
         pub trait DeviceReductions {
@@ -304,6 +358,34 @@ device_reductions! {
     fn mean(&self) -> Self::Elem {
         or_panic(self.try_mean())
     }
+    /// Product of all elements (1 when empty).
+    fn try_prod(&self) -> Result<Self::Elem, DeviceError> {
+        Ok(whole(self, ReduceOp::Prod, "prod")?.map_or(T::one(), |v| v.0))
+    }
+    /// Product of all elements (1 when empty); panics if the device fails.
+    fn prod(&self) -> Self::Elem {
+        or_panic(self.try_prod())
+    }
+    /// Variance with `ddof` delta degrees of freedom (numpy's `var(ddof=…)`: [`Ddof`]):
+    /// the sum of squared deviations from the mean divided by `max(n - ddof, 0)`, so
+    /// `ddof >= n` gives `inf` (NaN when every element is equal, and when there are none
+    /// unless `ddof < 0`).
+    fn try_var(&self, ddof: impl Into<Ddof>) -> Result<Self::Elem, DeviceError> {
+        Ok(whole(self, var_op(false, ddof), "var")?.map_or(T::nan(), |v| v.0))
+    }
+    /// Variance with `ddof` delta degrees of freedom; panics if the device fails.
+    fn var(&self, ddof: impl Into<Ddof>) -> Self::Elem {
+        or_panic(self.try_var(ddof))
+    }
+    /// Standard deviation with `ddof` delta degrees of freedom: the square root of
+    /// [`DeviceReductions::try_var`].
+    fn try_std(&self, ddof: impl Into<Ddof>) -> Result<Self::Elem, DeviceError> {
+        Ok(whole(self, var_op(true, ddof), "std")?.map_or(T::nan(), |v| v.0))
+    }
+    /// Standard deviation with `ddof` delta degrees of freedom; panics if the device fails.
+    fn std(&self, ddof: impl Into<Ddof>) -> Self::Elem {
+        or_panic(self.try_std(ddof))
+    }
     /// Largest element; NaN if any is NaN; `None` when empty.
     fn try_max(&self) -> Result<Option<Self::Elem>, DeviceError> {
         Ok(whole(self, ReduceOp::Max, "max")?.map(|v| v.0))
@@ -355,6 +437,35 @@ device_reductions! {
     /// Mean along axis `I` (NaN along an empty axis).
     fn mean_axis[const I: usize](&self) -> AxisOut<Self, I> [where Self::Extents: RemoveAxis<I>] {
         or_panic(self.try_mean_axis::<I>())
+    }
+    /// Product along axis `I` (1 along an empty axis); `Err` as [`DeviceReductions::try_sum_axis`].
+    fn try_prod_axis[const I: usize](&self) -> Result<AxisOut<Self, I>, DeviceError> [where Self::Extents: RemoveAxis<I>] {
+        let (mask, ext) = static_axis::<E, I>(self.extents(), "prod_axis")?;
+        values(self, ReduceOp::Prod, &mask, ext, "prod_axis")
+    }
+    /// Product along axis `I` (1 along an empty axis).
+    fn prod_axis[const I: usize](&self) -> AxisOut<Self, I> [where Self::Extents: RemoveAxis<I>] {
+        or_panic(self.try_prod_axis::<I>())
+    }
+    /// Variance along axis `I` with `ddof` delta degrees of freedom (the rule of
+    /// [`DeviceReductions::try_var`]); `Err` as [`DeviceReductions::try_sum_axis`].
+    fn try_var_axis[const I: usize](&self, ddof: impl Into<Ddof>) -> Result<AxisOut<Self, I>, DeviceError> [where Self::Extents: RemoveAxis<I>] {
+        let (mask, ext) = static_axis::<E, I>(self.extents(), "var_axis")?;
+        values(self, var_op(false, ddof), &mask, ext, "var_axis")
+    }
+    /// Variance along axis `I` with `ddof` delta degrees of freedom.
+    fn var_axis[const I: usize](&self, ddof: impl Into<Ddof>) -> AxisOut<Self, I> [where Self::Extents: RemoveAxis<I>] {
+        or_panic(self.try_var_axis::<I>(ddof))
+    }
+    /// Standard deviation along axis `I` with `ddof` delta degrees of freedom; `Err` as
+    /// [`DeviceReductions::try_sum_axis`].
+    fn try_std_axis[const I: usize](&self, ddof: impl Into<Ddof>) -> Result<AxisOut<Self, I>, DeviceError> [where Self::Extents: RemoveAxis<I>] {
+        let (mask, ext) = static_axis::<E, I>(self.extents(), "std_axis")?;
+        values(self, var_op(true, ddof), &mask, ext, "std_axis")
+    }
+    /// Standard deviation along axis `I` with `ddof` delta degrees of freedom.
+    fn std_axis[const I: usize](&self, ddof: impl Into<Ddof>) -> AxisOut<Self, I> [where Self::Extents: RemoveAxis<I>] {
+        or_panic(self.try_std_axis::<I>(ddof))
     }
     /// Largest element along axis `I` (NaN propagates); `Err` for an empty axis.
     fn try_max_axis[const I: usize](&self) -> Result<AxisOut<Self, I>, DeviceError> [where Self::Extents: RemoveAxis<I>] {
@@ -413,6 +524,35 @@ device_reductions! {
     /// Mean along the run-time axis `axis`.
     fn mean_axis_dyn(&self, axis: impl Into<Axis>) -> DynOut<Self> [where Self::Extents: RemoveAxisDyn] {
         or_panic(self.try_mean_axis_dyn(axis))
+    }
+    /// Product along the run-time axis `axis`; `Err` outside `-rank..rank`.
+    fn try_prod_axis_dyn(&self, axis: impl Into<Axis>) -> Result<DynOut<Self>, DeviceError> [where Self::Extents: RemoveAxisDyn] {
+        let (mask, ext) = dyn_axis(self.extents(), axis, "prod_axis_dyn")?;
+        values(self, ReduceOp::Prod, &mask, ext, "prod_axis_dyn")
+    }
+    /// Product along the run-time axis `axis`.
+    fn prod_axis_dyn(&self, axis: impl Into<Axis>) -> DynOut<Self> [where Self::Extents: RemoveAxisDyn] {
+        or_panic(self.try_prod_axis_dyn(axis))
+    }
+    /// Variance along the run-time axis `axis` with `ddof` delta degrees of freedom; `Err`
+    /// outside `-rank..rank`.
+    fn try_var_axis_dyn(&self, axis: impl Into<Axis>, ddof: impl Into<Ddof>) -> Result<DynOut<Self>, DeviceError> [where Self::Extents: RemoveAxisDyn] {
+        let (mask, ext) = dyn_axis(self.extents(), axis, "var_axis_dyn")?;
+        values(self, var_op(false, ddof), &mask, ext, "var_axis_dyn")
+    }
+    /// Variance along the run-time axis `axis` with `ddof` delta degrees of freedom.
+    fn var_axis_dyn(&self, axis: impl Into<Axis>, ddof: impl Into<Ddof>) -> DynOut<Self> [where Self::Extents: RemoveAxisDyn] {
+        or_panic(self.try_var_axis_dyn(axis, ddof))
+    }
+    /// Standard deviation along the run-time axis `axis` with `ddof` delta degrees of
+    /// freedom; `Err` outside `-rank..rank`.
+    fn try_std_axis_dyn(&self, axis: impl Into<Axis>, ddof: impl Into<Ddof>) -> Result<DynOut<Self>, DeviceError> [where Self::Extents: RemoveAxisDyn] {
+        let (mask, ext) = dyn_axis(self.extents(), axis, "std_axis_dyn")?;
+        values(self, var_op(true, ddof), &mask, ext, "std_axis_dyn")
+    }
+    /// Standard deviation along the run-time axis `axis` with `ddof` delta degrees of freedom.
+    fn std_axis_dyn(&self, axis: impl Into<Axis>, ddof: impl Into<Ddof>) -> DynOut<Self> [where Self::Extents: RemoveAxisDyn] {
+        or_panic(self.try_std_axis_dyn(axis, ddof))
     }
     /// Largest element along the run-time axis `axis`; `Err` outside `-rank..rank` or
     /// for an empty axis.
@@ -474,6 +614,35 @@ device_reductions! {
     fn mean_axes(&self, axes: &[usize]) -> AxesOut<Self> {
         or_panic(self.try_mean_axes(axes))
     }
+    /// Product over the axes `axes`; `Err` as [`DeviceReductions::try_sum_axes`].
+    fn try_prod_axes(&self, axes: &[usize]) -> Result<AxesOut<Self>, DeviceError> {
+        let (mask, ext) = axes_mask(self.extents(), axes, "prod_axes")?;
+        values(self, ReduceOp::Prod, &mask, ext, "prod_axes")
+    }
+    /// Product over the axes `axes`.
+    fn prod_axes(&self, axes: &[usize]) -> AxesOut<Self> {
+        or_panic(self.try_prod_axes(axes))
+    }
+    /// Variance over the axes `axes` with `ddof` delta degrees of freedom (`n` counts the
+    /// elements of all of them); `Err` as [`DeviceReductions::try_sum_axes`].
+    fn try_var_axes(&self, axes: &[usize], ddof: impl Into<Ddof>) -> Result<AxesOut<Self>, DeviceError> {
+        let (mask, ext) = axes_mask(self.extents(), axes, "var_axes")?;
+        values(self, var_op(false, ddof), &mask, ext, "var_axes")
+    }
+    /// Variance over the axes `axes` with `ddof` delta degrees of freedom.
+    fn var_axes(&self, axes: &[usize], ddof: impl Into<Ddof>) -> AxesOut<Self> {
+        or_panic(self.try_var_axes(axes, ddof))
+    }
+    /// Standard deviation over the axes `axes` with `ddof` delta degrees of freedom; `Err`
+    /// as [`DeviceReductions::try_sum_axes`].
+    fn try_std_axes(&self, axes: &[usize], ddof: impl Into<Ddof>) -> Result<AxesOut<Self>, DeviceError> {
+        let (mask, ext) = axes_mask(self.extents(), axes, "std_axes")?;
+        values(self, var_op(true, ddof), &mask, ext, "std_axes")
+    }
+    /// Standard deviation over the axes `axes` with `ddof` delta degrees of freedom.
+    fn std_axes(&self, axes: &[usize], ddof: impl Into<Ddof>) -> AxesOut<Self> {
+        or_panic(self.try_std_axes(axes, ddof))
+    }
     /// Largest element over the axes `axes`; `Err` as [`DeviceReductions::try_sum_axes`]
     /// or when a reduced axis is empty.
     fn try_max_axes(&self, axes: &[usize]) -> Result<AxesOut<Self>, DeviceError> {
@@ -510,6 +679,36 @@ device_reductions! {
     /// Mean over the axes `axes`, kept with extent 1.
     fn mean_axes_keepdims(&self, axes: &[usize]) -> KeepOut<Self> {
         or_panic(self.try_mean_axes_keepdims(axes))
+    }
+    /// Product over the axes `axes`, which stay with extent 1.
+    fn try_prod_axes_keepdims(&self, axes: &[usize]) -> Result<KeepOut<Self>, DeviceError> {
+        let (mask, ext) = axes_keep_mask(self.extents(), axes, "prod_axes_keepdims")?;
+        values(self, ReduceOp::Prod, &mask, ext, "prod_axes_keepdims")
+    }
+    /// Product over the axes `axes`, kept with extent 1.
+    fn prod_axes_keepdims(&self, axes: &[usize]) -> KeepOut<Self> {
+        or_panic(self.try_prod_axes_keepdims(axes))
+    }
+    /// Variance over the axes `axes` with `ddof` delta degrees of freedom, which stay with
+    /// extent 1.
+    fn try_var_axes_keepdims(&self, axes: &[usize], ddof: impl Into<Ddof>) -> Result<KeepOut<Self>, DeviceError> {
+        let (mask, ext) = axes_keep_mask(self.extents(), axes, "var_axes_keepdims")?;
+        values(self, var_op(false, ddof), &mask, ext, "var_axes_keepdims")
+    }
+    /// Variance over the axes `axes` with `ddof` delta degrees of freedom, kept with extent 1.
+    fn var_axes_keepdims(&self, axes: &[usize], ddof: impl Into<Ddof>) -> KeepOut<Self> {
+        or_panic(self.try_var_axes_keepdims(axes, ddof))
+    }
+    /// Standard deviation over the axes `axes` with `ddof` delta degrees of freedom, which
+    /// stay with extent 1.
+    fn try_std_axes_keepdims(&self, axes: &[usize], ddof: impl Into<Ddof>) -> Result<KeepOut<Self>, DeviceError> {
+        let (mask, ext) = axes_keep_mask(self.extents(), axes, "std_axes_keepdims")?;
+        values(self, var_op(true, ddof), &mask, ext, "std_axes_keepdims")
+    }
+    /// Standard deviation over the axes `axes` with `ddof` delta degrees of freedom, kept
+    /// with extent 1.
+    fn std_axes_keepdims(&self, axes: &[usize], ddof: impl Into<Ddof>) -> KeepOut<Self> {
+        or_panic(self.try_std_axes_keepdims(axes, ddof))
     }
     /// Largest element over the axes `axes`, which stay with extent 1.
     fn try_max_axes_keepdims(&self, axes: &[usize]) -> Result<KeepOut<Self>, DeviceError> {

@@ -33,6 +33,16 @@ pub enum ReduceOp {
     Max,
     /// The first smallest element and its position (NaN counts as the smallest).
     Min,
+    /// Π x (1 for no elements).
+    Prod,
+    /// The variance with `ddof` delta degrees of freedom, in two passes per output: the
+    /// mean, then Σ (x - mean)² divided by `max(len - ddof, 0)`, as the host's [`Ddof`]
+    /// rule (`inf` for `ddof >= len`, NaN when the deviations are zero too).
+    ///
+    /// [`Ddof`]: crate::ops::Ddof
+    Var,
+    /// The square root of [`ReduceOp::Var`].
+    Std,
 }
 
 impl ReduceOp {
@@ -43,9 +53,26 @@ impl ReduceOp {
             ReduceOp::Mean => "mdt_reduce/mean",
             ReduceOp::Max => "mdt_reduce/max",
             ReduceOp::Min => "mdt_reduce/min",
+            ReduceOp::Prod => "mdt_reduce/prod",
+            ReduceOp::Var => "mdt_reduce/var",
+            ReduceOp::Std => "mdt_reduce/std",
         }
     }
+    /// Whether the kernel takes a `ddof` argument (a variance).
+    ///
+    /// ```
+    /// use mdtensor::device::ReduceOp;
+    /// assert!(ReduceOp::Std.has_ddof() && !ReduceOp::Prod.has_ddof());
+    /// ```
+    pub fn has_ddof(self) -> bool {
+        matches!(self, ReduceOp::Var | ReduceOp::Std)
+    }
     /// Whether the kernel also writes positions (an extreme).
+    ///
+    /// ```
+    /// use mdtensor::device::ReduceOp;
+    /// assert!(ReduceOp::Max.has_positions() && !ReduceOp::Sum.has_positions());
+    /// ```
     pub fn has_positions(self) -> bool {
         matches!(self, ReduceOp::Max | ReduceOp::Min)
     }
@@ -168,7 +195,8 @@ fn shape_params(rank: usize, extra_strides: &[&str]) -> Vec<String> {
 
 /// The CUDA C source of the reduction `op` over an input of `rank` axes. Arguments, in
 /// order: the input pointer (at element `[0, …, 0]`), the output pointer, for
-/// [`ReduceOp::Max`]/[`ReduceOp::Min`] the positions pointer (`long long`), then
+/// [`ReduceOp::Max`]/[`ReduceOp::Min`] the positions pointer (`long long`), for
+/// [`ReduceOp::Var`]/[`ReduceOp::Std`] `ddof` (of the element type), then
 /// `n_out`, `len`, `kd0…`, `rd0…`, `s0…` ([`ReducePlan`]'s fields). Launch with
 /// [`reduce_block`] threads and [`reduce_grid`] blocks.
 ///
@@ -176,12 +204,19 @@ fn shape_params(rank: usize, extra_strides: &[&str]) -> Vec<String> {
 /// use mdtensor::device::{reduce_source, ReduceOp};
 /// let src = reduce_source::<f32>(ReduceOp::Mean, 2);
 /// assert!(src.contains("out[o] = sv[0] / (float)len;"));
+/// // A variance reads its output's elements twice: the mean, then the deviations.
+/// let var = reduce_source::<f64>(ReduceOp::Std, 2);
+/// assert!(var.contains("const double mean = sv[0] / (double)len;"));
+/// assert!(var.contains("out[o] = sqrt(sv[0] / div);"));
 /// ```
 pub fn reduce_source<T: DeviceElem>(op: ReduceOp, rank: usize) -> String {
     let t = T::C_TYPE;
     let mut params = vec![format!("const {t}* __restrict__ in"), format!("{t}* __restrict__ out")];
     if op.has_positions() {
         params.push("long long* __restrict__ pos".into());
+    }
+    if op.has_ddof() {
+        params.push(format!("{t} ddof"));
     }
     params.extend(shape_params(rank, &[]));
     let mut s = String::new();
@@ -204,53 +239,98 @@ pub fn reduce_source<T: DeviceElem>(op: ReduceOp, rank: usize) -> String {
     s.push_str("        {\n");
     decompose(&mut s, rank, "o", "kd", &["s"], &["base"], "            ");
     s.push_str("        }\n");
-    if op.has_positions() {
-        s.push_str(&format!("        {t} v = ({t})0;\n        long long p = -1;\n"));
-    } else {
-        s.push_str(&format!("        {t} acc = ({t})0;\n"));
-    }
-    s.push_str("        for (long long r = t; r < len; r += blockDim.x) {\n");
-    s.push_str("            long long off = base;\n");
-    s.push_str("            {\n");
-    decompose(&mut s, rank, "r", "rd", &["s"], &["off"], "                ");
-    s.push_str("            }\n");
-    if op.has_positions() {
-        // Each thread visits increasing `r`: on a tie the earlier element stays.
-        s.push_str(&format!(
-            "            const {t} x = in[off];\n            if (p < 0 || mdt_better(v, x)) {{\n                v = x;\n                p = r;\n            }}\n"
-        ));
-    } else {
-        s.push_str("            acc += in[off];\n");
-    }
-    s.push_str("        }\n");
-    if op.has_positions() {
-        s.push_str("        sv[t] = v;\n        sp[t] = p;\n");
-    } else {
-        s.push_str("        sv[t] = acc;\n");
-    }
-    s.push_str("        __syncthreads();\n");
-    s.push_str("        for (unsigned int h = blockDim.x / 2; h > 0; h >>= 1) {\n");
-    s.push_str("            if (t < h) {\n");
-    if op.has_positions() {
-        // The partner wins when it is better, or equal and earlier (threads interleave
-        // positions); an empty partner (position -1) never wins.
-        s.push_str(&format!(
-            "                const {t} av = sv[t];\n                const {t} bv = sv[t + h];\n                const long long ap = sp[t];\n                const long long bp = sp[t + h];\n                if (bp >= 0 && (ap < 0 || mdt_better(av, bv) || (!mdt_better(bv, av) && bp < ap))) {{\n                    sv[t] = bv;\n                    sp[t] = bp;\n                }}\n"
-        ));
-    } else {
-        s.push_str("                sv[t] += sv[t + h];\n");
-    }
-    s.push_str("            }\n            __syncthreads();\n        }\n");
     match op {
-        ReduceOp::Sum => s.push_str("        if (t == 0) out[o] = sv[0];\n"),
-        ReduceOp::Mean => s.push_str(&format!("        if (t == 0) out[o] = sv[0] / ({t})len;\n")),
         ReduceOp::Max | ReduceOp::Min => {
-            s.push_str("        if (t == 0) {\n            out[o] = sv[0];\n            pos[o] = sp[0];\n        }\n")
+            s.push_str(&format!("        {t} v = ({t})0;\n        long long p = -1;\n"));
+            // Each thread visits increasing `r`: on a tie the earlier element stays.
+            fold_pass(
+                &mut s,
+                rank,
+                &format!(
+                    "            const {t} x = in[off];\n            if (p < 0 || mdt_better(v, x)) {{\n                v = x;\n                p = r;\n            }}\n"
+                ),
+            );
+            s.push_str("        sv[t] = v;\n        sp[t] = p;\n");
+            // The partner wins when it is better, or equal and earlier (threads interleave
+            // positions); an empty partner (position -1) never wins.
+            combine_pass(
+                &mut s,
+                &format!(
+                    "                const {t} av = sv[t];\n                const {t} bv = sv[t + h];\n                const long long ap = sp[t];\n                const long long bp = sp[t + h];\n                if (bp >= 0 && (ap < 0 || mdt_better(av, bv) || (!mdt_better(bv, av) && bp < ap))) {{\n                    sv[t] = bv;\n                    sp[t] = bp;\n                }}\n"
+                ),
+            );
+            s.push_str("        if (t == 0) {\n            out[o] = sv[0];\n            pos[o] = sp[0];\n        }\n");
+        }
+        ReduceOp::Sum | ReduceOp::Mean => {
+            s.push_str(&format!("        {t} acc = ({t})0;\n"));
+            fold_pass(&mut s, rank, "            acc += in[off];\n");
+            s.push_str("        sv[t] = acc;\n");
+            combine_pass(&mut s, "                sv[t] += sv[t + h];\n");
+            if op == ReduceOp::Sum {
+                s.push_str("        if (t == 0) out[o] = sv[0];\n");
+            } else {
+                s.push_str(&format!("        if (t == 0) out[o] = sv[0] / ({t})len;\n"));
+            }
+        }
+        ReduceOp::Prod => {
+            s.push_str(&format!("        {t} acc = ({t})1;\n"));
+            fold_pass(&mut s, rank, "            acc *= in[off];\n");
+            s.push_str("        sv[t] = acc;\n");
+            combine_pass(&mut s, "                sv[t] *= sv[t + h];\n");
+            s.push_str("        if (t == 0) out[o] = sv[0];\n");
+        }
+        ReduceOp::Var | ReduceOp::Std => {
+            // Two passes over the output's elements, as the host's two-pass variance:
+            // the mean, then the squared deviations from it (never E[x²] - E[x]²).
+            s.push_str(&format!("        {t} acc = ({t})0;\n"));
+            fold_pass(&mut s, rank, "            acc += in[off];\n");
+            s.push_str("        sv[t] = acc;\n");
+            combine_pass(&mut s, "                sv[t] += sv[t + h];\n");
+            s.push_str(&format!("        const {t} mean = sv[0] / ({t})len;\n"));
+            // Every thread has read the mean before the shared array is reused.
+            s.push_str("        __syncthreads();\n");
+            s.push_str(&format!("        acc = ({t})0;\n"));
+            fold_pass(&mut s, rank, &format!("            const {t} d = in[off] - mean;\n            acc += d * d;\n"));
+            s.push_str("        sv[t] = acc;\n");
+            combine_pass(&mut s, "                sv[t] += sv[t + h];\n");
+            // numpy's divisor max(len - ddof, 0): ddof >= len divides by zero (inf, or
+            // NaN when the deviations are zero too); a NaN ddof stays NaN.
+            s.push_str(&format!(
+                "        if (t == 0) {{\n            {t} div = ({t})len - ddof;\n            if (div < ({t})0) div = ({t})0;\n"
+            ));
+            if op == ReduceOp::Std {
+                s.push_str(&format!("            out[o] = sqrt{}(sv[0] / div);\n", T::MATH_SUFFIX));
+            } else {
+                s.push_str("            out[o] = sv[0] / div;\n");
+            }
+            s.push_str("        }\n");
         }
     }
     // The shared arrays are reused by the block's next output.
     s.push_str("        __syncthreads();\n    }\n}\n");
     s
+}
+
+/// The loop in which each thread folds every `blockDim`-th element of output `o`: `body`
+/// sees the element's position `off` and its number `r`.
+fn fold_pass(s: &mut String, rank: usize, body: &str) {
+    s.push_str("        for (long long r = t; r < len; r += blockDim.x) {\n");
+    s.push_str("            long long off = base;\n");
+    s.push_str("            {\n");
+    decompose(s, rank, "r", "rd", &["s"], &["off"], "                ");
+    s.push_str("            }\n");
+    s.push_str(body);
+    s.push_str("        }\n");
+}
+
+/// The pairwise combine of the threads' partial results in shared memory: `body` merges
+/// slot `t + h` into slot `t`.
+fn combine_pass(s: &mut String, body: &str) {
+    s.push_str("        __syncthreads();\n");
+    s.push_str("        for (unsigned int h = blockDim.x / 2; h > 0; h >>= 1) {\n");
+    s.push_str("            if (t < h) {\n");
+    s.push_str(body);
+    s.push_str("            }\n            __syncthreads();\n        }\n");
 }
 
 /// The CUDA C source of `softmax` (`log_softmax` when `log`) along one axis of a tensor

@@ -90,50 +90,90 @@ fn better(a: f64, b: f64, max: bool) -> bool {
 /// What `reduce_source`'s kernel computes for output `o`: thread `t` of `block` folds
 /// elements `t, t + block, …`, then pairs `(t, t + h)` combine for `h = block/2, …, 1`.
 fn emulate(plan: &ReducePlan, data: &[f64], first: isize, op: ReduceOp, o: usize) -> (f64, i64) {
+    emulate_ddof(plan, data, first, op, o, 0.0)
+}
+
+/// One pass of the kernel over output `o`'s elements: each thread folds `init` with
+/// `fold(acc, element)`, then the tree combines the threads' results with `combine`.
+fn pass(
+    plan: &ReducePlan,
+    at: &dyn Fn(usize) -> f64,
+    init: f64,
+    fold: &dyn Fn(f64, f64) -> f64,
+    combine: &dyn Fn(f64, f64) -> f64,
+) -> f64 {
     let block = reduce_block(plan.len) as usize;
-    let mut v = vec![0.0f64; block];
-    let mut p = vec![-1i64; block];
-    for t in 0..block {
+    let mut v = vec![init; block];
+    for (t, acc) in v.iter_mut().enumerate() {
         let mut r = t;
         while r < plan.len {
-            let x = data[(first + plan.position(o, r)) as usize];
-            match op {
-                ReduceOp::Sum | ReduceOp::Mean => v[t] += x,
-                ReduceOp::Max | ReduceOp::Min => {
-                    if p[t] < 0 || better(v[t], x, op == ReduceOp::Max) {
-                        v[t] = x;
-                        p[t] = r as i64;
-                    }
-                }
-            }
+            *acc = fold(*acc, at(r));
             r += block;
         }
     }
     let mut h = block / 2;
     while h > 0 {
         for t in 0..h {
-            match op {
-                ReduceOp::Sum | ReduceOp::Mean => v[t] += v[t + h],
-                ReduceOp::Max | ReduceOp::Min => {
-                    let max = op == ReduceOp::Max;
+            v[t] = combine(v[t], v[t + h]);
+        }
+        h /= 2;
+    }
+    v[0]
+}
+
+/// [`emulate`] with the `ddof` a variance kernel receives.
+fn emulate_ddof(plan: &ReducePlan, data: &[f64], first: isize, op: ReduceOp, o: usize, ddof: f64) -> (f64, i64) {
+    let at = |r: usize| data[(first + plan.position(o, r)) as usize];
+    let add = |a: f64, b: f64| a + b;
+    let len = plan.len as f64;
+    match op {
+        ReduceOp::Sum => (pass(plan, &at, 0.0, &add, &add), -1),
+        ReduceOp::Mean => (pass(plan, &at, 0.0, &add, &add) / len, -1),
+        ReduceOp::Prod => {
+            let mul = |a: f64, b: f64| a * b;
+            (pass(plan, &at, 1.0, &mul, &mul), -1)
+        }
+        ReduceOp::Var | ReduceOp::Std => {
+            let mean = pass(plan, &at, 0.0, &add, &add) / len;
+            let m2 = pass(plan, &at, 0.0, &|acc, x| acc + (x - mean) * (x - mean), &add);
+            let div = len - ddof;
+            let v = m2 / if div < 0.0 { 0.0 } else { div };
+            (if op == ReduceOp::Std { v.sqrt() } else { v }, -1)
+        }
+        ReduceOp::Max | ReduceOp::Min => {
+            let max = op == ReduceOp::Max;
+            let block = reduce_block(plan.len) as usize;
+            let mut v = vec![0.0f64; block];
+            let mut p = vec![-1i64; block];
+            for t in 0..block {
+                let mut r = t;
+                while r < plan.len {
+                    let x = at(r);
+                    if p[t] < 0 || better(v[t], x, max) {
+                        v[t] = x;
+                        p[t] = r as i64;
+                    }
+                    r += block;
+                }
+            }
+            let mut h = block / 2;
+            while h > 0 {
+                for t in 0..h {
                     let (av, bv, ap, bp) = (v[t], v[t + h], p[t], p[t + h]);
                     if bp >= 0 && (ap < 0 || better(av, bv, max) || (!better(bv, av, max) && bp < ap)) {
                         v[t] = bv;
                         p[t] = bp;
                     }
                 }
+                h /= 2;
             }
+            (v[0], p[0])
         }
-        h /= 2;
     }
-    if op == ReduceOp::Mean {
-        v[0] /= plan.len as f64;
-    }
-    (v[0], p[0])
 }
 
 fn close(a: f64, b: f64) -> bool {
-    (a.is_nan() && b.is_nan()) || (a - b).abs() <= 1e-12 * (1.0 + a.abs().max(b.abs()))
+    a == b || (a.is_nan() && b.is_nan()) || (a - b).abs() <= 1e-12 * (1.0 + a.abs().max(b.abs()))
 }
 
 /// Sums over the axes of `mask` in plain loops, in f64: the reference for sums. (The host's
@@ -229,10 +269,122 @@ fn emulated_kernels_match_the_host_reductions() {
     }
 }
 
+/// A random tensor as the kernels see it: dims, the strides of a permuted (transposed)
+/// buffer with one axis broadcast now and then, the buffer (values on a quarter grid, a
+/// NaN now and then when `nan`), and the host tensor of the same logical elements.
+fn random_view(rng: &mut Rng, case: usize, nan: bool) -> (Vec<usize>, Vec<isize>, Vec<f64>, Tensor<f64, DynRank>) {
+    let rank = 1 + rng.below(3);
+    let long = if case.is_multiple_of(7) { rng.below(rank) } else { rank };
+    let dims: Vec<usize> = (0..rank).map(|d| 1 + rng.below(if d == long { 700 } else { 6 })).collect();
+    let mut order: Vec<usize> = (0..rank).collect();
+    for k in (1..rank).rev() {
+        order.swap(k, rng.below(k + 1));
+    }
+    let mut strides = vec![0isize; rank];
+    let mut step = 1isize;
+    for &d in order.iter().rev() {
+        strides[d] = step;
+        step *= dims[d] as isize;
+    }
+    if rng.below(4) == 0 {
+        strides[rng.below(rank)] = 0;
+    }
+    let data: Vec<f64> = (0..step as usize)
+        .map(|_| if nan && rng.below(60) == 0 { f64::NAN } else { (rng.below(5) as f64) - 2.0 + 0.25 })
+        .collect();
+    let host = Tensor::<f64, DynRank>::from_fn(DynRank::new(dims.clone()), |ix| {
+        data[ix.iter().zip(&strides).map(|(&i, &s)| i as isize * s).sum::<isize>() as usize]
+    });
+    (dims, strides, data, host)
+}
+
+/// The emulated product and two-pass variance kernels agree with the host's `prod` and
+/// (one-pass) `var`/`std` on random shapes and strided views: whole, along each axis and
+/// over two axes, with ddof 0, 1, a fraction, a negative one and ones at and past `n`
+/// (`inf`, or NaN where every deviation is zero).
+#[test]
+fn emulated_prod_and_variance_match_the_host() {
+    let mut rng = Rng(29);
+    for case in 0..150 {
+        let (dims, strides, data, host) = random_view(&mut rng, case, case % 3 == 1);
+        let rank = dims.len();
+        let n = host.numel() as f64;
+        let all = vec![true; rank];
+        let plan = ReducePlan::new(&dims, &strides, &all);
+        let p = emulate(&plan, &data, 0, ReduceOp::Prod, 0).0;
+        assert!(close(p, host.prod()), "case {case}: prod {p} vs {}", host.prod());
+        for ddof in [0.0, 1.0, 0.5, -1.0, n, n + 2.0] {
+            let v = emulate_ddof(&plan, &data, 0, ReduceOp::Var, 0, ddof).0;
+            let sd = emulate_ddof(&plan, &data, 0, ReduceOp::Std, 0, ddof).0;
+            assert!(close(v, host.var(ddof)), "case {case} ddof {ddof}: var {v} vs {}", host.var(ddof));
+            assert!(close(sd, host.std(ddof)), "case {case} ddof {ddof}: std {sd} vs {}", host.std(ddof));
+        }
+        for axis in 0..rank {
+            let mask: Vec<bool> = (0..rank).map(|d| d == axis).collect();
+            let plan = ReducePlan::new(&dims, &strides, &mask);
+            let prods = host.prod_axis_dyn(axis).to_vec();
+            let len = dims[axis] as f64;
+            for ddof in [0.0, 1.0, 0.25, -2.0, len, len + 1.0] {
+                let vars = host.var_axis_dyn(axis, ddof).to_vec();
+                let stds = host.std_axis_dyn(axis, ddof).to_vec();
+                for o in 0..plan.n_out {
+                    let v = emulate_ddof(&plan, &data, 0, ReduceOp::Var, o, ddof).0;
+                    let sd = emulate_ddof(&plan, &data, 0, ReduceOp::Std, o, ddof).0;
+                    assert!(close(v, vars[o]), "case {case} axis {axis} ddof {ddof} o {o}: {v} vs {}", vars[o]);
+                    assert!(close(sd, stds[o]), "case {case} axis {axis} ddof {ddof} o {o}: {sd} vs {}", stds[o]);
+                }
+            }
+            for (o, &want) in prods.iter().enumerate() {
+                let got = emulate(&plan, &data, 0, ReduceOp::Prod, o).0;
+                assert!(close(got, want), "case {case} axis {axis} o {o}: prod {got} vs {want}");
+            }
+        }
+        if rank >= 2 {
+            let axes = [0, rank - 1];
+            let mask: Vec<bool> = (0..rank).map(|d| axes.contains(&d)).collect();
+            let plan = ReducePlan::new(&dims, &strides, &mask);
+            let prods = host.prod_axes(&axes).to_vec();
+            let vars = host.var_axes(&axes, 1).to_vec();
+            let stds = host.std_axes_keepdims(&axes, 0).to_vec();
+            for o in 0..plan.n_out {
+                assert!(close(emulate(&plan, &data, 0, ReduceOp::Prod, o).0, prods[o]), "case {case} o {o}");
+                assert!(close(emulate_ddof(&plan, &data, 0, ReduceOp::Var, o, 1.0).0, vars[o]), "case {case} o {o}");
+                assert!(close(emulate_ddof(&plan, &data, 0, ReduceOp::Std, o, 0.0).0, stds[o]), "case {case} o {o}");
+            }
+        }
+    }
+}
+
+/// Over an empty axis the kernels give the host's values: a product of 1, a variance of
+/// `0 / max(0 - ddof, 0)` (NaN, or 0 for a negative ddof).
+#[test]
+fn emulated_kernels_over_empty_axes_match_the_host() {
+    for (dims, axis) in [(vec![0usize, 3], 0usize), (vec![4, 0], 1), (vec![2, 0, 3], 1)] {
+        let rank = dims.len();
+        let strides: Vec<isize> = (0..rank).map(|d| dims[d + 1..].iter().product::<usize>() as isize).collect();
+        let host = Tensor::<f64, DynRank>::zeros(DynRank::new(dims.clone()));
+        let mask: Vec<bool> = (0..rank).map(|d| d == axis).collect();
+        let plan = ReducePlan::new(&dims, &strides, &mask);
+        assert_eq!(plan.len, 0);
+        let prods = host.prod_axis_dyn(axis).to_vec();
+        for (o, &want) in prods.iter().enumerate() {
+            assert_eq!(emulate(&plan, &[], 0, ReduceOp::Prod, o).0, want, "{dims:?}");
+        }
+        for ddof in [0.0, 1.0, -1.0] {
+            let vars = host.var_axis_dyn(axis, ddof).to_vec();
+            let stds = host.std_axis_dyn(axis, ddof).to_vec();
+            for o in 0..plan.n_out {
+                assert!(close(emulate_ddof(&plan, &[], 0, ReduceOp::Var, o, ddof).0, vars[o]), "{dims:?} {ddof}");
+                assert!(close(emulate_ddof(&plan, &[], 0, ReduceOp::Std, o, ddof).0, stds[o]), "{dims:?} {ddof}");
+            }
+        }
+    }
+}
+
 #[test]
 fn reduction_sources_carry_the_plan_and_the_nan_rule() {
     for rank in [0usize, 1, 3] {
-        for op in [ReduceOp::Sum, ReduceOp::Mean, ReduceOp::Max, ReduceOp::Min] {
+        for op in ALL_OPS {
             let s = reduce_source::<f32>(op, rank);
             assert_eq!(s.matches("__global__").count(), 1, "{s}");
             assert_eq!(s.matches('{').count(), s.matches('}').count(), "{s}");
@@ -245,7 +397,10 @@ fn reduction_sources_carry_the_plan_and_the_nan_rule() {
             }
             assert!(!s.contains(&format!("kd{rank}")), "{s}");
             assert_eq!(s.contains("long long* __restrict__ pos"), op.has_positions(), "{s}");
-            assert_eq!(s.matches("__syncthreads();").count(), 3, "{op:?}: {s}");
+            assert_eq!(s.contains("    float ddof,\n"), op.has_ddof(), "{s}");
+            // One combine per pass (two each), the mean read before the second pass, the end.
+            let syncs = if op.has_ddof() { 6 } else { 3 };
+            assert_eq!(s.matches("__syncthreads();").count(), syncs, "{op:?}: {s}");
         }
     }
     let max = reduce_source::<f64>(ReduceOp::Max, 2);
@@ -255,7 +410,30 @@ fn reduction_sources_carry_the_plan_and_the_nan_rule() {
     assert!(reduce_source::<f64>(ReduceOp::Min, 2).contains("return b < a;"));
     assert!(reduce_source::<f32>(ReduceOp::Sum, 1).contains("if (t == 0) out[o] = sv[0];"));
     assert!(reduce_source::<f64>(ReduceOp::Mean, 1).contains("out[o] = sv[0] / (double)len;"));
+    let prod = reduce_source::<f32>(ReduceOp::Prod, 2);
+    assert!(prod.contains("float acc = (float)1;") && prod.contains("acc *= in[off];"), "{prod}");
+    assert!(prod.contains("sv[t] *= sv[t + h];"), "{prod}");
+    let var = reduce_source::<f64>(ReduceOp::Var, 3);
+    for line in [
+        "const double mean = sv[0] / (double)len;",
+        "const double d = in[off] - mean;",
+        "acc += d * d;",
+        "double div = (double)len - ddof;",
+        "if (div < (double)0) div = (double)0;",
+        "out[o] = sv[0] / div;",
+    ] {
+        assert!(var.contains(line), "{line}\n{var}");
+    }
+    assert!(!var.contains("sqrt"), "{var}");
+    // The mean pass comes before the deviations pass.
+    assert!(var.find("const double mean").unwrap() < var.find("in[off] - mean").unwrap(), "{var}");
+    assert!(reduce_source::<f32>(ReduceOp::Std, 1).contains("out[o] = sqrtf(sv[0] / div);"));
+    assert!(reduce_source::<f64>(ReduceOp::Std, 1).contains("out[o] = sqrt(sv[0] / div);"));
 }
+
+/// Every reduction operation.
+const ALL_OPS: [ReduceOp; 7] =
+    [ReduceOp::Sum, ReduceOp::Mean, ReduceOp::Max, ReduceOp::Min, ReduceOp::Prod, ReduceOp::Var, ReduceOp::Std];
 
 #[test]
 fn softmax_sources_shift_by_the_maximum() {
@@ -365,17 +543,41 @@ fn result_types_follow_the_host_extents_rules() {
     let _: fn(&D) -> DeviceTensor<f32, ext![2, 1, 4]> = |d| d.sum_axis::<1>().keepdims::<1>();
     let _: fn(&D) -> (f32, Option<f32>, Option<usize>) = |d| (d.mean(), d.min(), d.argmin());
     let _: fn(&D) -> DeviceTensor<f32, ext![2, 3, 4]> = |d| d.softmax::<2>();
+    let _: fn(&D) -> (f32, f32, f32) = |d| (d.prod(), d.var(1), d.std(0.5));
+    let _: fn(&D) -> DeviceTensor<f32, ext![2, 4]> = |d| d.prod_axis::<1>();
+    let _: fn(&D) -> DeviceTensor<f32, ext![3, 4]> = |d| d.var_axis::<0>(1);
+    let _: fn(&D) -> DeviceTensor<f32, ext![2, 3]> = |d| d.std_axis::<2>(0usize);
+    let _: fn(&D) -> DeviceTensor<f32, ext![_, _]> = |d| d.var_axis_dyn(-1, 0);
+    let _: fn(&D) -> DeviceTensor<f32, DynRank> = |d| d.std_axes(&[0, 2], 1);
+    let _: fn(&D) -> DeviceTensor<f32, ext![_, _, _]> = |d| d.prod_axes_keepdims(&[1]);
+    let _: fn(&V) -> DeviceTensor<f64, ext![5]> = |v| v.try_std_axis::<0>(1).unwrap();
+    let _: fn(&V) -> DeviceTensor<f64, ext![_]> = |v| v.prod_axis_dyn(1);
+    let _: fn(&V) -> DeviceTensor<f64, ext![_, _]> = |v| v.var_axes_keepdims(&[0], 2.5);
     let _: fn(&V) -> DeviceTensor<f64, ext![5]> = |v| v.try_sum_axis::<0>().unwrap();
     let _: fn(&V) -> Tensor<usize, ext![_]> = |v| v.argmin_axis_dyn(1);
     let _: fn(&V) -> DeviceTensor<f64, ext![_, 5]> = |v| v.log_softmax_dyn(0);
 }
 
+/// With the host's reduction traits in scope too (the prelude), the device's `prod`, `var`
+/// and `std` names resolve to `DeviceReductions`: the host's need host storage.
+#[test]
+fn device_moments_resolve_beside_the_host_prelude() {
+    #[allow(unused_imports)]
+    use mdtensor::prelude::*;
+    type D = Tensor<f64, ext![3, 4], RowMajor, Cuda<f64>>;
+    let _: fn(&D) -> (f64, f64, f64, f64) = |d| (d.sum(), d.prod(), d.var(1), d.std(0));
+    let _: fn(&D) -> DeviceTensor<f64, ext![4]> = |d| d.var_axis::<0>(1);
+    let _: fn(&D) -> DeviceTensor<f64, ext![3]> = |d| d.prod_axis::<1>();
+    let _: fn(&D) -> DeviceTensor<f64, ext![_]> = |d| d.std_axis_dyn(0, 0.5);
+}
+
 /// Every reduction and softmax kernel this module's tests generate, for NVRTC (entry
-/// point [`REDUCE_KERNEL`]): each operation and element type at ranks 0 to 4.
+/// point [`REDUCE_KERNEL`]): each operation (products and variances included) and element
+/// type at ranks 0 to 4.
 pub fn reduction_sources() -> Vec<(String, String)> {
     let mut v = Vec::new();
     for rank in 0..=4 {
-        for op in [ReduceOp::Sum, ReduceOp::Mean, ReduceOp::Max, ReduceOp::Min] {
+        for op in ALL_OPS {
             v.push((format!("{op:?} f32 rank {rank}"), reduce_source::<f32>(op, rank)));
             v.push((format!("{op:?} f64 rank {rank}"), reduce_source::<f64>(op, rank)));
         }

@@ -271,3 +271,165 @@ fn softmax_matches_the_host_along_every_axis() -> Result<(), Error> {
     assert!(matches!(x.try_softmax_dyn(2), Err(DeviceError::Shape(_))));
     Ok(())
 }
+
+/// Device values within `tol` of the host's, relative to the larger magnitude; equal
+/// infinities and NaN on both sides agree.
+fn within(got: &[f64], want: &[f64], tol: f64, what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}");
+    for (k, (&x, &y)) in got.iter().zip(want).enumerate() {
+        let ok = x == y || (x.is_nan() && y.is_nan()) || (x - y).abs() <= tol * (1.0 + x.abs().max(y.abs()));
+        assert!(ok, "{what}: element {k}: device {x} vs host {y}");
+    }
+}
+
+/// `prod`, `var` and `std` of the device tensor `$d` (whole, along each run-time axis from
+/// the front and the back, over the first and last axes, and kept) against the host's of
+/// `$h` (a `Tensor<_, DynRank>` of the same elements), for ddof 0, 1, a fraction, a
+/// negative one and ones at and past `n`; within `$tol`.
+macro_rules! check_moments {
+    ($what:expr, $d:expr, $h:expr, $tol:expr) => {{
+        let (d, h, tol) = (&$d, &$h, $tol);
+        let what: &str = &$what;
+        let dims = h.shape().to_vec();
+        let rank = dims.len();
+        let n = h.numel();
+        within(&[d.try_prod()?.into()], &[h.prod().into()], tol, &format!("{what} prod"));
+        for ddof in [0.0, 1.0, 0.5, -1.0, n as f64, n as f64 + 2.0] {
+            within(&[d.try_var(ddof)?.into()], &[h.var(ddof).into()], tol, &format!("{what} var {ddof}"));
+            within(&[d.try_std(ddof)?.into()], &[h.std(ddof).into()], tol, &format!("{what} std {ddof}"));
+        }
+        for a in 0..rank {
+            let back = a as isize - rank as isize;
+            let w = format!("{what} axis {a}");
+            within(&f64s(d.try_prod_axis_dyn(a)?.to_host()?.to_vec()), &f64s(h.prod_axis_dyn(a).to_vec()), tol, &w);
+            for ddof in [0usize, 1, dims[a], dims[a] + 1] {
+                within(
+                    &f64s(d.try_var_axis_dyn(back, ddof)?.to_host()?.to_vec()),
+                    &f64s(h.var_axis_dyn(a, ddof).to_vec()),
+                    tol,
+                    &format!("{w} var ddof {ddof}"),
+                );
+                within(
+                    &f64s(d.try_std_axis_dyn(a, ddof)?.to_host()?.to_vec()),
+                    &f64s(h.std_axis_dyn(a, ddof).to_vec()),
+                    tol,
+                    &format!("{w} std ddof {ddof}"),
+                );
+            }
+            assert_eq!(d.try_var_axis_dyn(a, 0)?.shape(), h.var_axis_dyn(a, 0).shape(), "{w}");
+        }
+        let axes = [0, rank - 1];
+        within(&f64s(d.try_prod_axes(&axes)?.to_host()?.to_vec()), &f64s(h.prod_axes(&axes).to_vec()), tol, what);
+        within(&f64s(d.try_var_axes(&axes, 1)?.to_host()?.to_vec()), &f64s(h.var_axes(&axes, 1).to_vec()), tol, what);
+        within(
+            &f64s(d.try_std_axes(&axes, 0.5)?.to_host()?.to_vec()),
+            &f64s(h.std_axes(&axes, 0.5).to_vec()),
+            tol,
+            what,
+        );
+        let k = d.try_var_axes_keepdims(&axes, 0)?;
+        assert_eq!(k.shape(), h.var_axes_keepdims(&axes, 0).shape(), "{what} keepdims shape");
+        within(&f64s(k.to_host()?.to_vec()), &f64s(h.var_axes_keepdims(&axes, 0).to_vec()), tol, what);
+        let k = d.try_prod_axes_keepdims(&axes)?;
+        assert_eq!(k.shape(), h.prod_axes_keepdims(&axes).shape(), "{what} keepdims shape");
+        within(&f64s(k.to_host()?.to_vec()), &f64s(h.prod_axes_keepdims(&axes).to_vec()), tol, what);
+        within(
+            &f64s(d.try_std_axes_keepdims(&axes, 2)?.to_host()?.to_vec()),
+            &f64s(h.std_axes_keepdims(&axes, 2).to_vec()),
+            tol,
+            what,
+        );
+    }};
+}
+
+/// Products and two-pass variances on the device against the host's `prod` and
+/// (one-pass) `var`/`std`: random shapes with an axis longer than a block now and then,
+/// transposed and broadcast views, f32 and f64, values far from zero (where `E[x²] -
+/// E[x]²` would cancel), a NaN now and then.
+#[test]
+fn prod_var_std_match_the_host_on_random_shapes_and_views() -> Result<(), Error> {
+    let Some(dev) = gpu() else { return Ok(()) };
+    let mut rng = Rng(53);
+    for case in 0..10 {
+        let long = if case % 3 == 0 { 700 } else { 9 };
+        let dims = [rng.dim(6), rng.dim(long), rng.dim(7)];
+        // Magnitudes near 1 with random signs, so products neither vanish nor overflow.
+        let p = Tensor::<f64, ext![_, _, _]>::from_fn(dims, |_| {
+            let m = 0.8 + 0.45 * (rng.f64() + 2.0) / 4.0;
+            if rng.next() & 1 == 0 {
+                m
+            } else {
+                -m
+            }
+        });
+        // Values around an offset: deviations small against the mean.
+        let mut v = Tensor::<f64, ext![_, _, _]>::from_fn(dims, |_| 100.0 + rng.f64());
+        if case % 4 == 1 {
+            v[[0, 0, 0]] = f64::NAN;
+        }
+        for (name, hs) in [("prod data", &p), ("var data", &v)] {
+            let d = hs.to_device(&dev)?;
+            check_moments!(format!("case {case} {name} f64"), d, dyn_of(hs.to_vec(), &dims), 1e-10);
+            let ht = hs.t();
+            let tdims = ht.shape().to_vec();
+            check_moments!(format!("case {case} {name} transposed"), d.device_t(), dyn_of(ht.to_vec(), &tdims), 1e-10);
+            let bdims = [rng.dim(4), dims[1], dims[2]];
+            let row =
+                Tensor::<f64, ext![_, _]>::from_vec([dims[1], dims[2]], hs.to_vec()[..dims[1] * dims[2]].to_vec());
+            let drow = row.to_device(&dev)?;
+            let hb = row.broadcast_to::<ext![_, _, _]>(bdims);
+            check_moments!(
+                format!("case {case} {name} broadcast"),
+                drow.device_broadcast_to::<ext![_, _, _]>(bdims),
+                dyn_of(hb.to_vec(), &bdims),
+                1e-10
+            );
+            let h32 = dyn_of(hs.to_vec().iter().map(|&x| x as f32).collect::<Vec<_>>(), &dims);
+            check_moments!(format!("case {case} {name} f32"), h32.to_device(&dev)?, h32, 1e-3);
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn prod_var_std_static_forms_and_empty_axes_follow_the_host() -> Result<(), Error> {
+    let Some(dev) = gpu() else { return Ok(()) };
+    let h =
+        Tensor::<f32, ext![2, 3, 4]>::from_fn(ext![2, 3, 4], |[i, j, k]| ((i * 7 + j * 5 + k * 3) % 11) as f32 - 4.0);
+    let d = h.to_device(&dev)?;
+    let p: DeviceTensor<f32, ext![2, 4]> = d.prod_axis::<1>();
+    assert_eq!(p.to_host()?.to_vec(), h.prod_axis::<1>().to_vec());
+    let v: DeviceTensor<f32, ext![3, 4]> = d.var_axis::<0>(1);
+    close32(&v.to_host()?.to_vec(), &h.var_axis::<0>(1).to_vec(), 1e-6);
+    let s: DeviceTensor<f32, ext![2, 3]> = d.try_std_axis::<2>(0.5)?;
+    close32(&s.to_host()?.to_vec(), &h.std_axis::<2>(0.5).to_vec(), 1e-6);
+    let k: DeviceTensor<f32, ext![2, 1, 4]> = d.std_axis::<1>(0).keepdims::<1>();
+    close32(&k.to_host()?.to_vec(), &h.std_axis::<1>(0).to_vec(), 1e-6);
+    // ddof at and past n: inf (a positive sum of squares over zero).
+    assert_eq!(d.var_axis::<2>(4).to_host()?.to_vec(), h.var_axis::<2>(4).to_vec());
+    assert!(d.var(30).is_infinite() && h.var(30).is_infinite());
+    // Empty: a product of 1, a variance of NaN (0 for a negative ddof), as the host.
+    let e = Tensor::<f64, ext![_, _]>::zeros([0, 3]);
+    let de = e.to_device(&dev)?;
+    assert_eq!((de.prod(), de.try_prod()?), (1.0, e.prod()));
+    assert!(de.var(0).is_nan() && e.var(0).is_nan() && de.std(1).is_nan());
+    assert_eq!((de.var(-1), e.var(-1)), (0.0, 0.0));
+    assert_eq!(de.prod_axis::<0>().to_host()?.to_vec(), e.prod_axis::<0>().to_vec());
+    let ve = de.var_axis_dyn(0, -2).to_host()?.to_vec();
+    assert_eq!(ve, e.var_axis_dyn(0, -2).to_vec());
+    assert!(de.std_axis::<0>(0).to_host()?.to_vec().iter().all(|x| x.is_nan()));
+    assert_eq!(de.var_axis::<1>(0).shape(), [0]);
+    // Errors: axes out of range or repeated, a static axis past a dynamic rank.
+    let x = Tensor::<f32, DynRank>::zeros(DynRank::new(vec![2, 3])).to_device(&dev)?;
+    assert!(matches!(x.try_var_axis_dyn(2, 0), Err(DeviceError::Shape(_))));
+    assert!(matches!(x.try_prod_axes(&[0, 0]), Err(DeviceError::Shape(_))));
+    assert!(matches!(x.try_std_axis::<2>(1), Err(DeviceError::Shape(_))));
+    assert!(matches!(x.try_std_axes_keepdims(&[3], 1), Err(DeviceError::Shape(_))));
+    let err = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let _ = x.std_axis_dyn(-3, 1);
+    }))
+    .unwrap_err();
+    let msg = err.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(msg.contains("std_axis_dyn"), "{msg}");
+    Ok(())
+}

@@ -15,8 +15,13 @@ fn main() {
         let _p: Tensor<usize, ext![4]> = d.argmax_axis::<1>();
         let _y: DeviceTensor<f32, ext![_]> = d.try_min_axis_dyn(-1)?;
         let _z: DeviceTensor<f32, DynRank> = d.sum_axes(&[0, 1]);
+        let _v: f32 = d.try_var(1)?;
+        let _w: DeviceTensor<f32, ext![4]> = d.std_axis::<1>(0.5);
+        let _x: DeviceTensor<f32, ext![_, _]> = d.prod_axes_keepdims(&[0]);
         let t: Tensor<f32, ext![3, 4], ColMajor, CudaRef<'_, f32>> = d.device_t();
         let _q: DeviceTensor<f32, ext![4]> = t.max_axis::<0>();
+        let _u: DeviceTensor<f32, ext![_]> = t.var_axis_dyn(-1, 0);
+        let _n: DeviceTensor<f32, DynRank> = t.prod_axes(&[1]);
         let _o: DeviceTensor<f32, ext![3, 4]> = t.softmax::<1>();
         let _l: DeviceTensor<f32, ext![4, 3]> = d.try_log_softmax_dyn(0)?;
         Ok(())
