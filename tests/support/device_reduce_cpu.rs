@@ -198,32 +198,10 @@ fn naive_sums(host: &Tensor<f64, DynRank>, dims: &[usize], mask: &[bool]) -> Vec
 fn emulated_kernels_match_the_host_reductions() {
     let mut rng = Rng(5);
     for case in 0..200 {
-        let rank = 1 + rng.below(3);
-        // Now and then one long axis: longer than a block, so threads fold several elements.
-        let long = if case % 7 == 0 { rng.below(rank) } else { rank };
-        let dims: Vec<usize> = (0..rank).map(|d| 1 + rng.below(if d == long { 700 } else { 6 })).collect();
-        // A buffer holding the tensor in a permuted order (a transposed view), with one
-        // axis broadcast (stride 0) now and then.
-        let mut order: Vec<usize> = (0..rank).collect();
-        for k in (1..rank).rev() {
-            order.swap(k, rng.below(k + 1));
-        }
-        let mut strides = vec![0isize; rank];
-        let mut step = 1isize;
-        for &d in order.iter().rev() {
-            strides[d] = step;
-            step *= dims[d] as isize;
-        }
-        if rng.below(4) == 0 {
-            strides[rng.below(rank)] = 0;
-        }
-        let len = step as usize;
-        // Few distinct values, so that ties are common; a NaN now and then.
-        let data: Vec<f64> =
-            (0..len).map(|_| if rng.below(50) == 0 { f64::NAN } else { (rng.below(5) as f64) - 2.0 + 0.25 }).collect();
-        let host = Tensor::<f64, DynRank>::from_fn(DynRank::new(dims.clone()), |ix| {
-            data[ix.iter().zip(&strides).map(|(&i, &s)| i as isize * s).sum::<isize>() as usize]
-        });
+        // A transposed view with one axis broadcast now and then; few distinct values, so
+        // that ties are common; a NaN now and then.
+        let (dims, strides, data, host) = random_view(&mut rng, case, true);
+        let (rank, len) = (dims.len(), host.numel());
         // Whole reductions.
         let all = vec![true; rank];
         let plan = ReducePlan::new(&dims, &strides, &all);
