@@ -263,9 +263,7 @@ pub fn reduce_source<T: DeviceElem>(op: ReduceOp, rank: usize) -> String {
         }
         ReduceOp::Sum | ReduceOp::Mean => {
             s.push_str(&format!("        {t} acc = ({t})0;\n"));
-            fold_pass(&mut s, rank, "            acc += in[off];\n");
-            s.push_str("        sv[t] = acc;\n");
-            combine_pass(&mut s, "                sv[t] += sv[t + h];\n");
+            block_total(&mut s, rank, "            acc += in[off];\n", "+");
             if op == ReduceOp::Sum {
                 s.push_str("        if (t == 0) out[o] = sv[0];\n");
             } else {
@@ -274,25 +272,24 @@ pub fn reduce_source<T: DeviceElem>(op: ReduceOp, rank: usize) -> String {
         }
         ReduceOp::Prod => {
             s.push_str(&format!("        {t} acc = ({t})1;\n"));
-            fold_pass(&mut s, rank, "            acc *= in[off];\n");
-            s.push_str("        sv[t] = acc;\n");
-            combine_pass(&mut s, "                sv[t] *= sv[t + h];\n");
+            block_total(&mut s, rank, "            acc *= in[off];\n", "*");
             s.push_str("        if (t == 0) out[o] = sv[0];\n");
         }
         ReduceOp::Var | ReduceOp::Std => {
             // Two passes over the output's elements, as the host's two-pass variance:
             // the mean, then the squared deviations from it (never E[x²] - E[x]²).
             s.push_str(&format!("        {t} acc = ({t})0;\n"));
-            fold_pass(&mut s, rank, "            acc += in[off];\n");
-            s.push_str("        sv[t] = acc;\n");
-            combine_pass(&mut s, "                sv[t] += sv[t + h];\n");
+            block_total(&mut s, rank, "            acc += in[off];\n", "+");
             s.push_str(&format!("        const {t} mean = sv[0] / ({t})len;\n"));
             // Every thread has read the mean before the shared array is reused.
             s.push_str("        __syncthreads();\n");
             s.push_str(&format!("        acc = ({t})0;\n"));
-            fold_pass(&mut s, rank, &format!("            const {t} d = in[off] - mean;\n            acc += d * d;\n"));
-            s.push_str("        sv[t] = acc;\n");
-            combine_pass(&mut s, "                sv[t] += sv[t + h];\n");
+            block_total(
+                &mut s,
+                rank,
+                &format!("            const {t} d = in[off] - mean;\n            acc += d * d;\n"),
+                "+",
+            );
             // numpy's divisor max(len - ddof, 0): ddof >= len divides by zero (inf, or
             // NaN when the deviations are zero too); a NaN ddof stays NaN.
             s.push_str(&format!(
@@ -309,6 +306,15 @@ pub fn reduce_source<T: DeviceElem>(op: ReduceOp, rank: usize) -> String {
     // The shared arrays are reused by the block's next output.
     s.push_str("        __syncthreads();\n    }\n}\n");
     s
+}
+
+/// The lines that fold the block's elements into the thread's `acc` with `body`, store
+/// it in the shared array and combine the block's partial results there with the
+/// operator `op` (`+` or `*`): the block's total is then `sv[0]`.
+fn block_total(s: &mut String, rank: usize, body: &str, op: &str) {
+    fold_pass(s, rank, body);
+    s.push_str("        sv[t] = acc;\n");
+    combine_pass(s, &format!("                sv[t] {op}= sv[t + h];\n"));
 }
 
 /// The loop in which each thread folds every `blockDim`-th element of output `o`: `body`

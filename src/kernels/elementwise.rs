@@ -138,9 +138,7 @@ unsafe fn run_in_memory_order<X: Source, W: Fn(*mut X::Elem, X::Elem) + Copy + S
         // its memory order, and every leaf is laid out the same way (checked above).
         return unsafe { run_flat::<_, P>(x.flat(), dims, out, par, store) };
     }
-    let mut axes: Vec<usize> = (0..dims.len()).collect();
-    // Stable: axes with equal strides (extent 1) keep their logical order.
-    axes.sort_by_key(|&k| core::cmp::Reverse(out_strides[k].unsigned_abs()));
+    let axes = crate::layout::axes_by_stride(out_strides);
     if axes.iter().enumerate().all(|(i, &k)| i == k) {
         // SAFETY: forwarded contract.
         return unsafe { run_cursor::<_, _, P>(x.cursor(dims), dims, out, out_strides, par, store) };

@@ -27,6 +27,15 @@ pub(crate) fn dense_strides<'a>(dims: impl Iterator<Item = &'a usize>, out: impl
     }
 }
 
+/// The axes ordered by the size of their strides, largest first: the outer-to-inner order
+/// of the memory they address. Stable: axes of equal stride (extent 1) keep their logical
+/// order.
+pub(crate) fn axes_by_stride(strides: &[isize]) -> Vec<usize> {
+    let mut axes: Vec<usize> = (0..strides.len()).collect();
+    axes.sort_by_key(|&k| core::cmp::Reverse(strides[k].unsigned_abs()));
+    axes
+}
+
 /// Whether `dims` with `strides` cover one dense block in some order of the axes (each
 /// axis of more than one element stepping by the product of the extents of the axes
 /// inside it, all strides positive): a row-major, column-major or permuted contiguous

@@ -9,7 +9,7 @@ use crate::exec::forms::forms;
 use crate::exec::par::Par;
 use crate::extents::{broadcast_shapes, BroadcastTo, Extents};
 use crate::kernels::elementwise::run;
-use crate::layout::{Layout, RowMajor, Strided, StridedMapping};
+use crate::layout::{axes_by_stride, Layout, RowMajor, Strided, StridedMapping};
 use crate::storage::DenseStorageMut;
 use crate::storage::Heap;
 use crate::tensor::Tensor;
@@ -136,10 +136,8 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: crate::storage::DenseS
             let src = self.strides();
             let (d, s) = (dims.as_ref(), src.as_ref());
             ext.checked_numel("to_owned_memory_order", core::mem::size_of::<T>())?;
-            // Dense positive strides over the axes sorted by the source's stride sizes,
-            // largest first (a stable sort: ties keep the logical order).
-            let mut axes: Vec<usize> = (0..d.len()).collect();
-            axes.sort_by_key(|&k| core::cmp::Reverse(s[k].unsigned_abs()));
+            // Dense positive strides over the axes in the source's memory order.
+            let axes = axes_by_stride(s);
             let mut strides = ext.zero_strides();
             let mut step = 1isize;
             for &k in axes.iter().rev() {

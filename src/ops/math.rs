@@ -461,12 +461,11 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
             let mut it = self.iter();
             AlignedBuf::try_from_fn(self.numel(), |_| f(it.next().expect("numel elements")))
         } else {
-            // The result's memory order: an odometer over the axes sorted by its strides,
+            // The result's memory order: an odometer over its axes, innermost first,
             // reading each element through this tensor's own strides.
             let (dims, strides) = (self.dims(), self.strides());
-            let (dims, strides, out) = (dims.as_ref(), strides.as_ref(), out.as_ref());
-            let mut axes: Vec<usize> = (0..dims.len()).collect();
-            axes.sort_by_key(|&k| out[k]);
+            let (dims, strides) = (dims.as_ref(), strides.as_ref());
+            let axes: Vec<usize> = crate::layout::axes_by_stride(out.as_ref()).into_iter().rev().collect();
             let mut idx = vec![0usize; dims.len()];
             let base = self.as_ptr();
             AlignedBuf::try_from_fn(self.numel(), |_| {
