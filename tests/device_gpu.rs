@@ -12,6 +12,8 @@ use mdtensor::{ext, ColMajor, DynRank, Expr, RowMajor, Tensor};
 mod device_batched_gpu;
 #[path = "support/device_reduce_gpu.rs"]
 mod device_reduce_gpu;
+#[path = "support/device_views_gpu.rs"]
+mod device_views_gpu;
 
 fn gpu() -> Option<Device> {
     match Device::new(0) {
@@ -135,9 +137,9 @@ fn broadcasting_transposed_and_static_leaves() -> Result<(), mdtensor::Error> {
         assert!((&da - &drow).eval_on(&dev)?.to_host()?.to_vec() == want.to_vec());
         // A transposed device view as a leaf: strides, no copy.
         let want = (&a * bt.t()).eval();
-        assert!((&da * &dbt.device_t()).eval_on(&dev)?.to_host()?.to_vec() == want.to_vec());
+        assert!((&da * dbt.t()).eval_on(&dev)?.to_host()?.to_vec() == want.to_vec());
         // A broadcast view.
-        let wide = drow.device_broadcast_to::<ext![_, _]>([m, n]);
+        let wide = drow.broadcast_to::<ext![_, _]>([m, n]);
         assert!((&wide + 0.0f32).eval_on(&dev)?.to_host()?.to_vec() == row.broadcast_to::<ext![_, _]>([m, n]).to_vec());
     }
     // Static extents keep their types through the device.
@@ -204,7 +206,7 @@ fn device_assign_writes_through_any_layout() -> Result<(), mdtensor::Error> {
     // element [i, j] of `out`.
     let mut t = Tensor::<f64, ext![_, _]>::zeros([dims[1], dims[0]]).to_device(&dev)?;
     {
-        let mut tv = t.device_view_mut().reversed_axes();
+        let mut tv = t.view_mut().reversed_axes();
         tv.device_assign(&da - 1.0)?;
     }
     assert!(t.to_host()?.to_vec() == (&a - 1.0).eval().t().to_standard_layout().to_vec());
@@ -226,7 +228,7 @@ fn copies_into_existing_buffers_check_shapes() -> Result<(), mdtensor::Error> {
     assert_eq!(back.to_vec(), h.to_vec());
     // Into a transposed device view: a scatter through strides.
     let mut dt = Tensor::<f32, ext![_, _]>::zeros([4, 3]).to_device(&dev)?;
-    dt.device_view_mut().reversed_axes().copy_from_host(&h)?;
+    dt.view_mut().reversed_axes().copy_from_host(&h)?;
     assert_eq!(dt.to_host()?.to_vec(), h.t().to_standard_layout().to_vec());
     let wrong = Tensor::<f32, ext![_, _]>::zeros([4, 3]);
     assert!(matches!(d.copy_from_host(&wrong), Err(DeviceError::Shape(_))));
@@ -261,11 +263,11 @@ fn matmul_matches_the_host_for_row_and_column_major_operands() -> Result<(), mdt
         let (da, db, dbt) = (a.to_device(&dev)?, b.to_device(&dev)?, bt.to_device(&dev)?);
         close64(&da.device_matmul(&db)?.to_host()?.to_vec(), &a.matmul(&b).to_vec(), 1e-12);
         // A transposed (column-major) view is read in place.
-        close64(&da.device_matmul(&dbt.device_t())?.to_host()?.to_vec(), &a.matmul(&bt.t()).to_vec(), 1e-12);
+        close64(&da.device_matmul(&dbt.t())?.to_host()?.to_vec(), &a.matmul(&bt.t()).to_vec(), 1e-12);
         // A broadcast (zero-stride) operand is copied to row-major first.
         let row = Tensor::<f64, ext![_]>::from_fn([n], |[j]| j as f64);
         let drow = row.to_device(&dev)?;
-        let wide = drow.device_broadcast_to::<ext![_, _]>([k, n]);
+        let wide = drow.broadcast_to::<ext![_, _]>([k, n]);
         let want = a.matmul(&row.broadcast_to::<ext![_, _]>([k, n]));
         close64(&da.device_matmul(&wide)?.to_host()?.to_vec(), &want.to_vec(), 1e-12);
     }
@@ -332,7 +334,7 @@ fn comparisons_and_select_match_the_host() -> Result<(), mdtensor::Error> {
         let got = select(drow.lt(&da), select(da.gt(0.0), &drow, -&da), &da * 3.0).eval_on(&dev)?;
         let want = mdtensor::ops::select(row.lt(&a), mdtensor::ops::select(a.gt(0.0), &row, -&a), &a * 3.0).eval();
         same_bits(&got.to_host()?.to_vec(), &want.to_vec());
-        let dt = db.device_t();
+        let dt = db.t();
         let got = select(dt.gt(0.0), &dt, 0.0).eval_on(&dev)?;
         same_bits(&got.to_host()?.to_vec(), &mdtensor::ops::select(b.t().gt(0.0), &b.t(), 0.0).eval().to_vec());
         // Into an existing tensor.

@@ -328,9 +328,9 @@ where
 /// let dev = Device::new(0)?;
 /// let a = Tensor::<f32, ext![8, 2, 3]>::ones(ext![8, 2, 3]).to_device(&dev)?;
 /// let w = Tensor::<f32, ext![4, 3]>::ones(ext![4, 3]).to_device(&dev)?;
-/// let y = a.matmul(&w.device_t()); // ext![8, 2, 4]: w broadcast, its transpose read in place
+/// let y = a.matmul(&w.t()); // ext![8, 2, 4]: w broadcast, its transpose read in place
 /// assert_eq!(y.to_host()?.to_vec(), [3.0; 64]);
-/// let fast = a.try_matmul_with_precision(&w.device_t(), Precision::Tf32)?;
+/// let fast = a.try_matmul_with_precision(&w.t(), Precision::Tf32)?;
 /// # Ok::<(), mdtensor::Error>(())
 /// ```
 pub trait DeviceMatmul {

@@ -154,7 +154,7 @@ impl<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorageMut<T>> Tensor<T,
     /// let dev = Device::new(0)?;
     /// let mut a = tensor![[1.0f64, 2.0], [3.0, 4.0]].to_device(&dev)?;
     /// let b = tensor![[1.0f64, 1.0], [1.0, 1.0]].to_device(&dev)?;
-    /// a.device_view_mut().device_assign(&b * 3.0)?;
+    /// a.view_mut().device_assign(&b * 3.0)?;
     /// assert_eq!(a.to_host()?.to_vec(), [3.0; 4]);
     /// # Ok::<(), mdtensor::Error>(())
     /// ```

@@ -13,7 +13,8 @@ use crate::extents::Extents;
 use crate::layout::Layout;
 use crate::ops::{
     AbsOp, AddOp, Binary, CosOp, DivOp, EqOp, ExpOp, ExprShape, FloorOp, GeOp, GtOp, IntoExpr, LeOp, LnOp, LtOp, MulOp,
-    NeOp, NegOp, PowfOp, ReluOp, RemOp, RoundOp, ScalarLeaf, SigmoidOp, SinOp, SqrtOp, SubOp, TanhOp, Unary, UnaryOp,
+    NeOp, NegOp, Owned, PowfOp, ReluOp, RemOp, RoundOp, ScalarLeaf, SigmoidOp, SinOp, SqrtOp, SubOp, TanhOp, Unary,
+    UnaryOp,
 };
 use crate::tensor::Tensor;
 use cudarc::driver::CudaSlice;
@@ -222,6 +223,24 @@ macro_rules! device_leaf {
                 // Reborrow for `'s`: the leaf's lifetime outlives `&'s self`.
                 let t: &'s Tensor<$T, E, S, $St> = self;
                 Leaf(t).collect_into(args);
+            }
+        }
+        // A tensor moved into the expression (`d.slice(s![..]) * 2.0`, `a + &b` with `a`
+        // owned): the same leaf, kept alive by the expression.
+        impl<$($g)* E: Extents, S: Layout<E>> ExprShape for Owned<Tensor<$T, E, S, $St>> {
+            type Elem = $T;
+            type Extents = E;
+            fn shape(&self) -> Result<E::Index, ShapeError> {
+                Ok(self.0.dims())
+            }
+        }
+        impl<$($g)* E: Extents, S: Layout<E>> DeviceExpr for Owned<Tensor<$T, E, S, $St>> {
+            type Item = $T;
+            fn emit(g: &mut Gen) -> String {
+                g.leaf()
+            }
+            fn collect<'s>(&'s self, args: &mut Args<'s, $T>) {
+                Leaf(&self.0).collect_into(args);
             }
         }
     )*};

@@ -19,10 +19,12 @@
 //!   and [`Tensor::device_assign`](crate::Tensor::device_assign) run the whole tree as one generated CUDA kernel,
 //!   compiled by NVRTC at run time and cached on the device per expression type, element
 //!   type, rank and [`LayoutClass`].
-//! * Views never copy: [`Tensor::device_view`](crate::Tensor::device_view), [`Tensor::device_t`](crate::Tensor::device_t),
-//!   [`Tensor::device_broadcast_to`](crate::Tensor::device_broadcast_to) give `CudaRef` views over the same buffer (the
-//!   host's view machinery is written over host storages only, so the device has its
-//!   own transforms; slicing is not among them yet).
+//! * Views never copy, and they are the host's own methods: `view`, `view_mut`, `t`,
+//!   `slice` (`s![..]`), `slice_static`, `index_axis`, `flip`, `permute`, `squeeze`,
+//!   `reshape`, `split_at`, `diag` and `broadcast_to` of a device tensor give `CudaRef`
+//!   (`CudaMut`) views of the same buffer, with the host's static checks; every device
+//!   operation reads them in place (the view machinery is written over
+//!   [`Viewable`](crate::storage::Viewable), which the device storages implement).
 //!
 //! * Reductions ([`DeviceReductions`]: `sum`, `prod`, `mean`, `var(ddof)`, `std(ddof)`,
 //!   `max`, `min`, `argmax`, `argmin` over everything, `::<I>`, `_dyn`, `_axes`, `_axes_keepdims`) and `softmax` /
@@ -85,5 +87,5 @@ pub use reduce_kernel::{
 };
 pub use select::{select, DeviceCond};
 pub use softmax::DeviceSoftmax;
-pub use storage::{Cuda, CudaMut, CudaRef, DeviceBorrowed, DeviceElem, DeviceStorage, DeviceStorageMut};
+pub use storage::{Cuda, CudaMut, CudaRef, DeviceElem, DeviceStorage, DeviceStorageMut};
 pub use tensor::PINNED_THRESHOLD_BYTES;

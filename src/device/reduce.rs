@@ -12,7 +12,7 @@ use super::storage::{Cuda, DeviceElem, DeviceStorage};
 use super::tensor::{alloc, download};
 use crate::error::or_panic;
 use crate::error::{DeviceError, ShapeError};
-use crate::extents::{Axis, DynRank, Extents, InsertAxis, One, RemoveAxis, RemoveAxisDyn};
+use crate::extents::{Axis, DynRank, Extents, RemoveAxis, RemoveAxisDyn};
 use crate::layout::{Layout, RowMajor};
 use crate::ops::{reduced_mask, rename, Ddof};
 use crate::tensor::Tensor;
@@ -729,54 +729,3 @@ device_reductions! {
         or_panic(self.try_min_axes_keepdims(axes))
     }
 }
-
-/// `keepdims` for row-major device tensors, per element type: a generic impl over
-/// `Cuda<T>` would overlap, for coherence, with the host's `keepdims` over every
-/// `DenseStorage<T>` (another crate could implement that trait for `Cuda<TheirType>`).
-macro_rules! device_keepdims {
-    ($($T:ty),*) => {$(
-        /// # Device: reduced axes kept as length 1 (feature `cuda`)
-        impl<E: Extents> Tensor<$T, E, RowMajor, Cuda<$T>> {
-            /// Re-inserts a reduced axis `I` as an axis of extent 1 (numpy's
-            /// `keepdims=True`) without copying: a row-major tensor stays row-major. `Err`
-            /// (with the tensor back) only for [`DynRank`] when `I > rank`.
-            #[allow(clippy::type_complexity, clippy::result_large_err)] // the tensor handed back with the error
-            pub fn try_keepdims<const I: usize>(
-                self,
-            ) -> Result<DeviceTensor<$T, <E as InsertAxis<I, One>>::Output>, (ShapeError, Self)>
-            where
-                E: InsertAxis<I, One>,
-            {
-                match self.extents.insert_axis(One) {
-                    // SAFETY: an axis of extent 1 does not change row-major positions.
-                    Ok(ext) => Ok(unsafe { Tensor::from_parts_unchecked(self.storage, ext, ()) }),
-                    Err(e) => Err((e, self)),
-                }
-            }
-
-            /// Re-inserts a reduced axis `I` as an axis of extent 1 (numpy's
-            /// `keepdims=True`) without copying; see [`Tensor::try_keepdims`].
-            ///
-            /// ```no_run
-            /// use mdtensor::device::{Device, DeviceReductions};
-            /// use mdtensor::{ext, tensor};
-            /// let dev = Device::new(0)?;
-            /// let d = tensor![[1.0f32, 2.0], [3.0, 4.0]].to_device(&dev)?;
-            /// let k = d.sum_axis::<1>().keepdims::<1>();
-            /// let _: &ext![2, 1] = k.extents();
-            /// # Ok::<(), mdtensor::Error>(())
-            /// ```
-            #[track_caller]
-            pub fn keepdims<const I: usize>(self) -> DeviceTensor<$T, <E as InsertAxis<I, One>>::Output>
-            where
-                E: InsertAxis<I, One>,
-            {
-                match self.try_keepdims::<I>() {
-                    Ok(v) => v,
-                    Err((e, _)) => panic!("{e}"),
-                }
-            }
-        }
-    )*};
-}
-device_keepdims!(f32, f64);

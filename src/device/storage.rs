@@ -4,7 +4,7 @@
 //! tensors.
 
 use super::handle::Device;
-use crate::storage::Storage;
+use crate::storage::{BorrowedStorage, ReadOnlyBorrow, Storage, Viewable, ViewableMut};
 use cudarc::driver::{CudaSlice, DeviceRepr, ValidAsZeroBits};
 
 mod sealed {
@@ -57,6 +57,7 @@ pub struct Cuda<T: DeviceElem> {
 
 /// A read-only borrow of GPU memory: the storage of device views (`t()`,
 /// `broadcast_to`). The region is `len` elements from `start`.
+#[derive(Clone, Copy)]
 pub struct CudaRef<'a, T: DeviceElem> {
     pub(crate) buf: &'a CudaSlice<T>,
     pub(crate) start: usize,
@@ -136,20 +137,73 @@ impl<T: DeviceElem> DeviceStorageMut<T> for CudaMut<'_, T> {
     }
 }
 
-/// A borrowed device storage whose region can start later: what view transforms need.
-pub trait DeviceBorrowed<T: DeviceElem>: DeviceStorage<T> + Sized {
-    /// The same borrow, starting `skip` elements later (`skip <= len`).
-    fn rebase(self, skip: usize) -> Self;
-}
-impl<T: DeviceElem> DeviceBorrowed<T> for CudaRef<'_, T> {
+// The device storages lend views like host storages do, so the view methods (`view`,
+// `t`, `slice`, `index_axis`, `broadcast_to`, …) are the host's own. The impls are written
+// per element type: a blanket impl over `T: DeviceElem` would overlap, for the coherence
+// checker, the host storages' blanket impl over `DenseStorage`.
+impl<T: DeviceElem> BorrowedStorage<T> for CudaRef<'_, T> {
+    fn borrowed_len(&self) -> usize {
+        self.len
+    }
     fn rebase(self, skip: usize) -> Self {
         assert!(skip <= self.len, "rebase past the end of a device view");
         CudaRef { start: self.start + skip, len: self.len - skip, ..self }
     }
 }
-impl<T: DeviceElem> DeviceBorrowed<T> for CudaMut<'_, T> {
+// SAFETY: `CudaRef` has no writing method and does not implement `DeviceStorageMut`.
+unsafe impl<T: DeviceElem> ReadOnlyBorrow<T> for CudaRef<'_, T> {}
+impl<T: DeviceElem> BorrowedStorage<T> for CudaMut<'_, T> {
+    fn borrowed_len(&self) -> usize {
+        self.len
+    }
     fn rebase(self, skip: usize) -> Self {
         assert!(skip <= self.len, "rebase past the end of a device view");
         CudaMut { start: self.start + skip, len: self.len - skip, ..self }
     }
 }
+
+macro_rules! lend_views {
+    ($($t:ty),*) => {$(
+        impl Viewable<$t> for Cuda<$t> {
+            type Ref<'a> = CudaRef<'a, $t>;
+            fn borrow_region(&self) -> CudaRef<'_, $t> {
+                CudaRef { buf: &self.buf, start: 0, len: self.buf.len(), dev: &self.dev }
+            }
+        }
+        impl ViewableMut<$t> for Cuda<$t> {
+            type Mut<'a> = CudaMut<'a, $t>;
+            fn borrow_region_mut(&mut self) -> CudaMut<'_, $t> {
+                let len = self.buf.len();
+                CudaMut { buf: &mut self.buf, start: 0, len, dev: &self.dev }
+            }
+        }
+        impl<'b> Viewable<$t> for CudaRef<'b, $t> {
+            type Ref<'a>
+                = CudaRef<'a, $t>
+            where
+                Self: 'a;
+            fn borrow_region(&self) -> CudaRef<'_, $t> {
+                CudaRef { ..*self }
+            }
+        }
+        impl<'b> Viewable<$t> for CudaMut<'b, $t> {
+            type Ref<'a>
+                = CudaRef<'a, $t>
+            where
+                Self: 'a;
+            fn borrow_region(&self) -> CudaRef<'_, $t> {
+                CudaRef { buf: self.buf, start: self.start, len: self.len, dev: self.dev }
+            }
+        }
+        impl<'b> ViewableMut<$t> for CudaMut<'b, $t> {
+            type Mut<'a>
+                = CudaMut<'a, $t>
+            where
+                Self: 'a;
+            fn borrow_region_mut(&mut self) -> CudaMut<'_, $t> {
+                CudaMut { buf: self.buf, start: self.start, len: self.len, dev: self.dev }
+            }
+        }
+    )*};
+}
+lend_views!(f32, f64);

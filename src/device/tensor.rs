@@ -1,10 +1,9 @@
 //! Device tensors: moving elements between host and device, and views that never copy.
 
 use super::handle::{driver_error, guard, Device};
-use super::storage::{Cuda, CudaMut, CudaRef, DeviceBorrowed, DeviceElem, DeviceStorage, DeviceStorageMut};
-use crate::error::or_panic;
+use super::storage::{Cuda, DeviceElem, DeviceStorage, DeviceStorageMut};
 use crate::error::{DeviceError, ShapeError};
-use crate::extents::{BroadcastTo, Extents, Reverse};
+use crate::extents::Extents;
 use crate::layout::{Layout, RowMajor, Strided};
 use crate::storage::{DenseStorage, DenseStorageMut, View};
 use crate::tensor::{fits_region, ShapeArg, Tensor};
@@ -273,67 +272,5 @@ impl<T: DeviceElem, E: Extents> Tensor<T, E, RowMajor, Cuda<T>> {
             .map_err(|e| driver_error("alloc", bytes, e))?;
         // SAFETY: `n` elements in row-major order.
         Ok(unsafe { Tensor::from_parts_unchecked(Cuda { buf, dev: dev.clone() }, ext, ()) })
-    }
-}
-
-/// # Device: views (feature `cuda`)
-///
-/// Named `device_*` rather than `view`, `t`, …: the host's methods of those names are
-/// written over every storage, and a second method of the same name would make
-/// `Tensor::view(x)` ambiguous in generic code.
-impl<T: DeviceElem, E: Extents, S: Layout<E>> Tensor<T, E, S, Cuda<T>> {
-    /// A read-only view of the same device memory.
-    pub fn device_view(&self) -> Tensor<T, E, S, CudaRef<'_, T>> {
-        let st = CudaRef { buf: &self.storage.buf, start: 0, len: self.storage.buf.len(), dev: &self.storage.dev };
-        // SAFETY: same region, same mapping.
-        unsafe { Tensor::from_parts_unchecked(st, self.extents.clone(), self.mapping.clone()) }
-    }
-
-    /// A mutable view of the same device memory.
-    pub fn device_view_mut(&mut self) -> Tensor<T, E, S, CudaMut<'_, T>> {
-        let len = self.storage.buf.len();
-        let st = CudaMut { buf: &mut self.storage.buf, start: 0, len, dev: &self.storage.dev };
-        // SAFETY: same region, same mapping; the borrow is exclusive.
-        unsafe { Tensor::from_parts_unchecked(st, self.extents.clone(), self.mapping.clone()) }
-    }
-
-    /// The transpose as a device view: axes reversed, `RowMajor` ↔ `ColMajor`, no copy.
-    pub fn device_t(&self) -> Tensor<T, E::Output, S::Transposed, CudaRef<'_, T>>
-    where
-        E: Reverse,
-        S::Transposed: Layout<E::Output>,
-    {
-        self.device_view().reversed_axes()
-    }
-
-    /// A read-only device view stretched to `shape` by numpy's rules (zero strides); the
-    /// same static checks as the host's `broadcast_to`.
-    #[track_caller]
-    pub fn device_broadcast_to<E2: Extents>(&self, shape: impl ShapeArg<E2>) -> Tensor<T, E2, Strided, CudaRef<'_, T>>
-    where
-        E: BroadcastTo<E2>,
-    {
-        or_panic(self.device_view().try_into_broadcast(shape))
-    }
-}
-
-/// # Device: views (feature `cuda`)
-impl<'a, T: DeviceElem, E: Extents, S: Layout<E>> Tensor<T, E, S, CudaRef<'a, T>> {
-    /// Consuming form of `broadcast_to` for device views.
-    pub fn try_into_broadcast<E2: Extents>(
-        self,
-        shape: impl ShapeArg<E2>,
-    ) -> Result<Tensor<T, E2, Strided, CudaRef<'a, T>>, ShapeError>
-    where
-        E: BroadcastTo<E2>,
-    {
-        let (target, strides) = crate::view::broadcast_layout(self.dims().as_ref(), self.strides().as_ref(), shape)?;
-        let off = S::offset(&self.mapping);
-        let st = self.storage.rebase(if target.numel() == 0 { 0 } else { off });
-        let m =
-            <Strided as Layout<E2>>::mapping_for(&target, &strides, 0).expect("the strided policy takes any strides");
-        // SAFETY: every target index maps to a source index (stretched axes to index 0),
-        // measured from the source's element [0, …, 0], where the rebased region starts.
-        Ok(unsafe { Tensor::from_parts_unchecked(st, target, m) })
     }
 }

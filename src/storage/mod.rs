@@ -42,6 +42,7 @@
 //! "the dense invariant".
 
 pub mod band;
+mod borrow;
 mod heap;
 mod inline;
 #[cfg(feature = "mmap")]
@@ -51,12 +52,13 @@ pub mod sparse;
 mod view;
 
 pub use band::{Band, BandError};
+pub use borrow::{BorrowedStorage, ReadOnlyBorrow, ViewMutOf, ViewOf, Viewable, ViewableMut};
 pub use heap::Heap;
 pub use inline::{Inline, InlineDim, InlineExtents};
 #[cfg(feature = "mmap")]
 pub use mmap::{Mmap, MmapMut};
 pub use shared::Shared;
-pub use view::{BorrowedStorage, View, ViewMut};
+pub use view::{View, ViewMut};
 
 /// Any storage policy for elements of type `T`: the one trait every storage implements.
 ///

@@ -1,5 +1,6 @@
 //! Borrowed storage: read-only and mutable views of another tensor's elements.
 
+use super::borrow::{BorrowedStorage, ReadOnlyBorrow};
 use super::{DenseStorage, DenseStorageMut, Storage};
 use core::marker::PhantomData;
 use core::ptr::NonNull;
@@ -63,15 +64,11 @@ impl<'a, T> ViewMut<'a, T> {
     }
 }
 
-/// Storage that borrows its region, so a view can start further into it. View transforms
-/// (slicing, flipping, permuting …) consume tensors of this storage: the elements stay in
-/// their owner, so a failed transform loses nothing.
-pub trait BorrowedStorage<T>: DenseStorage<T> + Sized {
-    /// The same borrow, starting `skip` elements later (`skip <= region_len()`).
-    fn rebase(self, skip: usize) -> Self;
-}
-
 impl<T> BorrowedStorage<T> for View<'_, T> {
+    #[inline(always)]
+    fn borrowed_len(&self) -> usize {
+        self.len
+    }
     #[inline(always)]
     fn rebase(self, skip: usize) -> Self {
         assert!(skip <= self.len, "rebase past the end of a view");
@@ -80,7 +77,14 @@ impl<T> BorrowedStorage<T> for View<'_, T> {
     }
 }
 
+// SAFETY: a `View` is a shared borrow: nothing is written through it.
+unsafe impl<T> ReadOnlyBorrow<T> for View<'_, T> {}
+
 impl<T> BorrowedStorage<T> for ViewMut<'_, T> {
+    #[inline(always)]
+    fn borrowed_len(&self) -> usize {
+        self.len
+    }
     #[inline(always)]
     fn rebase(self, skip: usize) -> Self {
         assert!(skip <= self.len, "rebase past the end of a view");

@@ -4,19 +4,50 @@
 use super::Tensor;
 use crate::extents::Extents;
 use crate::layout::{Layout, StridePolicy};
-use crate::storage::{DenseStorage, DenseStorageMut, Heap, OwnedStorage, Shared, View, ViewMut};
+use crate::storage::{
+    DenseStorage, DenseStorageMut, Heap, OwnedStorage, Shared, ViewMutOf, ViewOf, Viewable, ViewableMut,
+};
+
+/// # Conversion: views of the whole tensor
+impl<T, E: Extents, S: Layout<E>, St: Viewable<T>> Tensor<T, E, S, St> {
+    /// A read-only view of the whole tensor (no copy): a [`View`](crate::storage::View) of host memory, a
+    /// `CudaRef` of device memory.
+    ///
+    /// ```
+    /// use mdtensor::{tensor, TensorView, ext};
+    /// let a = tensor![[1, 2], [3, 4]];
+    /// let v: TensorView<'_, i32, ext![2, 2]> = a.view();
+    /// assert_eq!(v[[1, 1]], 4);
+    /// ```
+    #[inline]
+    pub fn view(&self) -> Tensor<T, E, S, ViewOf<'_, T, St>> {
+        // SAFETY: same region, extents and mapping: the dense invariant carries over.
+        unsafe {
+            Tensor::from_parts_unchecked(self.storage.borrow_region(), self.extents.clone(), self.mapping.clone())
+        }
+    }
+
+    /// A mutable view of the whole tensor (no copy; a shared storage becomes unique first).
+    ///
+    /// ```
+    /// use mdtensor::tensor;
+    /// let mut a = tensor![1, 2, 3];
+    /// a.view_mut().fill(0);
+    /// assert_eq!(a.to_vec(), [0, 0, 0]);
+    /// ```
+    #[inline]
+    pub fn view_mut(&mut self) -> Tensor<T, E, S, ViewMutOf<'_, T, St>>
+    where
+        St: ViewableMut<T>,
+    {
+        let storage = self.storage.borrow_region_mut();
+        // SAFETY: same region, extents and mapping; the borrow is exclusive.
+        unsafe { Tensor::from_parts_unchecked(storage, self.extents.clone(), self.mapping.clone()) }
+    }
+}
 
 /// # Conversion: owned copies, vectors, storage and stride policies
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
-    /// A read-only view of the whole tensor (no copy).
-    #[inline]
-    pub fn view(&self) -> Tensor<T, E, S, View<'_, T>> {
-        // SAFETY: the region is valid for reads while `&self` is borrowed.
-        let storage = unsafe { View::from_raw(self.storage.as_ptr(), self.storage.region_len()) };
-        // SAFETY: same region, extents and mapping: the dense invariant carries over.
-        unsafe { Tensor::from_parts_unchecked(storage, self.extents.clone(), self.mapping.clone()) }
-    }
-
     /// The elements as a slice when they are consecutive in logical (row-major) order.
     ///
     /// ```
@@ -95,19 +126,6 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
 
 /// # Conversion: owned copies, vectors, storage and stride policies
 impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
-    /// A mutable view of the whole tensor (no copy; a shared storage becomes unique first).
-    #[inline]
-    pub fn view_mut(&mut self) -> Tensor<T, E, S, ViewMut<'_, T>>
-    where
-        St: DenseStorageMut<T>,
-    {
-        let len = self.storage.region_len();
-        // SAFETY: the region is exclusively borrowed for the view's lifetime.
-        let storage = unsafe { ViewMut::from_raw(self.storage.as_mut_ptr(), len) };
-        // SAFETY: same region, extents and mapping.
-        unsafe { Tensor::from_parts_unchecked(storage, self.extents.clone(), self.mapping.clone()) }
-    }
-
     /// The elements as a mutable slice when they are consecutive in logical order.
     pub fn as_slice_mut(&mut self) -> Option<&mut [T]>
     where

@@ -11,7 +11,7 @@ use crate::exec::forms::forms;
 use crate::extents::{Axis, AxisAt, Const, Dim, Dyn, Extents, InsertAxis, One, RemoveAxis};
 use crate::layout::arith::{advance, negated_stride};
 use crate::layout::{Layout, Strided};
-use crate::storage::{BorrowedStorage, DenseStorage, DenseStorageMut, View, ViewMut};
+use crate::storage::{BorrowedStorage, ViewMutOf, ViewOf, Viewable, ViewableMut};
 use crate::tensor::Tensor;
 
 /// An axis that `squeeze` may remove: statically of extent 1, or dynamic (checked at run
@@ -153,12 +153,12 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
 }
 
 /// # Views: adding, removing and flipping axes
-impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
+impl<T, E: Extents, S: Layout<E>, St: Viewable<T>> Tensor<T, E, S, St> {
     forms! {
         /// See [`Tensor::try_into_squeezed`].
         pub fn try_squeeze[const I: usize]::<I>(
             &self,
-        ) -> Result<Tensor<T, <E as RemoveAxis<I>>::Output, S::AxesChanged, View<'_, T>>, ShapeError>
+        ) -> Result<Tensor<T, <E as RemoveAxis<I>>::Output, S::AxesChanged, ViewOf<'_, T, St>>, ShapeError>
         where [E: RemoveAxis<I> + AxisAt<I>, <E as AxisAt<I>>::Dim: Squeezable, S::AxesChanged: Layout<<E as RemoveAxis<I>>::Output>]
         {
             self.view().try_into_squeezed::<I>()
@@ -179,7 +179,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         #[allow(clippy::type_complexity)] // the view type of the policy after the change
         pub fn try_unsqueeze[const I: usize]::<I>(
             &self,
-        ) -> Result<Tensor<T, <E as InsertAxis<I, One>>::Output, S::AxesChanged, View<'_, T>>, ShapeError>
+        ) -> Result<Tensor<T, <E as InsertAxis<I, One>>::Output, S::AxesChanged, ViewOf<'_, T, St>>, ShapeError>
         where [E: InsertAxis<I, One>, S::AxesChanged: Layout<<E as InsertAxis<I, One>>::Output>]
         {
             self.view().try_into_unsqueezed::<I>()
@@ -198,7 +198,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         pub fn try_index_axis[const I: usize]::<I>(
             &self,
             index: usize,
-        ) -> Result<Tensor<T, <E as RemoveAxis<I>>::Output, Strided, View<'_, T>>, ShapeError>
+        ) -> Result<Tensor<T, <E as RemoveAxis<I>>::Output, Strided, ViewOf<'_, T, St>>, ShapeError>
         where [E: RemoveAxis<I>]
         {
             self.view().try_into_index_axis::<I>(index)
@@ -214,7 +214,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     }
     forms! {
         /// See [`Tensor::try_into_flipped`].
-        pub fn try_flip_dyn[](&self, axis: impl Into<Axis>) -> Result<Tensor<T, E, Strided, View<'_, T>>, ShapeError>
+        pub fn try_flip_dyn[](&self, axis: impl Into<Axis>) -> Result<Tensor<T, E, Strided, ViewOf<'_, T, St>>, ShapeError>
         {
             self.view().try_into_flipped(axis)
         }
@@ -231,13 +231,13 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     }
     /// The same as [`Tensor::try_flip_dyn`] (its name before the `_dyn` convention for
     /// run-time axes).
-    pub fn try_flip_axis(&self, axis: impl Into<Axis>) -> Result<Tensor<T, E, Strided, View<'_, T>>, ShapeError> {
+    pub fn try_flip_axis(&self, axis: impl Into<Axis>) -> Result<Tensor<T, E, Strided, ViewOf<'_, T, St>>, ShapeError> {
         self.try_flip_dyn(axis)
     }
     /// The same as [`Tensor::flip_dyn`] (its name before the `_dyn` convention for
     /// run-time axes).
     #[track_caller]
-    pub fn flip_axis(&self, axis: impl Into<Axis>) -> Tensor<T, E, Strided, View<'_, T>> {
+    pub fn flip_axis(&self, axis: impl Into<Axis>) -> Tensor<T, E, Strided, ViewOf<'_, T, St>> {
         self.flip_dyn(axis)
     }
     /// A view with axis `I` reversed; an axis beyond a static rank does not compile.
@@ -248,7 +248,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// assert_eq!(a.flip::<1>().to_vec(), [3, 2, 1, 6, 5, 4]);
     /// ```
     #[track_caller]
-    pub fn flip<const I: usize>(&self) -> Tensor<T, E, Strided, View<'_, T>>
+    pub fn flip<const I: usize>(&self) -> Tensor<T, E, Strided, ViewOf<'_, T, St>>
     where
         E: AxisAt<I>,
     {
@@ -263,26 +263,26 @@ impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     pub fn index_axis_mut<const I: usize>(
         &mut self,
         index: usize,
-    ) -> Tensor<T, <E as RemoveAxis<I>>::Output, Strided, ViewMut<'_, T>>
+    ) -> Tensor<T, <E as RemoveAxis<I>>::Output, Strided, ViewMutOf<'_, T, St>>
     where
-        St: DenseStorageMut<T>,
+        St: ViewableMut<T>,
         E: RemoveAxis<I>,
     {
         or_panic(self.view_mut().try_into_index_axis::<I>(index))
     }
     /// A mutable view with the run-time axis `axis` reversed.
     #[track_caller]
-    pub fn flip_dyn_mut(&mut self, axis: impl Into<Axis>) -> Tensor<T, E, Strided, ViewMut<'_, T>>
+    pub fn flip_dyn_mut(&mut self, axis: impl Into<Axis>) -> Tensor<T, E, Strided, ViewMutOf<'_, T, St>>
     where
-        St: DenseStorageMut<T>,
+        St: ViewableMut<T>,
     {
         or_panic(self.view_mut().try_into_flipped(axis))
     }
     /// A mutable view with axis `I` reversed.
     #[track_caller]
-    pub fn flip_mut<const I: usize>(&mut self) -> Tensor<T, E, Strided, ViewMut<'_, T>>
+    pub fn flip_mut<const I: usize>(&mut self) -> Tensor<T, E, Strided, ViewMutOf<'_, T, St>>
     where
-        St: DenseStorageMut<T>,
+        St: ViewableMut<T>,
         E: AxisAt<I>,
     {
         or_panic(self.view_mut().try_into_flipped(I))

@@ -9,7 +9,7 @@ use crate::error::ShapeError;
 use crate::exec::forms::forms;
 use crate::extents::{Axis, Extents, InsertAxisDyn, RemoveAxisDyn};
 use crate::layout::{Layout, Strided};
-use crate::storage::{BorrowedStorage, DenseStorage, DenseStorageMut, View, ViewMut};
+use crate::storage::{BorrowedStorage, ViewMutOf, ViewOf, Viewable, ViewableMut};
 use crate::tensor::Tensor;
 
 /// # Views: axes chosen at run time
@@ -64,14 +64,14 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
 }
 
 /// # Views: axes chosen at run time
-impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
+impl<T, E: Extents, S: Layout<E>, St: Viewable<T>> Tensor<T, E, S, St> {
     forms! {
         /// See [`Tensor::try_into_index_axis_dyn`].
         pub fn try_index_axis_dyn[](
             &self,
             axis: impl Into<Axis>,
             index: usize,
-        ) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output, Strided, View<'_, T>>, ShapeError>
+        ) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output, Strided, ViewOf<'_, T, St>>, ShapeError>
         where [E: RemoveAxisDyn]
         {
             self.view().try_into_index_axis_dyn(axis, index)
@@ -96,7 +96,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         pub fn try_squeeze_dyn[](
             &self,
             axis: impl Into<Axis>,
-        ) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output, S::AxesChanged, View<'_, T>>, ShapeError>
+        ) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output, S::AxesChanged, ViewOf<'_, T, St>>, ShapeError>
         where [E: RemoveAxisDyn, S::AxesChanged: Layout<<E as RemoveAxisDyn>::Output>]
         {
             self.view().try_into_squeezed_dyn(axis)
@@ -117,7 +117,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         pub fn try_unsqueeze_dyn[](
             &self,
             axis: impl Into<Axis>,
-        ) -> Result<Tensor<T, <E as InsertAxisDyn>::Output, S::AxesChanged, View<'_, T>>, ShapeError>
+        ) -> Result<Tensor<T, <E as InsertAxisDyn>::Output, S::AxesChanged, ViewOf<'_, T, St>>, ShapeError>
         where [E: InsertAxisDyn, S::AxesChanged: Layout<<E as InsertAxisDyn>::Output>]
         {
             self.view().try_into_unsqueezed_dyn(axis)
@@ -143,9 +143,9 @@ impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
         &mut self,
         axis: impl Into<Axis>,
         index: usize,
-    ) -> Tensor<T, <E as RemoveAxisDyn>::Output, Strided, ViewMut<'_, T>>
+    ) -> Tensor<T, <E as RemoveAxisDyn>::Output, Strided, ViewMutOf<'_, T, St>>
     where
-        St: DenseStorageMut<T>,
+        St: ViewableMut<T>,
         E: RemoveAxisDyn,
     {
         or_panic(self.view_mut().try_into_index_axis_dyn(axis, index))

@@ -8,7 +8,7 @@ use crate::error::ShapeError;
 use crate::exec::forms::forms;
 use crate::extents::{AxisList, DynRank, Extents};
 use crate::layout::{Layout, Strided};
-use crate::storage::{BorrowedStorage, DenseStorage, View};
+use crate::storage::{BorrowedStorage, ViewOf, Viewable};
 use crate::tensor::Tensor;
 
 /// Marks the listed axes of a rank-`rank` shape; `Err` naming a repeated axis.
@@ -78,13 +78,13 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
 }
 
 /// # Views: several axes chosen at run time
-impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
+impl<T, E: Extents, S: Layout<E>, St: Viewable<T>> Tensor<T, E, S, St> {
     forms! {
         /// See [`Tensor::try_into_squeezed_axes`].
         pub fn try_squeeze_axes[](
             &self,
             axes: impl AxisList,
-        ) -> Result<Tensor<T, DynRank, Strided, View<'_, T>>, ShapeError>
+        ) -> Result<Tensor<T, DynRank, Strided, ViewOf<'_, T, St>>, ShapeError>
         {
             self.view().try_into_squeezed_axes(axes)
         }
@@ -106,7 +106,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         pub fn try_unsqueeze_axes[](
             &self,
             axes: impl AxisList,
-        ) -> Result<Tensor<T, DynRank, Strided, View<'_, T>>, ShapeError>
+        ) -> Result<Tensor<T, DynRank, Strided, ViewOf<'_, T, St>>, ShapeError>
         {
             self.view().try_into_unsqueezed_axes(axes)
         }

@@ -4,12 +4,12 @@ use crate::error::ShapeError;
 use crate::exec::forms::forms;
 use crate::extents::{broadcast_strides, BroadcastTo, Extents};
 use crate::layout::{Layout, Strided};
-use crate::storage::{DenseStorage, View};
+use crate::storage::{ReadOnlyBorrow, ViewOf, Viewable};
 use crate::tensor::{ShapeArg, Tensor};
 
 /// The extents and strides of a view of `dims`/`strides` broadcast to `shape` (numpy's
-/// rule; stretched axes get stride 0): the one rule every storage's `broadcast_to` uses.
-pub(crate) fn broadcast_layout<E2: Extents>(
+/// rule; stretched axes get stride 0).
+fn broadcast_layout<E2: Extents>(
     dims: &[usize],
     strides: &[isize],
     shape: impl ShapeArg<E2>,
@@ -23,13 +23,14 @@ pub(crate) fn broadcast_layout<E2: Extents>(
 }
 
 /// # Views: broadcasting
-impl<'a, T, E: Extents, S: Layout<E>> Tensor<T, E, S, View<'a, T>> {
-    /// Consuming form of [`Tensor::broadcast_to`] (read-only views only: zero strides
-    /// make several indices share an element, which a mutable view must never do).
+impl<T, E: Extents, S: Layout<E>, St: ReadOnlyBorrow<T>> Tensor<T, E, S, St> {
+    /// Consuming form of [`Tensor::broadcast_to`] (read-only views only, host or device:
+    /// zero strides make several indices share an element, which a mutable view must
+    /// never do).
     pub fn try_into_broadcast<E2: Extents>(
         self,
         shape: impl ShapeArg<E2>,
-    ) -> Result<Tensor<T, E2, Strided, View<'a, T>>, ShapeError>
+    ) -> Result<Tensor<T, E2, Strided, St>, ShapeError>
     where
         E: BroadcastTo<E2>,
     {
@@ -41,13 +42,13 @@ impl<'a, T, E: Extents, S: Layout<E>> Tensor<T, E, S, View<'a, T>> {
 }
 
 /// # Views: broadcasting
-impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
+impl<T, E: Extents, S: Layout<E>, St: Viewable<T>> Tensor<T, E, S, St> {
     forms! {
         /// See [`Tensor::broadcast_to`].
         pub fn try_broadcast_to[E2: Extents](
             &self,
             shape: impl ShapeArg<E2>,
-        ) -> Result<Tensor<T, E2, Strided, View<'_, T>>, ShapeError>
+        ) -> Result<Tensor<T, E2, Strided, ViewOf<'_, T, St>>, ShapeError>
         where [E: BroadcastTo<E2>]
         {
             self.view().try_into_broadcast(shape)

@@ -3,7 +3,7 @@
 
 use crate::extents::{Dim, Dyn, Extents};
 use crate::layout::{Layout, Strided};
-use crate::storage::{DenseStorage, DenseStorageMut, View, ViewMut};
+use crate::storage::{DenseStorage, ViewMutOf, ViewOf, Viewable, ViewableMut};
 use crate::tensor::Tensor;
 use num_traits::Zero;
 
@@ -18,7 +18,7 @@ fn diag_geometry(dims: &[usize], strides: &[isize]) -> (usize, isize) {
 }
 
 /// # The diagonal
-impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
+impl<T, E: Extents, S: Layout<E>, St: Viewable<T>> Tensor<T, E, S, St> {
     /// The elements `[i, i, …, i]` as a 1-D view, as long as the shortest axis (ndarray's
     /// `diag`; numpy's `np.diagonal(m)` for a matrix).
     ///
@@ -28,7 +28,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// assert_eq!(m.diag().to_vec(), [1, 5]);
     /// assert_eq!(m.t().diag().to_vec(), [1, 5]);
     /// ```
-    pub fn diag(&self) -> Tensor<T, (Dyn,), Strided, View<'_, T>> {
+    pub fn diag(&self) -> Tensor<T, (Dyn,), Strided, ViewOf<'_, T, St>> {
         let (len, step) = diag_geometry(self.dims().as_ref(), self.strides().as_ref());
         // SAFETY: index `i` of the diagonal is index `[i, …, i]` of the tensor, valid for
         // every `i < len` (the shortest extent).
@@ -36,7 +36,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     }
 }
 
-impl<T, E: Extents, S: Layout<E>, St: DenseStorageMut<T>> Tensor<T, E, S, St> {
+impl<T, E: Extents, S: Layout<E>, St: ViewableMut<T>> Tensor<T, E, S, St> {
     /// The diagonal as a mutable 1-D view (ndarray's `diag_mut`).
     ///
     /// ```
@@ -45,7 +45,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorageMut<T>> Tensor<T, E, S, St> {
     /// m.diag_mut().fill(7);
     /// assert_eq!(m.to_vec(), [7, 0, 0, 0, 7, 0, 0, 0, 7]);
     /// ```
-    pub fn diag_mut(&mut self) -> Tensor<T, (Dyn,), Strided, ViewMut<'_, T>> {
+    pub fn diag_mut(&mut self) -> Tensor<T, (Dyn,), Strided, ViewMutOf<'_, T, St>> {
         let (len, step) = diag_geometry(self.dims().as_ref(), self.strides().as_ref());
         // SAFETY: as in `diag`; distinct diagonal indices are distinct indices of the
         // tensor, so distinct elements of a writable (unique) layout.

@@ -6,11 +6,11 @@ use super::axes::with_unit;
 use crate::error::ShapeError;
 use crate::extents::{Axis, Extents, InsertAxis, InsertAxisDyn, One};
 use crate::layout::Layout;
-use crate::storage::DenseStorage;
+use crate::storage::Viewable;
 use crate::tensor::Tensor;
 
 /// # Views: reduced axes kept as length 1
-impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
+impl<T, E: Extents, S: Layout<E>, St: Viewable<T>> Tensor<T, E, S, St> {
     /// The same elements with a new axis of extent 1 at `axis`, for any storage (owned or
     /// borrowed): positions do not change, so nothing is copied.
     fn with_unit_axis<E2: Extents>(

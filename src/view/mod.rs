@@ -24,8 +24,6 @@ mod axes;
 mod axes_dyn;
 mod axes_list;
 mod broadcast;
-#[cfg(feature = "cuda")]
-pub(crate) use broadcast::broadcast_layout;
 mod diag;
 mod keepdims;
 mod multi_slice;
@@ -72,13 +70,13 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
         let abs = abs as usize;
         let fits = |len: usize, off: usize| fits_region(ext.dims().as_ref(), strides.as_ref(), off, len);
         if let Some(m) = S2::mapping_for(&ext, &strides, abs) {
-            debug_assert!(fits(self.storage.region_len(), abs), "view escapes its region");
+            debug_assert!(fits(self.storage.borrowed_len(), abs), "view escapes its region");
             // SAFETY: same region; the caller vouches for every position.
             return Ok(unsafe { Tensor::from_parts_unchecked(self.storage, ext, m) });
         }
         let m = S2::mapping_for(&ext, &strides, 0).ok_or(ShapeError::NotContiguous { op: "view" })?;
         let storage = self.storage.rebase(abs);
-        debug_assert!(fits(storage.region_len(), 0), "view escapes its region");
+        debug_assert!(fits(storage.borrowed_len(), 0), "view escapes its region");
         // SAFETY: the region now starts at element [0, …, 0]; positions are unchanged.
         Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, m) })
     }

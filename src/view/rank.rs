@@ -6,11 +6,11 @@
 use crate::error::ShapeError;
 use crate::extents::{extents_from, DynOfRank, DynRank, Extents, Rank};
 use crate::layout::Layout;
-use crate::storage::DenseStorage;
+use crate::storage::Viewable;
 use crate::tensor::Tensor;
 
 /// # Views: changing the extents type
-impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
+impl<T, E: Extents, S: Layout<E>, St: Viewable<T>> Tensor<T, E, S, St> {
     /// The same tensor with run-time rank (numpy's view of any array). No copy, for any
     /// storage: owned tensors stay owned, views stay views.
     ///

@@ -11,7 +11,7 @@ use crate::error::ShapeError;
 use crate::exec::forms::forms;
 use crate::extents::{Extents, StaticExtents};
 use crate::layout::{Layout, RowMajor};
-use crate::storage::{BorrowedStorage, DenseStorage, DenseStorageMut, Heap, View, ViewMut};
+use crate::storage::{BorrowedStorage, Heap, ViewMutOf, ViewOf, Viewable, ViewableMut};
 use crate::tensor::{ShapeArg, Tensor};
 use typenum::{Bit, Eq, IsEqual, B0, B1};
 
@@ -91,13 +91,13 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
 }
 
 /// # Views: reshaping
-impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
+impl<T, E: Extents, S: Layout<E>, St: Viewable<T>> Tensor<T, E, S, St> {
     forms! {
         /// See [`Tensor::reshape`].
         pub fn try_reshape[E2: Extents](
             &self,
             shape: impl ShapeArg<E2>,
-        ) -> Result<Tensor<T, E2, RowMajor, View<'_, T>>, ShapeError>
+        ) -> Result<Tensor<T, E2, RowMajor, ViewOf<'_, T, St>>, ShapeError>
         where [E: ReshapeTo<E2>]
         {
             self.view().try_into_reshaped(shape)
@@ -121,9 +121,9 @@ impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     pub fn try_reshape_mut<E2: Extents>(
         &mut self,
         shape: impl ShapeArg<E2>,
-    ) -> Result<Tensor<T, E2, RowMajor, ViewMut<'_, T>>, ShapeError>
+    ) -> Result<Tensor<T, E2, RowMajor, ViewMutOf<'_, T, St>>, ShapeError>
     where
-        St: DenseStorageMut<T>,
+        St: ViewableMut<T>,
         E: ReshapeTo<E2>,
     {
         self.view_mut().try_into_reshaped(shape)

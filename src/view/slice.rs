@@ -12,7 +12,7 @@ use crate::exec::forms::forms;
 use crate::extents::{Dyn, DynRank, Extents};
 use crate::layout::arith::{advance, step_stride};
 use crate::layout::{Layout, Strided};
-use crate::storage::{BorrowedStorage, DenseStorage, DenseStorageMut, View, ViewMut};
+use crate::storage::{BorrowedStorage, ViewMutOf, ViewOf, Viewable, ViewableMut};
 use crate::tensor::Tensor;
 use core::marker::PhantomData;
 use core::ops::{Range, RangeFrom, RangeFull, RangeInclusive, RangeTo, RangeToInclusive};
@@ -342,13 +342,13 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
 }
 
 /// # Views: slicing
-impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
+impl<T, E: Extents, S: Layout<E>, St: Viewable<T>> Tensor<T, E, S, St> {
     forms! {
         /// See [`Tensor::slice`].
         pub fn try_slice[In, Out: Extents](
             &self,
             info: SliceInfo<In, Out>,
-        ) -> Result<Tensor<T, Out, Strided, View<'_, T>>, ShapeError>
+        ) -> Result<Tensor<T, Out, Strided, ViewOf<'_, T, St>>, ShapeError>
         where [E: SliceInput<In>]
         {
             self.view().try_into_sliced(info)
@@ -365,7 +365,10 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         pub fn slice;
     }
     /// A view of a slice given at run time; the result has dynamic rank.
-    pub fn try_slice_dyn(&self, elems: &[SliceElem]) -> Result<Tensor<T, DynRank, Strided, View<'_, T>>, ShapeError> {
+    pub fn try_slice_dyn(
+        &self,
+        elems: &[SliceElem],
+    ) -> Result<Tensor<T, DynRank, Strided, ViewOf<'_, T, St>>, ShapeError> {
         self.view().try_into_sliced_dyn(elems)
     }
 }
@@ -377,8 +380,8 @@ impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
         pub fn try_slice_mut[In, Out: Extents](
             &mut self,
             info: SliceInfo<In, Out>,
-        ) -> Result<Tensor<T, Out, Strided, ViewMut<'_, T>>, ShapeError>
-        where [St: DenseStorageMut<T>, E: SliceInput<In>]
+        ) -> Result<Tensor<T, Out, Strided, ViewMutOf<'_, T, St>>, ShapeError>
+        where [St: ViewableMut<T>, E: SliceInput<In>]
         {
             self.view_mut().try_into_sliced(info)
         }

@@ -20,7 +20,7 @@ use crate::error::ShapeError;
 use crate::exec::forms::forms;
 use crate::extents::{Const, Dim, Dyn, Extents, StaticDim, StaticExtents, ToDim};
 use crate::layout::{ColMajor, Layout, RowMajor, SliceSteps, StaticSliced, Strided};
-use crate::storage::{BorrowedStorage, DenseStorage, DenseStorageMut, View, ViewMut};
+use crate::storage::{BorrowedStorage, ViewMutOf, ViewOf, Viewable, ViewableMut};
 use crate::tensor::Tensor;
 use typenum::{Diff, IsGreater, IsLessOrEqual, LeEq, Quot, Sub1, Sum, B0, B1, U0};
 
@@ -318,12 +318,12 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
 }
 
 /// # Views: static slicing
-impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
+impl<T, E: Extents, S: Layout<E>, St: Viewable<T>> Tensor<T, E, S, St> {
     forms! {
         /// See [`Tensor::slice_static`].
         pub fn try_slice_static[Spec: StaticSliceSpec<E>]::<Spec>(
             &self,
-        ) -> Result<Tensor<T, Spec::Out, <S as StaticSlicePolicy<E, Spec>>::Out, View<'_, T>>, ShapeError>
+        ) -> Result<Tensor<T, Spec::Out, <S as StaticSlicePolicy<E, Spec>>::Out, ViewOf<'_, T, St>>, ShapeError>
         where [S: StaticSlicePolicy<E, Spec>]
         {
             self.view().try_into_sliced_static::<Spec>()
@@ -340,9 +340,9 @@ impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     #[track_caller]
     pub fn slice_static_mut<Spec: StaticSliceSpec<E>>(
         &mut self,
-    ) -> Tensor<T, Spec::Out, <S as StaticSlicePolicy<E, Spec>>::Out, ViewMut<'_, T>>
+    ) -> Tensor<T, Spec::Out, <S as StaticSlicePolicy<E, Spec>>::Out, ViewMutOf<'_, T, St>>
     where
-        St: DenseStorageMut<T>,
+        St: ViewableMut<T>,
         S: StaticSlicePolicy<E, Spec>,
     {
         or_panic(self.view_mut().try_into_sliced_static::<Spec>())

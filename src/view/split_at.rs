@@ -6,7 +6,7 @@ use crate::error::ShapeError;
 use crate::exec::forms::forms;
 use crate::extents::{Axis, Extents};
 use crate::layout::{Layout, Strided};
-use crate::storage::{DenseStorage, DenseStorageMut, View, ViewMut};
+use crate::storage::{DenseStorage, DenseStorageMut, ViewMut, ViewOf, Viewable};
 use crate::tensor::Tensor;
 
 /// The two halves' extents and the position of the second's first element, for a split of
@@ -37,7 +37,7 @@ fn halves<E: Extents>(
 }
 
 /// # Splitting in two
-impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
+impl<T, E: Extents, S: Layout<E>, St: Viewable<T>> Tensor<T, E, S, St> {
     forms! {
         /// See [`Tensor::split_at`]; `Err` for an axis outside `-rank..rank` or `index` past
         /// the axis' extent.
@@ -46,7 +46,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
             &self,
             axis: impl Into<Axis>,
             index: usize,
-        ) -> Result<(Tensor<T, E::Dynamic, Strided, View<'_, T>>, Tensor<T, E::Dynamic, Strided, View<'_, T>>), ShapeError>
+        ) -> Result<(Tensor<T, E::Dynamic, Strided, ViewOf<'_, T, St>>, Tensor<T, E::Dynamic, Strided, ViewOf<'_, T, St>>), ShapeError>
         {
             let axis = axis.into().resolve("split_at", self.rank())?;
             let strides = self.strides();

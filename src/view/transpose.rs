@@ -4,7 +4,7 @@ use crate::error::or_panic;
 use crate::error::ShapeError;
 use crate::extents::{AxisAt, AxisList, Dim, Extents, Reverse};
 use crate::layout::{Layout, Strided};
-use crate::storage::{BorrowedStorage, DenseStorage, DenseStorageMut, View, ViewMut};
+use crate::storage::{BorrowedStorage, ViewMutOf, ViewOf, Viewable, ViewableMut};
 use crate::tensor::Tensor;
 
 /// # Views: transposing and permuting
@@ -26,7 +26,7 @@ where
 }
 
 /// # Views: transposing and permuting
-impl<T, E: Reverse, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St>
+impl<T, E: Reverse, S: Layout<E>, St: Viewable<T>> Tensor<T, E, S, St>
 where
     S::Transposed: Layout<E::Output>,
 {
@@ -38,7 +38,7 @@ where
     /// let t: TensorView<'_, i32, ext![3, 2], ColMajor> = a.t();
     /// assert_eq!(t[[2, 0]], 3);
     /// ```
-    pub fn t(&self) -> Tensor<T, E::Output, S::Transposed, View<'_, T>> {
+    pub fn t(&self) -> Tensor<T, E::Output, S::Transposed, ViewOf<'_, T, St>> {
         self.view().reversed_axes()
     }
 }
@@ -49,9 +49,9 @@ where
     S::Transposed: Layout<E::Output>,
 {
     /// The transpose as a mutable view.
-    pub fn t_mut(&mut self) -> Tensor<T, E::Output, S::Transposed, ViewMut<'_, T>>
+    pub fn t_mut(&mut self) -> Tensor<T, E::Output, S::Transposed, ViewMutOf<'_, T, St>>
     where
-        St: DenseStorageMut<T>,
+        St: ViewableMut<T>,
     {
         self.view_mut().reversed_axes()
     }
@@ -192,9 +192,12 @@ impl<T, E: Extents, S: Layout<E>, St: BorrowedStorage<T>> Tensor<T, E, S, St> {
 }
 
 /// # Views: transposing and permuting
-impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
+impl<T, E: Extents, S: Layout<E>, St: Viewable<T>> Tensor<T, E, S, St> {
     /// See [`Tensor::try_into_permuted`].
-    pub fn try_permute(&self, axes: impl AxisList) -> Result<Tensor<T, E::Dynamic, Strided, View<'_, T>>, ShapeError> {
+    pub fn try_permute(
+        &self,
+        axes: impl AxisList,
+    ) -> Result<Tensor<T, E::Dynamic, Strided, ViewOf<'_, T, St>>, ShapeError> {
         self.view().try_into_permuted(axes)
     }
     /// A view with axes permuted by a run-time list (panics on an invalid permutation).
@@ -209,7 +212,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// assert!(a.try_permute(&[2, -1, 0]).is_err()); // axis 2 twice
     /// ```
     #[track_caller]
-    pub fn permute(&self, axes: impl AxisList) -> Tensor<T, E::Dynamic, Strided, View<'_, T>> {
+    pub fn permute(&self, axes: impl AxisList) -> Tensor<T, E::Dynamic, Strided, ViewOf<'_, T, St>> {
         or_panic(self.try_permute(axes))
     }
     /// A view with axes permuted statically; static extents stay static.
@@ -221,7 +224,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// let _: &ext![4, 2, 3] = p.extents();
     /// assert_eq!(p[[3, 1, 2]], 123);
     /// ```
-    pub fn permute_axes<P: Permutation<E>>(&self) -> Tensor<T, P::Output, Strided, View<'_, T>> {
+    pub fn permute_axes<P: Permutation<E>>(&self) -> Tensor<T, P::Output, Strided, ViewOf<'_, T, St>> {
         self.view().into_permuted_axes::<P>()
     }
 }
@@ -232,9 +235,9 @@ impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     pub fn try_permute_mut(
         &mut self,
         axes: &[usize],
-    ) -> Result<Tensor<T, E::Dynamic, Strided, ViewMut<'_, T>>, ShapeError>
+    ) -> Result<Tensor<T, E::Dynamic, Strided, ViewMutOf<'_, T, St>>, ShapeError>
     where
-        St: DenseStorageMut<T>,
+        St: ViewableMut<T>,
     {
         self.view_mut().try_into_permuted(axes)
     }

@@ -42,13 +42,13 @@ fn transposed_and_broadcast_views_are_read_in_place_or_copied() -> Result<(), Er
     let w = Tensor::<f64, ext![_, _]>::from_fn([6, 9], |_| rng.f64());
     let (da, dw) = (a.to_device(&dev)?, w.to_device(&dev)?);
     // A column-major (transposed) right operand against a batch.
-    close64(&da.matmul(&dw.device_t()).to_host()?.to_vec(), &a.matmul(&w.t()).to_vec(), 1e-12);
+    close64(&da.matmul(&dw.t()).to_host()?.to_vec(), &a.matmul(&w.t()).to_vec(), 1e-12);
     // A transposed left operand against a batch.
     let v = Tensor::<f64, ext![_, _]>::from_fn([7, 4], |_| rng.f64());
     let dv = v.to_device(&dev)?;
-    close64(&dv.device_t().matmul(&da).to_host()?.to_vec(), &v.t().matmul(&a).to_vec(), 1e-12);
+    close64(&dv.t().matmul(&da).to_host()?.to_vec(), &v.t().matmul(&a).to_vec(), 1e-12);
     // A matrix broadcast to a batch (stride-0 batch axis, in place).
-    let wb = dw.device_t().try_into_broadcast::<ext![_, _, _]>([5, 9, 6])?;
+    let wb = dw.t().try_into_broadcast::<ext![_, _, _]>([5, 9, 6])?;
     close64(
         &da.matmul(&wb).to_host()?.to_vec(),
         &a.matmul(&w.t().broadcast_to::<ext![_, _, _]>([5, 9, 6])).to_vec(),
@@ -57,10 +57,10 @@ fn transposed_and_broadcast_views_are_read_in_place_or_copied() -> Result<(), Er
     // A row broadcast inside the matrix (stride 0 between rows): copied first.
     let row = Tensor::<f64, ext![_]>::from_fn([6], |_| rng.f64());
     let rb = row.to_device(&dev)?;
-    let rows = rb.device_broadcast_to::<ext![_, _]>([9, 6]);
+    let rows = rb.broadcast_to::<ext![_, _]>([9, 6]);
     close64(&da.matmul(&rows).to_host()?.to_vec(), &a.matmul(&row.broadcast_to::<ext![_, _]>([9, 6])).to_vec(), 1e-12);
     // A reversed batch (axes [9, 7, 5] of `a`): matrices neither row- nor column-major.
-    let r = da.device_t();
+    let r = da.t();
     let x = Tensor::<f64, ext![_, _]>::from_fn([5, 3], |_| rng.f64());
     close64(&r.matmul(&x.to_device(&dev)?).to_host()?.to_vec(), &a.t().matmul(&x).to_vec(), 1e-12);
     Ok(())

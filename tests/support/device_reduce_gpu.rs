@@ -139,7 +139,7 @@ fn reductions_match_the_host_on_random_shapes_and_views() -> Result<(), Error> {
         // A transposed view (reversed axes, no copy) against the host's transpose.
         let ht = hs.t();
         let tdims = ht.shape().to_vec();
-        check_all(&format!("case {case} transposed f64"), &d.device_t(), &dyn_of(ht.to_vec(), &tdims), 1e-12)?;
+        check_all(&format!("case {case} transposed f64"), &d.t(), &dyn_of(ht.to_vec(), &tdims), 1e-12)?;
         // A broadcast view (zero strides).
         let bdims = [rng.dim(4), dims[1], dims[2]];
         let row = Tensor::<f64, ext![_, _]>::from_vec([dims[1], dims[2]], h.to_vec()[..dims[1] * dims[2]].to_vec());
@@ -147,7 +147,7 @@ fn reductions_match_the_host_on_random_shapes_and_views() -> Result<(), Error> {
         let hb = row.broadcast_to::<ext![_, _, _]>(bdims);
         check_all(
             &format!("case {case} broadcast f64"),
-            &drow.device_broadcast_to::<ext![_, _, _]>(bdims),
+            &drow.broadcast_to::<ext![_, _, _]>(bdims),
             &dyn_of(hb.to_vec(), &bdims),
             1e-12,
         )?;
@@ -259,7 +259,7 @@ fn softmax_matches_the_host_along_every_axis() -> Result<(), Error> {
         close64(&d.softmax::<1>().to_host()?.to_vec(), &h.softmax::<1>().to_vec(), 1e-12);
         close64(&d.log_softmax::<2>().to_host()?.to_vec(), &h.log_softmax::<2>().to_vec(), 1e-12);
         // Through a transposed view.
-        close64(&d.device_t().softmax::<0>().to_host()?.to_vec(), &h.t().softmax::<0>().to_vec(), 1e-12);
+        close64(&d.t().softmax::<0>().to_host()?.to_vec(), &h.t().softmax::<0>().to_vec(), 1e-12);
         // f32.
         let h32 = h.mapv(|x| x as f32);
         let d32 = h32.to_device(&dev)?;
@@ -372,7 +372,7 @@ fn prod_var_std_match_the_host_on_random_shapes_and_views() -> Result<(), Error>
             check_moments!(format!("case {case} {name} f64"), d, dyn_of(hs.to_vec(), &dims), 1e-10);
             let ht = hs.t();
             let tdims = ht.shape().to_vec();
-            check_moments!(format!("case {case} {name} transposed"), d.device_t(), dyn_of(ht.to_vec(), &tdims), 1e-10);
+            check_moments!(format!("case {case} {name} transposed"), d.t(), dyn_of(ht.to_vec(), &tdims), 1e-10);
             let bdims = [rng.dim(4), dims[1], dims[2]];
             let row =
                 Tensor::<f64, ext![_, _]>::from_vec([dims[1], dims[2]], hs.to_vec()[..dims[1] * dims[2]].to_vec());
@@ -380,7 +380,7 @@ fn prod_var_std_match_the_host_on_random_shapes_and_views() -> Result<(), Error>
             let hb = row.broadcast_to::<ext![_, _, _]>(bdims);
             check_moments!(
                 format!("case {case} {name} broadcast"),
-                drow.device_broadcast_to::<ext![_, _, _]>(bdims),
+                drow.broadcast_to::<ext![_, _, _]>(bdims),
                 dyn_of(hb.to_vec(), &bdims),
                 1e-10
             );

@@ -4,7 +4,7 @@ use mdtensor::{ext, Tensor};
 
 fn run(dev: &Device) -> Result<(), mdtensor::Error> {
     let a = Tensor::<f32, ext![2, 3]>::zeros(ext![2, 3]).to_device(dev)?;
-    let _ = a.device_broadcast_to(ext![2, 4]);
+    let _ = a.broadcast_to(ext![2, 4]);
     let _ = DeviceEval::eval_on(&a, dev)?;
     Ok(())
 }

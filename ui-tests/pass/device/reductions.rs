@@ -18,7 +18,7 @@ fn main() {
         let _v: f32 = d.try_var(1)?;
         let _w: DeviceTensor<f32, ext![4]> = d.std_axis::<1>(0.5);
         let _x: DeviceTensor<f32, ext![_, _]> = d.prod_axes_keepdims(&[0]);
-        let t: Tensor<f32, ext![3, 4], ColMajor, CudaRef<'_, f32>> = d.device_t();
+        let t: Tensor<f32, ext![3, 4], ColMajor, CudaRef<'_, f32>> = d.t();
         let _q: DeviceTensor<f32, ext![4]> = t.max_axis::<0>();
         let _u: DeviceTensor<f32, ext![_]> = t.var_axis_dyn(-1, 0);
         let _n: DeviceTensor<f32, DynRank> = t.prod_axes(&[1]);

@@ -17,8 +17,8 @@ fn main() {
         let w = Tensor::<f32, ext![4, 3]>::zeros(ext![4, 3]).to_device(&dev)?;
         let b = Tensor::<f32, ext![3]>::zeros(ext![3]).to_device(&dev)?;
         let y = layer(&dev, &w, &b)?;
-        let t: Tensor<f32, ext![3, 4], ColMajor, CudaRef<'_, f32>> = y.device_t();
-        let s: Tensor<f32, ext![4, 3], Strided, CudaRef<'_, f32>> = b.device_broadcast_to(ext![4, 3]);
+        let t: Tensor<f32, ext![3, 4], ColMajor, CudaRef<'_, f32>> = y.t();
+        let s: Tensor<f32, ext![4, 3], Strided, CudaRef<'_, f32>> = b.broadcast_to(ext![4, 3]);
         let _z: Tensor<f32, ext![4, 3], RowMajor, Cuda<f32>> = (&s - &y).exp().eval_on(&dev)?;
         let _h: Tensor<f32, ext![3, 4]> = t.to_host()?;
         let x = Tensor::<f32, ext![5, 4]>::zeros(ext![5, 4]).to_device(&dev)?;
