@@ -12,6 +12,7 @@
 //! | any dense tensor, any real `T` | `T: Real, X: DenseTensor<Elem = T>` | |
 //! | any storage (sparse, band, your own) | `X: ReadTensor<Elem = f64>` | `x.sum()`, `x.mean()`, `x.min()`, `x.max()` |
 //! | the four parameters spelled out | `E: Extents, S: Layout<E>, St: DenseStorage<T>` | the methods work as on a concrete tensor |
+//! | views of any dense storage, host or device | `St: Viewable<T>` | `t.slice(s![..])`, `t.index_axis::<0>(i)` give `ViewOf<'_, T, St>` |
 //!
 //! ## Static shapes: no bounds
 //!
@@ -136,6 +137,31 @@
 //! assert_eq!(total(&a.t()), 12.0);
 //! assert_eq!(total(&a.to_csr()), 12.0);
 //! assert_eq!(centre(&a), Some(0.5));
+//! ```
+//!
+//! ## Views over host and device storages
+//!
+//! The view methods (`view`, `t`, `slice`, `slice_static`, `index_axis`, `flip`,
+//! `permute`, `reshape`, `split_at`, `diag`, `broadcast_to`, …) ask only
+//! [`Viewable`](crate::storage::Viewable) of the storage, which every dense storage has:
+//! host storages lend a [`View`](crate::storage::View), device storages (feature `cuda`)
+//! a `CudaRef`. Generic code names the result's storage
+//! [`ViewOf<'_, T, St>`](crate::storage::ViewOf); with `St: DenseStorage<T>` that type is
+//! `View<'_, T>`, so code written for host storages keeps its types.
+//!
+//! ```
+//! use mdtensor::storage::{ViewOf, Viewable};
+//! use mdtensor::{ext, s, Layout, Strided, Tensor};
+//!
+//! // The even-numbered rows of any dense matrix, host or device, without a copy.
+//! fn even_rows<T, S: Layout<ext![_, _]>, St: Viewable<T>>(
+//!     t: &Tensor<T, ext![_, _], S, St>,
+//! ) -> Tensor<T, ext![_, _], Strided, ViewOf<'_, T, St>> {
+//!     t.slice(s![..;2, ..])
+//! }
+//! let a = Tensor::<i32, ext![_, _]>::from_vec([3, 2], vec![1, 2, 3, 4, 5, 6]);
+//! assert_eq!(even_rows(&a).to_vec(), [1, 2, 5, 6]);
+//! assert_eq!(even_rows(&a.t()).to_vec(), [1, 3, 5]);
 //! ```
 //!
 //! ## The order of computed results
