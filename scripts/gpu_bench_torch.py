@@ -23,6 +23,7 @@ TARGET_REP_S = 0.02
 MAX_ITERS = 20_000
 BIG = 1 << 26
 SQ = 4096
+TALL = (32768, 1024)
 
 # name -> (what is timed, goal); a goal is (kind, bound, text):
 #   ("ratio", r, _)  eager PyTorch time / mdtensor time >= r
@@ -192,7 +193,7 @@ def run_peers(filt=None, compile_=True):
             guarded(n, "torch", lambda n=n: time_item(n, "torch", work[n], sync))
         del a
     if wants("softmax_last_32768x1024"):
-        a = mat(32768, 1024, 7)
+        a = mat(*TALL, 7)
         guarded("softmax_last_32768x1024", "torch",
                 lambda: time_item("softmax_last_32768x1024", "torch", lambda: torch.softmax(a, -1), sync))
         del a
@@ -420,8 +421,116 @@ def selftest():
     assert "* torch: NVIDIA H100 80GB HBM3 (torch 2.11.0, cuda 13.0)" in t
     assert all(line.count("|") == 7 for line in lines if line.startswith("|")), t
     assert "torch" not in sys.modules, "the table must not import torch"
+    dry_run()
     print("selftest passed")
     return 0
+
+
+def fake_torch(np):
+    """The part of torch's API that `run_peers` uses, on numpy arrays (for `dry_run`)."""
+    import types  # noqa: PLC0415
+
+    class T:
+        def __init__(self, a):
+            self.a = np.asarray(a)
+
+        def _bin(op):
+            return lambda self, o: T(op(self.a, o.a if isinstance(o, T) else o))
+
+        __add__ = __radd__ = _bin(np.add)
+        __sub__ = _bin(np.subtract)
+        __mul__ = __rmul__ = _bin(np.multiply)
+        __mod__ = _bin(np.mod)
+        __matmul__ = _bin(np.matmul)
+
+        def __getitem__(self, k):
+            return T(self.a[k])
+
+        def to(self, what, non_blocking=False):
+            return T(self.a.astype(what)) if isinstance(what, type) else T(self.a.copy())
+
+        def contiguous(self):
+            return T(np.ascontiguousarray(self.a))
+
+        def exp(self):
+            return T(np.exp(self.a))
+
+        def sum(self, dim=None):
+            return T(self.a.sum(axis=dim))
+
+        def item(self):
+            return self.a.item()
+
+        def pin_memory(self):
+            return T(self.a.copy())
+
+    def softmax(x, dim):
+        e = np.exp(x.a - x.a.max(axis=dim, keepdims=True))
+        return T(e / e.sum(axis=dim, keepdims=True))
+
+    def add(x, y, out):
+        np.add(x.a, y.a, out=out.a)
+        return out
+
+    def compile_(f):
+        raise RuntimeError("fake torch: no compiler\nsecond line")
+
+    return types.SimpleNamespace(
+        __version__="fake", int64=np.int64, float32=np.float32, float64=np.float64,
+        version=types.SimpleNamespace(cuda="0"),
+        device=lambda name: name,
+        cuda=types.SimpleNamespace(is_available=lambda: True, get_device_name=lambda i: "fake GPU",
+                                   synchronize=lambda: None),
+        backends=types.SimpleNamespace(cuda=types.SimpleNamespace(matmul=types.SimpleNamespace(fp32_precision="ieee"))),
+        arange=lambda n, device=None, dtype=None: T(np.arange(n, dtype=dtype)),
+        full=lambda shape, v, dtype=None: T(np.full(shape, v, dtype=dtype)),
+        empty_like=lambda x: T(np.empty_like(x.a)),
+        softmax=softmax, add=add, compile=compile_,
+    )
+
+
+def dry_run():
+    """`run_peers` end to end on a numpy stand-in for torch at small sizes: every item
+    prints its line under its name, a failing peer is skipped with its reason, and TF32 is
+    switched back off."""
+    try:
+        import numpy as np  # noqa: PLC0415
+    except ImportError:
+        print("selftest: dry run of the PyTorch side skipped (no numpy)")
+        return
+    import contextlib  # noqa: PLC0415
+    import io  # noqa: PLC0415
+
+    g = globals()
+    saved = {k: g[k] for k in ("BIG", "SQ", "TALL", "REPS", "MAX_ITERS")}
+    fake = fake_torch(np)
+    sys.modules["torch"] = fake
+    buf = io.StringIO()
+    try:
+        g.update(BIG=1 << 10, SQ=16, TALL=(64, 8), REPS=3, MAX_ITERS=2)
+        with contextlib.redirect_stdout(buf):
+            rc = run_peers()
+        only = io.StringIO()
+        with contextlib.redirect_stdout(only):
+            assert run_peers(filt="sum_first") == 0
+    finally:
+        g.update(saved)
+        del sys.modules["torch"]
+    assert rc == 0
+    assert list(parse(only.getvalue().splitlines())[0]) == [("sum_first_4096x4096", "torch")]
+    results, meta, notes = parse(buf.getvalue().splitlines())
+    assert not notes, notes
+    for name in NAMES:
+        if name != "first_call":
+            assert (name, "torch") in results, name
+            assert results[(name, "torch")]["reps"] == 3, results[(name, "torch")]
+    assert ("sum_all", "torch.item") in results
+    assert results[("h2d_256mib", "torch-pinned")]["bytes"] == (1 << 10) * 4
+    skips = {(m["name"], m["impl"]): m["reason"] for m in meta if m["meta"] == "skipped"}
+    assert skips[("fused_expr", "torch.compile")] == "fake torch: no compiler", skips
+    assert ("fused_expr", "cupy.fuse") in skips or ("fused_expr", "cupy.fuse") in results
+    assert [m["device"] for m in meta if m["meta"] == "device"] == ["fake GPU"]
+    assert fake.backends.cuda.matmul.fp32_precision == "ieee"
 
 
 def main(argv):
