@@ -108,11 +108,10 @@ def run_peers(filt=None, compile_=True):
     try:
         import torch  # noqa: PLC0415 (lazy: --table and --selftest need no torch)
     except ImportError as e:
-        print(f"no torch: the PyTorch side cannot run ({e})", file=sys.stderr)
+        skipped("*", "torch", f"no torch: the PyTorch side cannot run ({e})")
         return 1
-
     if not torch.cuda.is_available():
-        print("no GPU: torch.cuda.is_available() is False", file=sys.stderr)
+        skipped("*", "torch", "no GPU: torch.cuda.is_available() is False")
         return 1
     dev = torch.device("cuda")
     sync = torch.cuda.synchronize
@@ -339,7 +338,8 @@ def table(results, meta, notes):
                "Ratio = peer time / mdtensor time: above 1, mdtensor is faster.")
     skips = [m for m in meta if m.get("meta") == "skipped"]
     for m in skips:
-        out.append(f"* skipped {m.get('impl')} `{m.get('name')}`: {m.get('reason')}")
+        what = "" if m.get("name") == "*" else f" `{m.get('name')}`"
+        out.append(f"* skipped {m.get('impl')}{what}: {m.get('reason')}")
     for n in notes:
         out.append(f"* note: {n}")
     return "\n".join(out)
@@ -374,6 +374,7 @@ def selftest():
         '{"name": "fused_expr", "impl": "torch", "median_s": 2.5e-3, "reps": 7, "iters": 8}',
         '{"name": "fused_expr", "impl": "cupy.fuse", "median_s": 1.1e-3, "reps": 7, "iters": 18}',
         '{"meta": "skipped", "name": "fused_expr", "impl": "torch.compile", "reason": "no triton"}',
+        '{"meta": "skipped", "name": "*", "impl": "cupy", "reason": "no cupy"}',
         '{"name": "add_new", "impl": "torch", "median_s": 1.0e-3, "reps": 7, "iters": 20}',
         '{"name": "h2d_256mib", "impl": "torch", "median_s": 4.0e-2, "reps": 7, "iters": 1, "bytes": 268435456}',
         '{"name": "h2d_256mib", "impl": "torch-pinned", "median_s": 5.0e-3, "reps": 7, "iters": 4, "bytes": 268435456}',
@@ -385,7 +386,7 @@ def selftest():
     ]
     results, meta, notes = parse(ours + peers)
     assert len(results) == 13, results.keys()
-    assert len(meta) == 3 and len(notes) == 3, (meta, notes)
+    assert len(meta) == 4 and len(notes) == 3, (meta, notes)
     assert results[("fused_expr", "cupy.fuse")]["median_s"] == 1.1e-3
 
     assert verdict(ITEMS[0][2], results, "fused_expr") == ("≥2× eager: met", True)
@@ -416,6 +417,7 @@ def selftest():
     assert not any(line.startswith("| `sum_all`") for line in lines)  # no figure from either side
     assert "Goals met: 3 of the 5 whose figures are all here." in t, t
     assert "* skipped torch.compile `fused_expr`: no triton" in t
+    assert "* skipped cupy: no cupy" in t
     assert "* note: not json at all" in t
     assert "* mdtensor: NVIDIA H100 80GB HBM3 (arch compute_90)" in t
     assert "* torch: NVIDIA H100 80GB HBM3 (torch 2.11.0, cuda 13.0)" in t
