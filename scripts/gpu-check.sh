@@ -23,6 +23,8 @@ set -euo pipefail
 TESTS=(device device_gpu)
 # The bench binary's name in DIR (the test `device` has the bench's target name).
 BENCH=device_bench
+# This script by an absolute path: `build` changes directory before copying it.
+SELF="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 
 case "${1:-}" in
 build)
@@ -67,7 +69,7 @@ for line in sys.stdin:
     if command -v strip > /dev/null; then
         for f in "${TESTS[@]}" "$BENCH"; do strip "$out/$f"; done
     fi
-    cp "$0" "$out/gpu-check.sh"
+    cp "$SELF" "$out/gpu-check.sh"
     cp scripts/gpu_bench_torch.py "$out/gpu_bench_torch.py"
     du -ch "$out"/* | tail -n 1 | sed "s|total|total size of $out|"
     echo "copy $out to the GPU machine and run: $out/gpu-check.sh run (tests), bench, or all"
@@ -108,8 +110,8 @@ bench)
     ;;
 all)
     status=0
-    "$0" run || status=1
-    "$0" bench "${@:2}" || status=1
+    "$SELF" run || status=1
+    "$SELF" bench "${@:2}" || status=1
     exit "$status"
     ;;
 *)
