@@ -6,8 +6,8 @@
 
 use mdtensor::device::probe::{self, search_dirs_from};
 use mdtensor::device::{
-    compile_ptx, kernel_source, launch_grid, layout_class, select, Cuda, CudaRef, Device, DeviceExpr, DeviceMath,
-    LayoutClass, BLOCK, KERNEL_NAME,
+    compile_cubin, compile_ptx, kernel_source, launch_grid, layout_class, select, Cuda, CudaRef, Device, DeviceExpr,
+    DeviceMath, LayoutClass, BLOCK, KERNEL_NAME,
 };
 use mdtensor::error::DeviceError;
 use mdtensor::{ext, ColMajor, DynRank, RowMajor, Strided, Tensor};
@@ -315,7 +315,7 @@ fn device_new_returns_err_without_a_driver_and_never_panics() {
     }
 }
 
-/// NVRTC compiles every generated kernel to PTX. Skips with one line when
+/// NVRTC compiles every generated kernel to PTX and to CUBIN. Skips with one line when
 /// `libnvrtc.so.13` is not found, unless `MDTENSOR_REQUIRE_NVRTC=1` (CI sets it when the
 /// `nvidia-cuda-nvrtc` wheel was installed).
 #[test]
@@ -347,6 +347,20 @@ fn nvrtc_compiles_every_generated_kernel() {
                 assert!(ptx.contains(".f64"), "{name}: no f64 instruction in the PTX");
             }
         }
+    }
+    // What the device loads: machine code for the GPU's real architecture (an ELF CUBIN,
+    // which needs no PTX JIT, so an NVRTC newer than the driver still works), for the
+    // H100/H200 and a Blackwell GPU.
+    let named = all_sources().into_iter().map(|(n, s)| (n.to_string(), s));
+    for (name, src) in named.chain(device_reduce_cpu::reduction_sources()) {
+        for arch in ["sm_90", "sm_100"] {
+            let bin = compile_cubin(&src, arch).unwrap_or_else(|e| panic!("{name} ({arch}): {e}"));
+            assert!(bin.starts_with(b"\x7fELF"), "{name} ({arch}): not a CUBIN");
+        }
+    }
+    match compile_cubin("extern \"C\" __global__ void k() { undeclared_name; }", "sm_90") {
+        Err(DeviceError::Compile { log, .. }) => assert!(log.contains("undeclared_name"), "{log}"),
+        other => panic!("expected a compile error, got {other:?}"),
     }
     // A broken source is reported with its log and the source itself.
     match compile_ptx("extern \"C\" __global__ void k() { undeclared_name; }", None) {

@@ -86,12 +86,66 @@ pub fn compile_ptx(source: &str, arch: Option<&str>) -> Result<String, DeviceErr
     }
 }
 
+/// Compiles CUDA C source to a CUBIN (machine code) for a real architecture such as
+/// `sm_90`, with the options of [`compile_ptx`]; needs NVRTC but no GPU. The device loads
+/// its kernels as CUBIN rather than PTX: the driver only JIT-compiles PTX whose ISA
+/// version it knows, so PTX from an NVRTC newer than the driver fails to load
+/// (`CUDA_ERROR_UNSUPPORTED_PTX_VERSION`), while a CUBIN of the same major CUDA release
+/// runs on every driver of that release (CUDA's minor version compatibility).
+///
+/// ```no_run
+/// let bin = mdtensor::device::compile_cubin("extern \"C\" __global__ void k() {}", "sm_90")?;
+/// assert!(bin.starts_with(b"\x7fELF"));
+/// # Ok::<(), mdtensor::error::DeviceError>(())
+/// ```
+pub fn compile_cubin(source: &str, arch: &str) -> Result<Vec<u8>, DeviceError> {
+    probe::ensure_loaded(probe::NVRTC)?;
+    guard("NVRTC", || cubin(source, arch))?
+}
+
+fn cubin(source: &str, arch: &str) -> Result<Vec<u8>, DeviceError> {
+    use cudarc::nvrtc::{result, sys};
+    /// Destroys the program however compilation ends.
+    struct Program(sys::nvrtcProgram);
+    impl Drop for Program {
+        fn drop(&mut self) {
+            // SAFETY: made by `create_program` below and destroyed only here.
+            let _ = unsafe { result::destroy_program(self.0) };
+        }
+    }
+    let nvrtc = |e: result::NvrtcError| DeviceError::Driver(format!("NVRTC: {e:?}"));
+    let src = std::ffi::CString::new(source)
+        .map_err(|_| DeviceError::Driver("NVRTC: the kernel source contains a NUL byte".into()))?;
+    // Declared after `src`, so dropped before it: the program refers to the source.
+    let prog = Program(result::create_program(&src, None).map_err(nvrtc)?);
+    let opts = ["--fmad=false".to_string(), format!("--gpu-architecture={arch}")];
+    // SAFETY: `prog` is a live program.
+    if unsafe { result::compile_program(prog.0, &opts) }.is_err() {
+        // SAFETY: as above.
+        let log = unsafe { result::get_program_log(prog.0) }.map_err(nvrtc)?;
+        let log: Vec<u8> = log.iter().take_while(|&&c| c != 0).map(|&c| c as u8).collect();
+        return Err(DeviceError::Compile {
+            source: source.to_owned(),
+            log: String::from_utf8_lossy(&log).into_owned(),
+        });
+    }
+    let mut size = 0usize;
+    // SAFETY: a compiled program; `size` is written by NVRTC.
+    unsafe { sys::nvrtcGetCUBINSize(prog.0, &mut size) }.result().map_err(nvrtc)?;
+    let mut bin = crate::alloc::try_vec_filled("compile_cubin", size, 0u8)?;
+    // SAFETY: `bin` has the `size` bytes NVRTC asked for.
+    unsafe { sys::nvrtcGetCUBIN(prog.0, bin.as_mut_ptr().cast()) }.result().map_err(nvrtc)?;
+    Ok(bin)
+}
+
 struct Inner {
     ordinal: usize,
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
     /// `compute_XY` for NVRTC, from the device's compute capability.
     arch: String,
+    /// `sm_XY`: the real architecture the kernels are compiled to.
+    sm: String,
     /// Most blocks an elementwise launch uses: a few waves of resident blocks.
     max_blocks: u32,
     blas: Mutex<Option<Arc<CudaBlas>>>,
@@ -152,6 +206,7 @@ impl Device {
                 ctx,
                 stream,
                 arch: format!("compute_{maj}{min}"),
+                sm: format!("sm_{maj}{min}"),
                 // 2048 resident threads per multiprocessor on current GPUs = 8 blocks of
                 // 256; four waves of those keep every multiprocessor busy while each
                 // thread strides over the rest.
@@ -172,7 +227,8 @@ impl Device {
         guard("cuDeviceGetName", || self.inner.ctx.name()).ok().and_then(Result::ok).unwrap_or_default()
     }
 
-    /// The NVRTC architecture kernels are compiled for (`compute_90` on an H100).
+    /// The virtual architecture of this device (`compute_90` on an H100); kernels are
+    /// compiled to machine code for the matching real one (`sm_90`).
     pub fn arch(&self) -> &str {
         &self.inner.arch
     }
@@ -208,7 +264,8 @@ impl Device {
     }
 
     /// The kernel for `key`: from the cache, or compiled from `source()` (entry point
-    /// `name`) for this device's architecture, loaded and cached.
+    /// `name`) to a CUBIN for this device's architecture ([`compile_cubin`]), loaded and
+    /// cached.
     pub(crate) fn kernel(
         &self,
         key: KernelKey,
@@ -219,8 +276,8 @@ impl Device {
         if let Some(f) = cache.get(&key) {
             return Ok(f.clone());
         }
-        let ptx = compile_ptx(&source(), Some(&self.inner.arch))?;
-        let module = guard("cuModuleLoadData", || self.inner.ctx.load_module(cudarc::nvrtc::Ptx::from_src(ptx)))?
+        let bin = compile_cubin(&source(), &self.inner.sm)?;
+        let module = guard("cuModuleLoadData", || self.inner.ctx.load_module(cudarc::nvrtc::Ptx::from_binary(bin)))?
             .map_err(|e| driver_error("module load", 0, e))?;
         let f = guard("cuModuleGetFunction", || module.load_function(name))?
             .map_err(|e| DeviceError::Launch { kernel: name.to_owned(), reason: e.to_string() })?;

@@ -78,7 +78,7 @@ mod tensor;
 
 pub use batched::{gemm_plan, operand_layout, DeviceMatmul, GemmPlan, Precision};
 pub use eval::{layout_class, DeviceEval};
-pub use handle::{compile_ptx, Device, KernelKey, LayoutClass};
+pub use handle::{compile_cubin, compile_ptx, Device, KernelKey, LayoutClass};
 pub use kernel::{kernel_source, launch_grid, Args, DeviceExpr, DeviceMath, Gen, Leaf, LeafArg, BLOCK, KERNEL_NAME};
 pub use linalg::{gemm_args, mat_layout, MatLayout};
 pub use reduce::{DeviceReductions, DeviceTensor};

@@ -99,8 +99,12 @@ pub(super) fn download<T: DeviceElem>(
         return dev.synchronize();
     }
     let chunk = STAGING_BYTES / core::mem::size_of::<T>();
+    // Plain page-locked memory (flags 0), not cudarc's default write-combined kind: the
+    // host reads this buffer, and CUDA documents write-combined memory as not readable
+    // efficiently by most CPUs (it is for buffers the host only writes, as in `upload`).
     // SAFETY: each staging buffer is filled by a device copy before it is read.
-    let mut staging = guard("cuMemHostAlloc", || unsafe { dev.ctx().alloc_pinned::<T>(chunk) })?.map_err(err)?;
+    let mut staging =
+        guard("cuMemHostAlloc", || unsafe { dev.ctx().alloc_pinned_with_flags::<T>(chunk, 0) })?.map_err(err)?;
     let full = dst.len() / chunk * chunk;
     for (k, part) in dst[..full].chunks_mut(chunk).enumerate() {
         let s = src.slice(start + k * chunk..start + (k + 1) * chunk);
