@@ -365,3 +365,15 @@ fn comparisons_and_select_match_the_host() -> Result<(), mdtensor::Error> {
     assert_eq!(relu.to_host()?.to_vec(), x.relu().eval_on(&dev)?.to_host()?.to_vec());
     Ok(())
 }
+
+#[test]
+fn opening_a_device_twice_gives_the_same_handle() -> Result<(), mdtensor::Error> {
+    let Some(dev) = gpu() else { return Ok(()) };
+    let again = Device::new(dev.ordinal())?;
+    assert!(again == dev, "a second Device::new of one ordinal shares the first handle");
+    // Tensors made through either handle combine.
+    let a = Tensor::<f32, ext![_]>::from_fn([5], |[i]| i as f32).to_device(&dev)?;
+    let b = Tensor::<f32, ext![_]>::from_fn([5], |[i]| 1.0 + i as f32).to_device(&again)?;
+    assert_eq!((&a + &b).eval_on(&again)?.to_host()?.to_vec(), [1.0, 3.0, 5.0, 7.0, 9.0]);
+    Ok(())
+}

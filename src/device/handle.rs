@@ -8,7 +8,7 @@ use cudarc::cublas::CudaBlas;
 use cudarc::driver::{CudaContext, CudaFunction, CudaStream, DriverError};
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 
 /// Runs a cudarc call, turning a panic (cudarc panics when a library or a symbol cannot
 /// be loaded) into [`DeviceError::Driver`] naming `what`. The probe runs first, so this
@@ -152,8 +152,12 @@ struct Inner {
     kernels: Mutex<HashMap<KernelKey, CudaFunction>>,
 }
 
+/// The handles open in this process, by ordinal (dead ones are dropped on the next open).
+static OPEN: Mutex<Vec<(usize, Weak<Inner>)>> = Mutex::new(Vec::new());
+
 /// One GPU: its context, the stream every operation of its tensors runs on, a cuBLAS
-/// handle made on first use and the compiled kernels. Cloning shares all of it.
+/// handle made on first use and the compiled kernels. Cloning shares all of it, and so
+/// does opening the same ordinal again while a handle to it is alive.
 ///
 /// ```no_run
 /// use mdtensor::device::Device;
@@ -174,7 +178,8 @@ impl core::fmt::Debug for Device {
 }
 
 impl PartialEq for Device {
-    /// The same device handle (clones of one [`Device::new`]).
+    /// The same device handle (every [`Device::new`] of one ordinal while a handle to it
+    /// is alive, and their clones).
     fn eq(&self, other: &Self) -> bool {
         Arc::ptr_eq(&self.inner, &other.inner)
     }
@@ -190,6 +195,19 @@ impl Device {
     /// # Ok::<(), mdtensor::error::DeviceError>(())
     /// ```
     pub fn new(ordinal: usize) -> Result<Device, DeviceError> {
+        // One handle per GPU while any is alive: tensors from two `Device::new(0)` calls
+        // then share a stream and a kernel cache, and compare as the same device.
+        let mut open = OPEN.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        open.retain(|(_, h)| h.strong_count() > 0);
+        if let Some(inner) = open.iter().find(|(o, _)| *o == ordinal).and_then(|(_, h)| h.upgrade()) {
+            return Ok(Device { inner });
+        }
+        let dev = Device::open(ordinal)?;
+        open.push((ordinal, Arc::downgrade(&dev.inner)));
+        Ok(dev)
+    }
+
+    fn open(ordinal: usize) -> Result<Device, DeviceError> {
         probe::ensure_loaded(probe::DRIVER)?;
         let no_device = |reason: String| DeviceError::NoDevice { ordinal, reason };
         let ctx = guard("cuInit", || CudaContext::new(ordinal))?.map_err(|e| no_device(e.to_string()))?;
@@ -199,6 +217,9 @@ impl Device {
             ctx.attribute(cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
         })?
         .map_err(|e| driver_error("multiprocessor count", 0, e))?;
+        // A stream of our own rather than the default one: it puts cudarc in its
+        // multi-stream mode, where it records the events that the pinned staging of large
+        // copies waits on before reusing a buffer.
         let stream = guard("cuStreamCreate", || ctx.new_stream())?.map_err(|e| driver_error("stream", 0, e))?;
         Ok(Device {
             inner: Arc::new(Inner {
