@@ -96,6 +96,10 @@ fn collapse(dims: &[usize], strides: &[isize]) -> Option<isize> {
     for (&d, &s) in dims.iter().zip(strides).rev() {
         if d > 1 {
             match unit {
+                // cuBLAS documents its batch strides as offsets between consecutive
+                // products without saying that they may be negative: a flipped batch axis
+                // is stepped by the loop of calls instead.
+                None if s < 0 => return None,
                 None => unit = Some(s),
                 Some(u) if u.checked_mul(span) == Some(s) => {}
                 Some(_) => return None,

@@ -137,6 +137,30 @@ fn broadcast_batches_step_with_stride_zero_in_one_call() {
     assert_eq!((p.count, p.stride_a, p.stride_b, p.calls.len()), (7, 0, 30, 1));
 }
 
+#[test]
+fn flipped_batch_axes_are_stepped_by_calls_not_by_negative_strides() {
+    // A batch of 3 row-major 2×3 matrices stored in reverse (batch stride -6, element
+    // [0, 0, 0] at position 12) times a batch of 3 row-major 3×4 matrices.
+    let (ad, sa, bd, sb) = ([3usize, 2, 3], [-6isize, 3, 1], [3usize, 3, 4], [12isize, 4, 1]);
+    let abuf: Vec<f64> = (0..18).map(|x| x as f64 - 4.5).collect();
+    let bbuf: Vec<f64> = (0..36).map(|x| (x % 7) as f64).collect();
+    let d = matmul_dims(&ad, &bd).unwrap();
+    let plan = gemm_plan(
+        &d,
+        (&ad, &sa, operand_layout(&ad, &sa, true).unwrap()),
+        (&bd, &sb, operand_layout(&bd, &sb, false).unwrap()),
+    );
+    assert!(plan.stride_a >= 0 && plan.stride_b >= 0, "{plan:?}");
+    assert_eq!(plan.calls.len() * plan.count, 3);
+    let flipped = Tensor::<f64, DynRank>::from_fn(DynRank::new(ad.to_vec()), |ix| {
+        abuf[(12 + ix[0] as isize * -6 + ix[1] as isize * 3 + ix[2] as isize) as usize]
+    });
+    let want = flipped.matmul(&logical(&bbuf, &bd, &sb));
+    let mut c = vec![f64::NAN; want.numel()];
+    emulate(&plan, &abuf, 12, &bbuf, 0, &mut c);
+    assert_eq!(c, want.to_vec());
+}
+
 /// The result types, checked by the compiler (the closures are never called).
 #[test]
 fn product_types_follow_the_host_matmul_rule() {
