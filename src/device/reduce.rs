@@ -898,3 +898,75 @@ macro_rules! device_keepdims {
     )*};
 }
 device_keepdims!(f32, f64);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::reduce_kernel::ReduceLayout;
+
+    /// The `long long` value parameters of a generated kernel, in order.
+    fn int_params(src: &str) -> Vec<String> {
+        let start = src.find(&format!("{REDUCE_KERNEL}(")).unwrap();
+        let end = start + src[start..].find(") {").unwrap();
+        src[start..end]
+            .lines()
+            .map(|l| l.trim().trim_end_matches(','))
+            .filter(|l| l.starts_with("long long ") && !l.contains('*'))
+            .map(|l| l["long long ".len()..].to_string())
+            .collect()
+    }
+
+    fn ints(args: &[KArg<f32>]) -> Vec<i64> {
+        args.iter()
+            .map(|a| match a {
+                KArg::Int(i) => *i,
+                _ => panic!("a shape argument that is not an integer"),
+            })
+            .collect()
+    }
+
+    /// The value each named parameter must receive.
+    fn expect(name: &str, plan: &ReducePlan, extra: &[(&str, usize)]) -> i64 {
+        if let Some(&(_, v)) = extra.iter().find(|(n, _)| *n == name) {
+            return v as i64;
+        }
+        let axis = |p: &str| name[p.len()..].parse::<usize>().unwrap();
+        match name {
+            "n_out" => plan.n_out as i64,
+            "len" => plan.len as i64,
+            n if n.starts_with("kd") => plan.kd[axis("kd")] as i64,
+            n if n.starts_with("rd") => plan.rd[axis("rd")] as i64,
+            n if n.starts_with('s') => plan.strides[axis("s")] as i64,
+            n => panic!("unexpected parameter {n}"),
+        }
+    }
+
+    /// The shape arguments of a partial and a combine launch match the generated
+    /// kernels' parameters name by name (the launches themselves need a GPU).
+    #[test]
+    fn shape_arguments_follow_the_kernel_parameters() {
+        let plan = ReducePlan::new(&[3, 5000, 2], &[10000, 2, 1], &[false, true, false]);
+        for layout in [ReduceLayout::Block, ReduceLayout::Thread] {
+            let sched = ReduceSchedule::with_chunks(layout, plan.n_out, plan.len, 64, 100);
+            assert!(sched.is_split());
+            let cplan = sched.combine_plan(plan.n_out);
+            for op in [ReduceOp::Sum, ReduceOp::Max, ReduceOp::Std] {
+                let partial = ReduceMode { layout, stage: ReduceStage::Partial };
+                let names = int_params(&reduce_source_mode::<f32>(op, 3, partial));
+                let vals = ints(&partial_args(&plan, &sched));
+                assert_eq!(names.len(), vals.len(), "{names:?}");
+                let extra = [("chunk", sched.chunk), ("n_chunk", sched.n_chunk)];
+                for (n, v) in names.iter().zip(vals) {
+                    assert_eq!(expect(n, &plan, &extra), v, "{op:?} {layout:?} partial {n}");
+                }
+                let combine = ReduceMode { layout, stage: ReduceStage::Combine };
+                let names = int_params(&reduce_source_mode::<f32>(op, 2, combine));
+                let vals = ints(&combine_args(&cplan, plan.len));
+                assert_eq!(names.len(), vals.len(), "{names:?}");
+                for (n, v) in names.iter().zip(vals) {
+                    assert_eq!(expect(n, &cplan, &[("total", plan.len)]), v, "{op:?} {layout:?} combine {n}");
+                }
+            }
+        }
+    }
+}
