@@ -17,6 +17,8 @@ use std::path::{Path, PathBuf};
 mod device_batched_cpu;
 #[path = "support/device_reduce_cpu.rs"]
 mod device_reduce_cpu;
+#[path = "support/device_reduce_split_cpu.rs"]
+mod device_reduce_split_cpu;
 
 type M32 = Tensor<f32, ext![2, 3], RowMajor, Cuda<f32>>;
 type R32 = Tensor<f32, ext![3], RowMajor, Cuda<f32>>;

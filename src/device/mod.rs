@@ -30,8 +30,11 @@
 //!   `max`, `min`, `argmax`, `argmin` over everything, `::<I>`, `_dyn`, `_axes`, `_axes_keepdims`) and `softmax` /
 //!   `log_softmax` ([`DeviceSoftmax`]) keep the host's names, results and result extents
 //!   (the host's `RemoveAxis`, `RemoveAxisDyn`, `AxisAt`); each is one generated kernel
-//!   per operation, element type and rank ([`reduce_source`], [`softmax_source`]), one
-//!   block per output, on any strides. Values stay on the device; positions
+//!   per operation, element type, rank and mode ([`reduce_source_mode`],
+//!   [`softmax_source`]), on any strides; [`ReduceSchedule`] picks one block per output,
+//!   one thread per output (when the outputs are the inner axes in memory), and cuts
+//!   long reduced ranges into chunks combined by a second launch when there are too few
+//!   outputs to fill the GPU. Values stay on the device; positions
 //!   (`argmax_axis`) and whole-tensor results come back to the host.
 //! * Comparisons (`gt`, `ge`, `lt`, `le`, `eq_elem`, `ne_elem` of [`DeviceMath`]) and
 //!   [`select`] are nodes of the fused kernel, as on the host.
@@ -71,6 +74,7 @@ mod linalg;
 pub mod probe;
 mod reduce;
 mod reduce_kernel;
+mod reduce_schedule;
 mod select;
 mod softmax;
 mod storage;
@@ -83,8 +87,10 @@ pub use kernel::{kernel_source, launch_grid, Args, DeviceExpr, DeviceMath, Gen, 
 pub use linalg::{gemm_args, mat_layout, MatLayout};
 pub use reduce::{DeviceReductions, DeviceTensor};
 pub use reduce_kernel::{
-    reduce_block, reduce_grid, reduce_source, softmax_source, ReduceOp, ReducePlan, REDUCE_BLOCK_MAX, REDUCE_KERNEL,
+    reduce_block, reduce_grid, reduce_source, reduce_source_mode, softmax_source, ReduceLayout, ReduceMode, ReduceOp,
+    ReducePlan, ReduceStage, REDUCE_BLOCK_MAX, REDUCE_KERNEL,
 };
+pub use reduce_schedule::{reduce_launch, ReduceSchedule, BLOCK_CHUNK_MIN, THREAD_CHUNK_MIN};
 pub use select::{select, DeviceCond};
 pub use softmax::DeviceSoftmax;
 pub use storage::{Cuda, CudaMut, CudaRef, DeviceElem, DeviceStorage, DeviceStorageMut};

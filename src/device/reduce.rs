@@ -2,12 +2,14 @@
 //! `argmax`, `argmin` over every element, along one axis (static `::<I>` or run-time
 //! `_dyn`) and over several run-time axes (`_axes`, `_axes_keepdims`), with the host's
 //! names, results and shape rules (the result extents come from the host's
-//! `RemoveAxis`/`RemoveAxisDyn`). One generated kernel per operation, element type and
-//! rank ([`reduce_source`]); any strides.
+//! `RemoveAxis`/`RemoveAxisDyn`). One generated kernel per operation, element type,
+//! rank and mode ([`reduce_source_mode`]), on the schedule [`ReduceSchedule`] picks; any
+//! strides.
 
 use super::handle::{driver_error, guard, Device, KernelKey, LayoutClass};
 use super::launch::{launch, KArg};
-use super::reduce_kernel::{reduce_block, reduce_grid, reduce_source, ReduceOp, ReducePlan, REDUCE_KERNEL};
+use super::reduce_kernel::{reduce_source_mode, ReduceMode, ReduceOp, ReducePlan, ReduceStage, REDUCE_KERNEL};
+use super::reduce_schedule::{reduce_launch, ReduceSchedule};
 use super::storage::{Cuda, DeviceElem, DeviceStorage};
 use super::tensor::{alloc, download};
 use crate::error::or_panic;
@@ -72,7 +74,55 @@ pub(crate) fn plan_args<T>(plan: &ReducePlan) -> Vec<KArg<T>> {
     a
 }
 
-/// Runs reduction `op` of `x` over the axes where `mask` is true.
+/// Positions buffer of `n` entries on `dev`.
+fn alloc_positions(dev: &Device, n: usize) -> Result<CudaSlice<i64>, DeviceError> {
+    let bytes = n.saturating_mul(8);
+    // SAFETY: every launch that allocates positions writes all `n` before they are read.
+    guard("cuMemAlloc", || unsafe { dev.stream().alloc::<i64>(n.max(1)) })?.map_err(|e| driver_error("alloc", bytes, e))
+}
+
+/// The shape arguments of a [`ReduceStage::Partial`] kernel: `n_out`, `len`, `chunk`,
+/// `n_chunk`, `kd…`, `rd…`, `s…`.
+fn partial_args<T>(plan: &ReducePlan, sched: &ReduceSchedule) -> Vec<KArg<T>> {
+    let mut a = plan_args(plan);
+    a.splice(2..2, [KArg::Int(sched.chunk as i64), KArg::Int(sched.n_chunk as i64)]);
+    a
+}
+
+/// The shape arguments of a [`ReduceStage::Combine`] kernel over the partials' plan
+/// `cplan`, for outputs of `total` elements: `n_out`, `len`, `total`, `kd…`, `rd…`, `s…`.
+fn combine_args<T>(cplan: &ReducePlan, total: usize) -> Vec<KArg<T>> {
+    let mut a = plan_args(cplan);
+    a.insert(2, KArg::Int(total as i64));
+    a
+}
+
+/// Queues the kernel of `op` in `mode` (over `rank` axes) for `n_work` work items of at
+/// most `item_len` elements.
+///
+/// # Safety
+/// As [`launch`]: `args` follow [`reduce_source_mode`]'s list for `op`, `mode` and `rank`,
+/// and every position the kernel reads or writes is inside its buffer.
+unsafe fn launch_mode<T: DeviceElem>(
+    dev: &Device,
+    op: ReduceOp,
+    mode: ReduceMode,
+    rank: usize,
+    work: (usize, usize),
+    args: &[KArg<T>],
+) -> Result<(), DeviceError> {
+    let Some((grid, block)) = reduce_launch(mode.layout, work.0, work.1, dev.max_blocks()) else { return Ok(()) };
+    let name = op.key_in(mode);
+    let key = KernelKey { tree: name, elem: T::C_TYPE, rank, class: LayoutClass::Strided };
+    let f = dev.kernel(key, REDUCE_KERNEL, || reduce_source_mode::<T>(op, rank, mode))?;
+    // SAFETY: the caller's contract.
+    unsafe { launch(dev, &f, grid, block, args, name) }
+}
+
+/// Runs reduction `op` of `x` over the axes where `mask` is true, on the schedule
+/// [`ReduceSchedule::new`] picks: one launch, or partials per chunk and their combine (a
+/// variance: partial sums, their combine into the means, partial squared deviations from
+/// the means, their combine).
 fn run<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>>(
     x: &Tensor<T, E, S, St>,
     red: Red<T>,
@@ -84,26 +134,21 @@ fn run<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>>(
     let strides = x.strides();
     let plan = ReducePlan::new(dims.as_ref(), strides.as_ref(), mask);
     let mut vals = alloc::<T>(&dev, plan.n_out)?;
-    let mut pos = if op.has_positions() {
-        let bytes = plan.n_out.saturating_mul(8);
-        // SAFETY: the launch writes all `n_out` positions before they are read.
-        Some(
-            guard("cuMemAlloc", || unsafe { dev.stream().alloc::<i64>(plan.n_out.max(1)) })?
-                .map_err(|e| driver_error("alloc", bytes, e))?,
-        )
-    } else {
-        None
-    };
-    if let Some(grid) = reduce_grid(plan.n_out, dev.max_blocks()) {
-        let rank = dims.as_ref().len();
-        let key = KernelKey { tree: op.key(), elem: T::C_TYPE, rank, class: LayoutClass::Strided };
-        let f = dev.kernel(key, REDUCE_KERNEL, || reduce_source::<T>(op, rank))?;
-        let stream = dev.stream();
-        let (buf, start, _) = x.storage.region();
-        let first = (start + S::offset(&x.mapping)) as u64 * core::mem::size_of::<T>() as u64;
-        let (in_ptr, in_sync) = buf.device_ptr(stream);
+    let mut pos = if op.has_positions() { Some(alloc_positions(&dev, plan.n_out)?) } else { None };
+    if plan.n_out == 0 {
+        return Ok(Launched { vals, pos, n_out: plan.n_out, dev });
+    }
+    let rank = dims.as_ref().len();
+    let sched = ReduceSchedule::new(&plan, dev.max_blocks());
+    let stream = dev.stream();
+    let (buf, start, _) = x.storage.region();
+    let first = (start + S::offset(&x.mapping)) as u64 * core::mem::size_of::<T>() as u64;
+    let (in_ptr, in_sync) = buf.device_ptr(stream);
+    let input = in_ptr + first;
+    if !sched.is_split() {
+        let mode = ReduceMode { layout: sched.layout, stage: ReduceStage::Whole };
         let (out_ptr, out_sync) = vals.device_ptr_mut(stream);
-        let mut args = vec![KArg::<T>::Ptr(in_ptr + first), KArg::Ptr(out_ptr)];
+        let mut args = vec![KArg::<T>::Ptr(input), KArg::Ptr(out_ptr)];
         let pos_sync = pos.as_mut().map(|p| {
             let (ptr, sync) = p.device_ptr_mut(stream);
             args.push(KArg::Ptr(ptr));
@@ -113,14 +158,87 @@ fn run<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>>(
             args.push(KArg::Elem(red.ddof));
         }
         args.extend(plan_args(&plan));
-        // SAFETY: the arguments follow `reduce_source`'s list (input, output, positions
-        // for extremes, `ddof` for variances, then the plan); every position `base + off`
-        // the kernel reads is an element of `x` (the plan decomposes valid indices only),
-        // inside its region by the dense invariant; the outputs have `n_out` elements; the buffers and their
-        // stream events live until the launch is queued.
-        unsafe { launch(&dev, &f, grid, reduce_block(plan.len), &args, op.key())? };
+        // SAFETY: the arguments follow `reduce_source_mode`'s list for a whole reduction
+        // (input, output, positions for extremes, `ddof` for variances, then the plan);
+        // every position `base + off` the kernel reads is an element of `x` (the plan
+        // decomposes valid indices only), inside its region by the dense invariant; the
+        // outputs have `n_out` elements; the buffers and their stream events live until
+        // the launch is queued.
+        unsafe { launch_mode(&dev, op, mode, rank, (plan.n_out, plan.len), &args)? };
         drop((in_sync, out_sync, pos_sync));
+        return Ok(Launched { vals, pos, n_out: plan.n_out, dev });
     }
+    let n_part = plan.n_out.checked_mul(sched.n_chunk).ok_or_else(|| DeviceError::Launch {
+        kernel: op.key_in(ReduceMode::BLOCK).to_owned(),
+        reason: "too many partial results".into(),
+    })?;
+    let mut part = alloc::<T>(&dev, n_part)?;
+    let mut ppos = if op.has_positions() { Some(alloc_positions(&dev, n_part)?) } else { None };
+    let pmode = ReduceMode { layout: sched.layout, stage: ReduceStage::Partial };
+    let cplan = sched.combine_plan(plan.n_out);
+    let cmode = ReduceMode { layout: ReduceSchedule::layout_of(&cplan), stage: ReduceStage::Combine };
+    let (pwork, cwork) = ((n_part, sched.chunk), (plan.n_out, sched.n_chunk));
+    // SAFETY (every launch below): the arguments follow `reduce_source_mode`'s list for
+    // the stage; a partial kernel reads elements of `x` only (chunks lie inside
+    // `0..len`, decomposed as in the whole launch) and writes `n_out * n_chunk` partials
+    // (and positions), the buffers' sizes; a combine kernel reads those partials through
+    // the `[n_chunk, n_out]` plan and writes `n_out` values (and positions) into buffers
+    // of that size; a variance's partial reads `n_out` means. Each launch holds its
+    // buffers' stream events until it is queued; the stream orders the launches.
+    let means = if op.has_ddof() {
+        let mut means = alloc::<T>(&dev, plan.n_out)?;
+        {
+            let (pp, ps) = part.device_ptr_mut(stream);
+            let mut args = vec![KArg::<T>::Ptr(input), KArg::Ptr(pp)];
+            args.extend(partial_args(&plan, &sched));
+            unsafe { launch_mode(&dev, ReduceOp::Sum, pmode, rank, pwork, &args)? };
+            drop(ps);
+        }
+        {
+            let (pp, ps) = part.device_ptr(stream);
+            let (mp, ms) = means.device_ptr_mut(stream);
+            let mut args = vec![KArg::<T>::Ptr(pp), KArg::Ptr(mp)];
+            args.extend(combine_args(&cplan, plan.len));
+            unsafe { launch_mode(&dev, ReduceOp::Mean, cmode, 2, cwork, &args)? };
+            drop((ps, ms));
+        }
+        Some(means)
+    } else {
+        None
+    };
+    {
+        let (pp, ps) = part.device_ptr_mut(stream);
+        let mut args = vec![KArg::<T>::Ptr(input), KArg::Ptr(pp)];
+        let pos_sync = ppos.as_mut().map(|p| {
+            let (ptr, sync) = p.device_ptr_mut(stream);
+            args.push(KArg::Ptr(ptr));
+            sync
+        });
+        let mean_sync = means.as_ref().map(|m| {
+            let (ptr, sync) = m.device_ptr(stream);
+            args.push(KArg::Ptr(ptr));
+            sync
+        });
+        args.extend(partial_args(&plan, &sched));
+        unsafe { launch_mode(&dev, op, pmode, rank, pwork, &args)? };
+        drop((ps, pos_sync, mean_sync, in_sync));
+    }
+    let (pp, ps) = part.device_ptr(stream);
+    let (out_ptr, out_sync) = vals.device_ptr_mut(stream);
+    let mut args = vec![KArg::<T>::Ptr(pp), KArg::Ptr(out_ptr)];
+    let pos_sync = pos.as_mut().zip(ppos.as_ref()).map(|(p, q)| {
+        let (ptr, sync) = p.device_ptr_mut(stream);
+        let (qptr, qsync) = q.device_ptr(stream);
+        args.push(KArg::Ptr(ptr));
+        args.push(KArg::Ptr(qptr));
+        (sync, qsync)
+    });
+    if op.has_ddof() {
+        args.push(KArg::Elem(red.ddof));
+    }
+    args.extend(combine_args(&cplan, plan.len));
+    unsafe { launch_mode(&dev, op, cmode, 2, cwork, &args)? };
+    drop((ps, out_sync, pos_sync));
     Ok(Launched { vals, pos, n_out: plan.n_out, dev })
 }
 
@@ -727,5 +845,77 @@ device_reductions! {
     /// Smallest element over the axes `axes`, kept with extent 1.
     fn min_axes_keepdims(&self, axes: &[usize]) -> KeepOut<Self> {
         or_panic(self.try_min_axes_keepdims(axes))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::reduce_kernel::ReduceLayout;
+
+    /// The `long long` value parameters of a generated kernel, in order.
+    fn int_params(src: &str) -> Vec<String> {
+        let start = src.find(&format!("{REDUCE_KERNEL}(")).unwrap();
+        let end = start + src[start..].find(") {").unwrap();
+        src[start..end]
+            .lines()
+            .map(|l| l.trim().trim_end_matches(','))
+            .filter(|l| l.starts_with("long long ") && !l.contains('*'))
+            .map(|l| l["long long ".len()..].to_string())
+            .collect()
+    }
+
+    fn ints(args: &[KArg<f32>]) -> Vec<i64> {
+        args.iter()
+            .map(|a| match a {
+                KArg::Int(i) => *i,
+                _ => panic!("a shape argument that is not an integer"),
+            })
+            .collect()
+    }
+
+    /// The value each named parameter must receive.
+    fn expect(name: &str, plan: &ReducePlan, extra: &[(&str, usize)]) -> i64 {
+        if let Some(&(_, v)) = extra.iter().find(|(n, _)| *n == name) {
+            return v as i64;
+        }
+        let axis = |p: &str| name[p.len()..].parse::<usize>().unwrap();
+        match name {
+            "n_out" => plan.n_out as i64,
+            "len" => plan.len as i64,
+            n if n.starts_with("kd") => plan.kd[axis("kd")] as i64,
+            n if n.starts_with("rd") => plan.rd[axis("rd")] as i64,
+            n if n.starts_with('s') => plan.strides[axis("s")] as i64,
+            n => panic!("unexpected parameter {n}"),
+        }
+    }
+
+    /// The shape arguments of a partial and a combine launch match the generated
+    /// kernels' parameters name by name (the launches themselves need a GPU).
+    #[test]
+    fn shape_arguments_follow_the_kernel_parameters() {
+        let plan = ReducePlan::new(&[3, 5000, 2], &[10000, 2, 1], &[false, true, false]);
+        for layout in [ReduceLayout::Block, ReduceLayout::Thread] {
+            let sched = ReduceSchedule::with_chunks(layout, plan.n_out, plan.len, 64, 100);
+            assert!(sched.is_split());
+            let cplan = sched.combine_plan(plan.n_out);
+            for op in [ReduceOp::Sum, ReduceOp::Max, ReduceOp::Std] {
+                let partial = ReduceMode { layout, stage: ReduceStage::Partial };
+                let names = int_params(&reduce_source_mode::<f32>(op, 3, partial));
+                let vals = ints(&partial_args(&plan, &sched));
+                assert_eq!(names.len(), vals.len(), "{names:?}");
+                let extra = [("chunk", sched.chunk), ("n_chunk", sched.n_chunk)];
+                for (n, v) in names.iter().zip(vals) {
+                    assert_eq!(expect(n, &plan, &extra), v, "{op:?} {layout:?} partial {n}");
+                }
+                let combine = ReduceMode { layout, stage: ReduceStage::Combine };
+                let names = int_params(&reduce_source_mode::<f32>(op, 2, combine));
+                let vals = ints(&combine_args(&cplan, plan.len));
+                assert_eq!(names.len(), vals.len(), "{names:?}");
+                for (n, v) in names.iter().zip(vals) {
+                    assert_eq!(expect(n, &cplan, &[("total", plan.len)]), v, "{op:?} {layout:?} combine {n}");
+                }
+            }
+        }
     }
 }

@@ -10,9 +10,24 @@
 //! source per element type, operation and rank serves a whole reduction, one axis or
 //! several axes, on any strides.
 //!
-//! One block of threads computes one output (blocks stride over the outputs): each thread
-//! folds every `blockDim`-th element, then the block combines the partial results in
-//! shared memory, pairwise.
+//! One generator ([`reduce_source_mode`]) writes every variant ([`ReduceMode`]), which
+//! [`ReduceSchedule`](super::ReduceSchedule) picks per reduction:
+//!
+//! * layout [`ReduceLayout::Block`]: one block per work item; each thread folds every
+//!   `blockDim`-th element, then the block combines the threads' results in shared
+//!   memory, pairwise. [`ReduceLayout::Thread`]: one thread per work item, folding its
+//!   elements in order (consecutive threads, consecutive outputs).
+//! * stage [`ReduceStage::Whole`]: a work item is an output. A split reduction runs
+//!   [`ReduceStage::Partial`] (a work item is an output's chunk; it writes a raw partial)
+//!   then [`ReduceStage::Combine`] (a work item is an output; it folds the output's
+//!   partials in chunk order and finishes the value).
+//!
+//! Extremes carry global positions through both stages and keep the earliest on ties,
+//! so the first extreme in row-major order wins however the range was cut. Variances stay
+//! two-pass per output: in one launch the kernel takes the mean, then Σ (x − mean)²; split,
+//! the partial sums are combined into the means (`n_out` of them, in a device buffer),
+//! then the partial sums of squared deviations from those means are combined and divided
+//! by `max(len − ddof, 0)`. No `E[x²] − E[x]²`, and no merge of per-chunk moments.
 
 use super::storage::DeviceElem;
 
@@ -46,17 +61,31 @@ pub enum ReduceOp {
 }
 
 impl ReduceOp {
-    /// The cache name of the kernel.
-    pub(crate) fn key(self) -> &'static str {
-        match self {
-            ReduceOp::Sum => "mdt_reduce/sum",
-            ReduceOp::Mean => "mdt_reduce/mean",
-            ReduceOp::Max => "mdt_reduce/max",
-            ReduceOp::Min => "mdt_reduce/min",
-            ReduceOp::Prod => "mdt_reduce/prod",
-            ReduceOp::Var => "mdt_reduce/var",
-            ReduceOp::Std => "mdt_reduce/std",
+    /// The cache name of the kernel of this operation in `mode` (one per source that
+    /// [`reduce_source_mode`] writes: modes that share a kernel share the name).
+    ///
+    /// ```
+    /// use mdtensor::device::{ReduceLayout, ReduceMode, ReduceOp, ReduceStage};
+    /// let split = ReduceMode { layout: ReduceLayout::Block, stage: ReduceStage::Partial };
+    /// assert_eq!(ReduceOp::Sum.key_in(ReduceMode::BLOCK), "mdt_reduce/sum");
+    /// assert_eq!(ReduceOp::Mean.key_in(split), "mdt_reduce/sum/block/partial");
+    /// ```
+    pub fn key_in(self, mode: ReduceMode) -> &'static str {
+        macro_rules! names {
+            ($($op:ident => $n:literal),*) => {
+                match (mode.kernel_op(self), mode.layout, mode.stage) {
+                    $(
+                        (ReduceOp::$op, ReduceLayout::Block, ReduceStage::Whole) => concat!("mdt_reduce/", $n),
+                        (ReduceOp::$op, ReduceLayout::Block, ReduceStage::Partial) => concat!("mdt_reduce/", $n, "/block/partial"),
+                        (ReduceOp::$op, ReduceLayout::Block, ReduceStage::Combine) => concat!("mdt_reduce/", $n, "/block/combine"),
+                        (ReduceOp::$op, ReduceLayout::Thread, ReduceStage::Whole) => concat!("mdt_reduce/", $n, "/thread"),
+                        (ReduceOp::$op, ReduceLayout::Thread, ReduceStage::Partial) => concat!("mdt_reduce/", $n, "/thread/partial"),
+                        (ReduceOp::$op, ReduceLayout::Thread, ReduceStage::Combine) => concat!("mdt_reduce/", $n, "/thread/combine"),
+                    )*
+                }
+            };
         }
+        names!(Sum => "sum", Mean => "mean", Max => "max", Min => "min", Prod => "prod", Var => "var", Std => "std")
     }
     /// Whether the kernel takes a `ddof` argument (a variance).
     ///
@@ -181,9 +210,11 @@ fn decompose(s: &mut String, rank: usize, from: &str, ext: &str, strides: &[&str
 }
 
 /// The shape parameters every kernel of this module takes after its pointers: `n_out`,
-/// `len`, then `kd0…`, `rd0…`, `s0…` for `rank` axes.
-fn shape_params(rank: usize, extra_strides: &[&str]) -> Vec<String> {
+/// `len`, the `after_len` ones, then `kd0…`, `rd0…`, `s0…` for `rank` axes (and one more
+/// list per `extra_strides` name).
+fn shape_params(rank: usize, after_len: &[&str], extra_strides: &[&str]) -> Vec<String> {
     let mut p = vec!["long long n_out".to_string(), "long long len".to_string()];
+    p.extend(after_len.iter().map(|a| format!("long long {a}")));
     p.extend((0..rank).map(|d| format!("long long kd{d}")));
     p.extend((0..rank).map(|d| format!("long long rd{d}")));
     p.extend((0..rank).map(|d| format!("long long s{d}")));
@@ -193,7 +224,109 @@ fn shape_params(rank: usize, extra_strides: &[&str]) -> Vec<String> {
     p
 }
 
-/// The CUDA C source of the reduction `op` over an input of `rank` axes. Arguments, in
+/// Which threads of a reduction kernel read which elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReduceLayout {
+    /// One block per work item; its threads stride over the item's elements and combine
+    /// their results pairwise in shared memory.
+    Block,
+    /// One thread per work item, folding its elements in order; consecutive threads take
+    /// consecutive outputs.
+    Thread,
+}
+
+/// Which part of a chunked reduction a kernel computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReduceStage {
+    /// Each output from all its elements, in one launch.
+    Whole,
+    /// Pass 1 of a split reduction: one raw partial per (output `o`, chunk `c`), written at
+    /// `c * n_out + o` (a sum, a product, an extreme and its global position, or for a
+    /// variance the sum of squared deviations from the output's mean, read from `means`).
+    Partial,
+    /// Pass 2: each output from its partials (an `[n_chunk, n_out]` matrix reduced along
+    /// axis 0), finished with the output's element count `total` (a mean's divisor, a
+    /// variance's `total - ddof`).
+    Combine,
+}
+
+/// A reduction kernel's variant: its thread layout and its stage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ReduceMode {
+    /// Which threads read which elements.
+    pub layout: ReduceLayout,
+    /// Which part of the reduction it computes.
+    pub stage: ReduceStage,
+}
+
+impl ReduceMode {
+    /// One block per output, in one launch ([`reduce_source`]'s kernels).
+    pub const BLOCK: ReduceMode = ReduceMode { layout: ReduceLayout::Block, stage: ReduceStage::Whole };
+
+    /// The operation whose kernel serves `op` in this mode: a partial of a mean is a
+    /// partial sum, a partial of a standard deviation a partial of a variance.
+    ///
+    /// ```
+    /// use mdtensor::device::{ReduceLayout, ReduceMode, ReduceOp, ReduceStage};
+    /// let partial = ReduceMode { layout: ReduceLayout::Thread, stage: ReduceStage::Partial };
+    /// assert_eq!(partial.kernel_op(ReduceOp::Mean), ReduceOp::Sum);
+    /// assert_eq!(ReduceMode::BLOCK.kernel_op(ReduceOp::Std), ReduceOp::Std);
+    /// ```
+    pub fn kernel_op(self, op: ReduceOp) -> ReduceOp {
+        match (self.stage, op) {
+            (ReduceStage::Partial, ReduceOp::Mean) => ReduceOp::Sum,
+            (ReduceStage::Partial, ReduceOp::Std) => ReduceOp::Var,
+            _ => op,
+        }
+    }
+}
+
+/// What the generator writes for one kernel: the rank and the mode.
+struct Gen {
+    rank: usize,
+    mode: ReduceMode,
+}
+
+impl Gen {
+    fn block(&self) -> bool {
+        self.mode.layout == ReduceLayout::Block
+    }
+    /// The thread's (block layout: the block's) total after `block_total`.
+    fn total(&self) -> &'static str {
+        if self.block() {
+            "sv[0]"
+        } else {
+            "acc"
+        }
+    }
+    /// Where the work item's result goes: a partial at `w = c * n_out + o`.
+    fn out_index(&self) -> &'static str {
+        if self.mode.stage == ReduceStage::Partial {
+            "w"
+        } else {
+            "o"
+        }
+    }
+    /// The element count that finishes a mean or a variance.
+    fn count(&self) -> &'static str {
+        if self.mode.stage == ReduceStage::Combine {
+            "total"
+        } else {
+            "len"
+        }
+    }
+    /// Opens the lines that one thread of the work item writes (thread 0 of a block).
+    fn writer(&self) -> &'static str {
+        if self.block() {
+            "        if (t == 0) {\n"
+        } else {
+            "        {\n"
+        }
+    }
+}
+
+/// The CUDA C source of the reduction `op` over an input of `rank` axes, one block per
+/// output in one launch ([`reduce_source_mode`] with [`ReduceMode::BLOCK`]). Arguments, in
 /// order: the input pointer (at element `[0, …, 0]`), the output pointer, for
 /// [`ReduceOp::Max`]/[`ReduceOp::Min`] the positions pointer (`long long`), for
 /// [`ReduceOp::Var`]/[`ReduceOp::Std`] `ddof` (of the element type), then
@@ -210,17 +343,70 @@ fn shape_params(rank: usize, extra_strides: &[&str]) -> Vec<String> {
 /// assert!(var.contains("out[o] = sqrt(sv[0] / div);"));
 /// ```
 pub fn reduce_source<T: DeviceElem>(op: ReduceOp, rank: usize) -> String {
+    reduce_source_mode::<T>(op, rank, ReduceMode::BLOCK)
+}
+
+/// The CUDA C source of the reduction `op` over `rank` axes in `mode`: the one generator
+/// of every reduction kernel. Arguments, in order:
+///
+/// * the input pointer (at element `[0, …, 0]`; for [`ReduceStage::Combine`] the
+///   partials), the output pointer (for [`ReduceStage::Partial`] the partials,
+///   `n_out * n_chunk` of them);
+/// * for an extreme the positions pointer (`long long`, written like the values), and for
+///   [`ReduceStage::Combine`] then the partials' positions (`const long long`);
+/// * for a variance's [`ReduceStage::Partial`] the means pointer (`n_out` of them), for a
+///   variance's other stages `ddof`;
+/// * `n_out`, `len` (for [`ReduceStage::Combine`]: `n_chunk`), then for
+///   [`ReduceStage::Partial`] `chunk` and `n_chunk`, for [`ReduceStage::Combine`]
+///   `total` (the elements per output), then `kd0…`, `rd0…`, `s0…` ([`ReducePlan`]; for
+///   [`ReduceStage::Combine`] the [`ReduceSchedule::combine_plan`](super::ReduceSchedule::combine_plan)).
+///
+/// Work items (outputs, or (output, chunk) pairs numbered `c * n_out + o`) go one per
+/// block in [`ReduceLayout::Block`] ([`reduce_block`] threads) and one per thread in
+/// [`ReduceLayout::Thread`] (blocks of [`REDUCE_BLOCK_MAX`]); either way grids stride over
+/// the items. A chunk `c` covers elements `c * chunk` up to `min((c + 1) * chunk, len)`.
+///
+/// ```
+/// use mdtensor::device::{reduce_source_mode, ReduceLayout, ReduceMode, ReduceOp, ReduceStage};
+/// let m = ReduceMode { layout: ReduceLayout::Thread, stage: ReduceStage::Partial };
+/// let src = reduce_source_mode::<f32>(ReduceOp::Var, 2, m);
+/// assert!(src.contains("const float mean = means[o];"));
+/// assert!(src.contains("for (long long r = lo; r < hi; ++r) {"));
+/// let m = ReduceMode { layout: ReduceLayout::Block, stage: ReduceStage::Combine };
+/// let src = reduce_source_mode::<f64>(ReduceOp::Max, 2, m);
+/// assert!(src.contains("const long long xp = ppos[off];"));
+/// ```
+pub fn reduce_source_mode<T: DeviceElem>(op: ReduceOp, rank: usize, mode: ReduceMode) -> String {
+    let op = mode.kernel_op(op);
     let t = T::C_TYPE;
+    let g = Gen { rank, mode };
+    let stage = mode.stage;
     let mut params = vec![format!("const {t}* __restrict__ in"), format!("{t}* __restrict__ out")];
     if op.has_positions() {
         params.push("long long* __restrict__ pos".into());
+        if stage == ReduceStage::Combine {
+            params.push("const long long* __restrict__ ppos".into());
+        }
     }
     if op.has_ddof() {
-        params.push(format!("{t} ddof"));
+        params.push(if stage == ReduceStage::Partial {
+            format!("const {t}* __restrict__ means")
+        } else {
+            format!("{t} ddof")
+        });
     }
-    params.extend(shape_params(rank, &[]));
+    let extra: &[&str] = match stage {
+        ReduceStage::Whole => &[],
+        ReduceStage::Partial => &["chunk", "n_chunk"],
+        ReduceStage::Combine => &["total"],
+    };
+    params.extend(shape_params(rank, extra, &[]));
     let mut s = String::new();
-    s.push_str(&format!("// Generated by mdtensor: the reduction {op:?} over {rank} axes.\n"));
+    s.push_str(&format!("// Generated by mdtensor: the reduction {op:?} over {rank} axes"));
+    if mode != ReduceMode::BLOCK {
+        s.push_str(&format!(", {:?} layout, {:?} stage", mode.layout, stage));
+    }
+    s.push_str(".\n");
     if op.has_positions() {
         let cmp = if op == ReduceOp::Max { ">" } else { "<" };
         // NaN is the extreme; among numbers the strictly better one.
@@ -229,101 +415,152 @@ pub fn reduce_source<T: DeviceElem>(op: ReduceOp, rank: usize) -> String {
         ));
     }
     s.push_str(&format!("extern \"C\" __global__ void {REDUCE_KERNEL}(\n    {}\n) {{\n", params.join(",\n    ")));
-    s.push_str(&format!("    __shared__ {t} sv[{REDUCE_BLOCK_MAX}];\n"));
-    if op.has_positions() {
-        s.push_str(&format!("    __shared__ long long sp[{REDUCE_BLOCK_MAX}];\n"));
+    if g.block() {
+        s.push_str(&format!("    __shared__ {t} sv[{REDUCE_BLOCK_MAX}];\n"));
+        if op.has_positions() {
+            s.push_str(&format!("    __shared__ long long sp[{REDUCE_BLOCK_MAX}];\n"));
+        }
     }
     s.push_str("    const unsigned int t = threadIdx.x;\n");
-    s.push_str("    for (long long o = blockIdx.x; o < n_out; o += gridDim.x) {\n");
+    let (first, step) = if g.block() {
+        ("blockIdx.x", "gridDim.x")
+    } else {
+        ("(long long)blockIdx.x * blockDim.x + t", "(long long)gridDim.x * blockDim.x")
+    };
+    if stage == ReduceStage::Partial {
+        s.push_str(&format!("    for (long long w = {first}; w < n_out * n_chunk; w += {step}) {{\n"));
+        s.push_str("        const long long o = w % n_out;\n        const long long c = w / n_out;\n");
+        s.push_str("        const long long lo = c * chunk;\n");
+        s.push_str("        const long long hi = lo + chunk < len ? lo + chunk : len;\n");
+    } else {
+        s.push_str(&format!("    for (long long o = {first}; o < n_out; o += {step}) {{\n"));
+    }
     s.push_str("        long long base = 0;\n");
     s.push_str("        {\n");
     decompose(&mut s, rank, "o", "kd", &["s"], &["base"], "            ");
     s.push_str("        }\n");
+    let (total, at, writer) = (g.total(), g.out_index(), g.writer());
     match op {
         ReduceOp::Max | ReduceOp::Min => {
             s.push_str(&format!("        {t} v = ({t})0;\n        long long p = -1;\n"));
-            // Each thread visits increasing `r`: on a tie the earlier element stays.
-            fold_pass(
-                &mut s,
-                rank,
-                &format!(
-                    "            const {t} x = in[off];\n            if (p < 0 || mdt_better(v, x)) {{\n                v = x;\n                p = r;\n            }}\n"
-                ),
-            );
-            s.push_str("        sv[t] = v;\n        sp[t] = p;\n");
-            // The partner wins when it is better, or equal and earlier (threads interleave
-            // positions); an empty partner (position -1) never wins.
-            combine_pass(
-                &mut s,
-                &format!(
-                    "                const {t} av = sv[t];\n                const {t} bv = sv[t + h];\n                const long long ap = sp[t];\n                const long long bp = sp[t + h];\n                if (bp >= 0 && (ap < 0 || mdt_better(av, bv) || (!mdt_better(bv, av) && bp < ap))) {{\n                    sv[t] = bv;\n                    sp[t] = bp;\n                }}\n"
-                ),
-            );
-            s.push_str("        if (t == 0) {\n            out[o] = sv[0];\n            pos[o] = sp[0];\n        }\n");
-        }
-        ReduceOp::Sum | ReduceOp::Mean => {
-            s.push_str(&format!("        {t} acc = ({t})0;\n"));
-            block_total(&mut s, rank, "            acc += in[off];\n", "+");
-            if op == ReduceOp::Sum {
-                s.push_str("        if (t == 0) out[o] = sv[0];\n");
+            // Each thread visits increasing `r` (in a combine, increasing chunks): on a tie
+            // the earlier element stays.
+            let fold = if stage == ReduceStage::Combine {
+                format!(
+                    "            const {t} x = in[off];\n            const long long xp = ppos[off];\n            if (xp >= 0 && (p < 0 || mdt_better(v, x))) {{\n                v = x;\n                p = xp;\n            }}\n"
+                )
             } else {
-                s.push_str(&format!("        if (t == 0) out[o] = sv[0] / ({t})len;\n"));
-            }
+                format!(
+                    "            const {t} x = in[off];\n            if (p < 0 || mdt_better(v, x)) {{\n                v = x;\n                p = r;\n            }}\n"
+                )
+            };
+            fold_pass(&mut s, &g, &fold);
+            let (rv, rp) = if g.block() {
+                s.push_str("        sv[t] = v;\n        sp[t] = p;\n");
+                // The partner wins when it is better, or equal and earlier (threads
+                // interleave positions); an empty partner (position -1) never wins.
+                combine_pass(
+                    &mut s,
+                    &format!(
+                        "                const {t} av = sv[t];\n                const {t} bv = sv[t + h];\n                const long long ap = sp[t];\n                const long long bp = sp[t + h];\n                if (bp >= 0 && (ap < 0 || mdt_better(av, bv) || (!mdt_better(bv, av) && bp < ap))) {{\n                    sv[t] = bv;\n                    sp[t] = bp;\n                }}\n"
+                    ),
+                );
+                ("sv[0]", "sp[0]")
+            } else {
+                ("v", "p")
+            };
+            s.push_str(&format!("{writer}            out[{at}] = {rv};\n            pos[{at}] = {rp};\n        }}\n"));
         }
-        ReduceOp::Prod => {
-            s.push_str(&format!("        {t} acc = ({t})1;\n"));
-            block_total(&mut s, rank, "            acc *= in[off];\n", "*");
-            s.push_str("        if (t == 0) out[o] = sv[0];\n");
+        ReduceOp::Sum | ReduceOp::Mean | ReduceOp::Prod => {
+            let (init, fold, comb) = if op == ReduceOp::Prod { ("1", "*", "*") } else { ("0", "+", "+") };
+            s.push_str(&format!("        {t} acc = ({t}){init};\n"));
+            block_total(&mut s, &g, &format!("            acc {fold}= in[off];\n"), comb);
+            let value = if op == ReduceOp::Mean { format!("{total} / ({t}){}", g.count()) } else { total.to_string() };
+            if g.block() {
+                s.push_str(&format!("        if (t == 0) out[{at}] = {value};\n"));
+            } else {
+                s.push_str(&format!("        out[{at}] = {value};\n"));
+            }
         }
         ReduceOp::Var | ReduceOp::Std => {
-            // Two passes over the output's elements, as the host's two-pass variance:
-            // the mean, then the squared deviations from it (never E[x²] - E[x]²).
-            s.push_str(&format!("        {t} acc = ({t})0;\n"));
-            block_total(&mut s, rank, "            acc += in[off];\n", "+");
-            s.push_str(&format!("        const {t} mean = sv[0] / ({t})len;\n"));
-            // Every thread has read the mean before the shared array is reused.
-            s.push_str("        __syncthreads();\n");
-            s.push_str(&format!("        acc = ({t})0;\n"));
-            block_total(
-                &mut s,
-                rank,
-                &format!("            const {t} d = in[off] - mean;\n            acc += d * d;\n"),
-                "+",
-            );
-            // numpy's divisor max(len - ddof, 0): ddof >= len divides by zero (inf, or
-            // NaN when the deviations are zero too); a NaN ddof stays NaN.
-            s.push_str(&format!(
-                "        if (t == 0) {{\n            {t} div = ({t})len - ddof;\n            if (div < ({t})0) div = ({t})0;\n"
-            ));
-            if op == ReduceOp::Std {
-                s.push_str(&format!("            out[o] = sqrt{}(sv[0] / div);\n", T::MATH_SUFFIX));
-            } else {
-                s.push_str("            out[o] = sv[0] / div;\n");
+            let sq = format!("            const {t} d = in[off] - mean;\n            acc += d * d;\n");
+            match stage {
+                ReduceStage::Whole => {
+                    // Two passes over the output's elements, as the host's two-pass
+                    // variance: the mean, then the squared deviations from it (never
+                    // E[x²] - E[x]²).
+                    s.push_str(&format!("        {t} acc = ({t})0;\n"));
+                    block_total(&mut s, &g, "            acc += in[off];\n", "+");
+                    s.push_str(&format!("        const {t} mean = {total} / ({t})len;\n"));
+                    if g.block() {
+                        // Every thread has read the mean before the shared array is reused.
+                        s.push_str("        __syncthreads();\n");
+                    }
+                    s.push_str(&format!("        acc = ({t})0;\n"));
+                    block_total(&mut s, &g, &sq, "+");
+                }
+                ReduceStage::Partial => {
+                    // The output's mean comes from the split sum's own two passes.
+                    s.push_str(&format!("        const {t} mean = means[o];\n        {t} acc = ({t})0;\n"));
+                    block_total(&mut s, &g, &sq, "+");
+                }
+                ReduceStage::Combine => {
+                    s.push_str(&format!("        {t} acc = ({t})0;\n"));
+                    block_total(&mut s, &g, "            acc += in[off];\n", "+");
+                }
             }
-            s.push_str("        }\n");
+            if stage == ReduceStage::Partial {
+                s.push_str(&format!("{writer}            out[{at}] = {total};\n        }}\n"));
+            } else {
+                // numpy's divisor max(len - ddof, 0): ddof >= len divides by zero (inf,
+                // or NaN when the deviations are zero too); a NaN ddof stays NaN.
+                s.push_str(&format!(
+                    "{writer}            {t} div = ({t}){} - ddof;\n            if (div < ({t})0) div = ({t})0;\n",
+                    g.count()
+                ));
+                if op == ReduceOp::Std {
+                    s.push_str(&format!("            out[{at}] = sqrt{}({total} / div);\n", T::MATH_SUFFIX));
+                } else {
+                    s.push_str(&format!("            out[{at}] = {total} / div;\n"));
+                }
+                s.push_str("        }\n");
+            }
         }
     }
-    // The shared arrays are reused by the block's next output.
-    s.push_str("        __syncthreads();\n    }\n}\n");
+    if g.block() {
+        // The shared arrays are reused by the block's next work item.
+        s.push_str("        __syncthreads();\n");
+    }
+    s.push_str("    }\n}\n");
     s
 }
 
-/// The lines that fold the block's elements into the thread's `acc` with `body`, store
-/// it in the shared array and combine the block's partial results there with the
-/// operator `op` (`+` or `*`): the block's total is then `sv[0]`.
-fn block_total(s: &mut String, rank: usize, body: &str, op: &str) {
-    fold_pass(s, rank, body);
-    s.push_str("        sv[t] = acc;\n");
-    combine_pass(s, &format!("                sv[t] {op}= sv[t + h];\n"));
+/// The lines that fold the work item's elements into the thread's `acc` with `body`, and
+/// in the block layout store it in the shared array and combine the block's partial
+/// results there with the operator `op` (`+` or `*`): the total is then `g.total()`.
+fn block_total(s: &mut String, g: &Gen, body: &str, op: &str) {
+    fold_pass(s, g, body);
+    if g.block() {
+        s.push_str("        sv[t] = acc;\n");
+        combine_pass(s, &format!("                sv[t] {op}= sv[t + h];\n"));
+    }
 }
 
-/// The loop in which each thread folds every `blockDim`-th element of output `o`: `body`
-/// sees the element's position `off` and its number `r`.
-fn fold_pass(s: &mut String, rank: usize, body: &str) {
-    s.push_str("        for (long long r = t; r < len; r += blockDim.x) {\n");
+/// The loop in which a thread folds its elements of output `o` (block layout: every
+/// `blockDim`-th one, thread layout: all, in order), within the chunk `lo..hi` for a
+/// partial: `body` sees the element's position `off` and its number `r`.
+fn fold_pass(s: &mut String, g: &Gen, body: &str) {
+    let partial = g.mode.stage == ReduceStage::Partial;
+    let head = match (g.block(), partial) {
+        (true, false) => "for (long long r = t; r < len; r += blockDim.x)",
+        (true, true) => "for (long long r = lo + t; r < hi; r += blockDim.x)",
+        (false, false) => "for (long long r = 0; r < len; ++r)",
+        (false, true) => "for (long long r = lo; r < hi; ++r)",
+    };
+    s.push_str(&format!("        {head} {{\n"));
     s.push_str("            long long off = base;\n");
     s.push_str("            {\n");
-    decompose(s, rank, "r", "rd", &["s"], &["off"], "                ");
+    decompose(s, g.rank, "r", "rd", &["s"], &["off"], "                ");
     s.push_str("            }\n");
     s.push_str(body);
     s.push_str("        }\n");
@@ -356,7 +593,7 @@ pub fn softmax_source<T: DeviceElem>(log: bool, rank: usize) -> String {
     let m = |f: &str| format!("{f}{}", T::MATH_SUFFIX);
     let mut params =
         vec![format!("const {t}* __restrict__ in"), format!("{t}* __restrict__ out"), format!("{t} neg_inf")];
-    params.extend(shape_params(rank, &["os"]));
+    params.extend(shape_params(rank, &[], &["os"]));
     let mut s = String::new();
     s.push_str(&format!(
         "// Generated by mdtensor: {} along one of {rank} axes.\n",

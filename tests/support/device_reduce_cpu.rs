@@ -4,8 +4,9 @@
 //! generated sources, and the result types of every form.
 
 use mdtensor::device::{
-    reduce_block, reduce_grid, reduce_source, softmax_source, Cuda, CudaRef, DeviceReductions, DeviceSoftmax,
-    DeviceTensor, ReduceOp, ReducePlan, REDUCE_BLOCK_MAX, REDUCE_KERNEL,
+    reduce_block, reduce_grid, reduce_source, reduce_source_mode, softmax_source, Cuda, CudaRef, DeviceReductions,
+    DeviceSoftmax, DeviceTensor, ReduceLayout, ReduceMode, ReduceOp, ReducePlan, ReduceStage, REDUCE_BLOCK_MAX,
+    REDUCE_KERNEL,
 };
 use mdtensor::{ext, DynRank, RowMajor, Strided, Tensor};
 
@@ -76,7 +77,7 @@ fn reduction_blocks_are_powers_of_two_and_grids_cover_every_output() {
 }
 
 /// The kernels' "is `b` better than `a`" (NaN is the extreme).
-fn better(a: f64, b: f64, max: bool) -> bool {
+pub fn better(a: f64, b: f64, max: bool) -> bool {
     if a.is_nan() || b.is_nan() {
         return b.is_nan() && !a.is_nan();
     }
@@ -179,7 +180,7 @@ fn close(a: f64, b: f64) -> bool {
 /// Sums over the axes of `mask` in plain loops, in f64: the reference for sums. (The host's
 /// `sum_axis` is not used: it gives wrong sums for some shapes, e.g. `[16, 257, 1]` along
 /// axis 1, which is outside the device code's reach and is reported separately.)
-fn naive_sums(host: &Tensor<f64, DynRank>, dims: &[usize], mask: &[bool]) -> Vec<f64> {
+pub fn naive_sums(host: &Tensor<f64, DynRank>, dims: &[usize], mask: &[bool]) -> Vec<f64> {
     let kept: Vec<usize> = (0..dims.len()).filter(|&d| !mask[d]).map(|d| dims[d]).collect();
     let mut out = vec![0.0; kept.iter().product()];
     for i in 0..dims.iter().product() {
@@ -250,7 +251,7 @@ fn emulated_kernels_match_the_host_reductions() {
 /// A random tensor as the kernels see it: dims, the strides of a permuted (transposed)
 /// buffer with one axis broadcast now and then, the buffer (values on a quarter grid, a
 /// NaN now and then when `nan`), and the host tensor of the same logical elements.
-fn random_view(rng: &mut Rng, case: usize, nan: bool) -> (Vec<usize>, Vec<isize>, Vec<f64>, Tensor<f64, DynRank>) {
+pub fn random_view(rng: &mut Rng, case: usize, nan: bool) -> (Vec<usize>, Vec<isize>, Vec<f64>, Tensor<f64, DynRank>) {
     let rank = 1 + rng.below(3);
     let long = if case.is_multiple_of(7) { rng.below(rank) } else { rank };
     let dims: Vec<usize> = (0..rank).map(|d| 1 + rng.below(if d == long { 700 } else { 6 })).collect();
@@ -410,7 +411,7 @@ fn reduction_sources_carry_the_plan_and_the_nan_rule() {
 }
 
 /// Every reduction operation.
-const ALL_OPS: [ReduceOp; 7] =
+pub const ALL_OPS: [ReduceOp; 7] =
     [ReduceOp::Sum, ReduceOp::Mean, ReduceOp::Max, ReduceOp::Min, ReduceOp::Prod, ReduceOp::Var, ReduceOp::Std];
 
 #[test]
@@ -549,15 +550,29 @@ fn device_moments_resolve_beside_the_host_prelude() {
     let _: fn(&D) -> DeviceTensor<f64, ext![_]> = |d| d.std_axis_dyn(0, 0.5);
 }
 
+/// The six kernel modes: each layout at each stage.
+pub fn all_modes() -> Vec<ReduceMode> {
+    let mut v = Vec::new();
+    for layout in [ReduceLayout::Block, ReduceLayout::Thread] {
+        for stage in [ReduceStage::Whole, ReduceStage::Partial, ReduceStage::Combine] {
+            v.push(ReduceMode { layout, stage });
+        }
+    }
+    v
+}
+
 /// Every reduction and softmax kernel this module's tests generate, for NVRTC (entry
-/// point [`REDUCE_KERNEL`]): each operation (products and variances included) and element
-/// type at ranks 0 to 4.
+/// point [`REDUCE_KERNEL`]): each operation (products and variances included), element
+/// type and mode at ranks 0 to 4 (a combine runs at rank 2 only, but every rank compiles).
 pub fn reduction_sources() -> Vec<(String, String)> {
     let mut v = Vec::new();
     for rank in 0..=4 {
         for op in ALL_OPS {
-            v.push((format!("{op:?} f32 rank {rank}"), reduce_source::<f32>(op, rank)));
-            v.push((format!("{op:?} f64 rank {rank}"), reduce_source::<f64>(op, rank)));
+            for mode in all_modes() {
+                let m = format!("{:?}/{:?}", mode.layout, mode.stage);
+                v.push((format!("{op:?} {m} f32 rank {rank}"), reduce_source_mode::<f32>(op, rank, mode)));
+                v.push((format!("{op:?} {m} f64 rank {rank}"), reduce_source_mode::<f64>(op, rank, mode)));
+            }
         }
         if rank > 0 {
             for log in [false, true] {

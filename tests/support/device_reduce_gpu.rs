@@ -2,7 +2,9 @@
 //! broadcast views, ties and NaN, empty axes, errors and the static forms.
 
 use super::{close32, close64, gpu, Rng};
-use mdtensor::device::{Cuda, DeviceReductions, DeviceSoftmax, DeviceTensor};
+use mdtensor::device::{
+    Cuda, Device, DeviceReductions, DeviceSoftmax, DeviceTensor, ReduceLayout, ReducePlan, ReduceSchedule,
+};
 use mdtensor::error::DeviceError;
 use mdtensor::extents::RemoveAxisDyn;
 use mdtensor::{ext, DynRank, Error, RowMajor, Tensor};
@@ -431,5 +433,114 @@ fn prod_var_std_static_forms_and_empty_axes_follow_the_host() -> Result<(), Erro
     .unwrap_err();
     let msg = err.downcast_ref::<String>().cloned().unwrap_or_default();
     assert!(msg.contains("std_axis_dyn"), "{msg}");
+    Ok(())
+}
+
+/// The schedule `dev` gives a reduction of `dims`/`strides` over `mask`.
+fn schedule_of(dev: &Device, dims: &[usize], strides: &[isize], mask: &[bool]) -> ReduceSchedule {
+    ReduceSchedule::new(&ReducePlan::new(dims, strides, mask), dev.max_blocks())
+}
+
+/// Shapes that take each schedule (checked first): every operation against the host on
+/// whole and axis reductions split into chunks in the block layout, along a first axis in
+/// the thread layout (split and not), a transposed view that turns the thread layout into
+/// the block one, and a broadcast; ties and a NaN across chunks.
+#[test]
+fn split_and_thread_schedules_match_the_host() -> Result<(), Error> {
+    let Some(dev) = gpu() else { return Ok(()) };
+    let split = |dims: &[usize], mask: &[bool], layout| {
+        let strides: Vec<isize> = (0..dims.len()).map(|d| dims[d + 1..].iter().product::<usize>() as isize).collect();
+        let s = schedule_of(&dev, dims, &strides, mask);
+        assert!(s.is_split() && s.layout == layout, "{dims:?} {mask:?}: {s:?}");
+    };
+    split(&[2, 9000], &[true, true], ReduceLayout::Block);
+    split(&[2, 9000], &[false, true], ReduceLayout::Block);
+    split(&[9000, 3], &[true, false], ReduceLayout::Thread);
+    split(&[3, 2500, 4], &[false, true, false], ReduceLayout::Thread);
+    let mut rng = Rng(97);
+    for (case, dims) in [[2usize, 9000, 1], [9000, 3, 1], [3, 2500, 4]].into_iter().enumerate() {
+        let h = sample(&mut rng, &dims, case != 1);
+        let hs = Tensor::<f64, ext![_, _, _]>::from_vec(dims, h.to_vec());
+        let d = hs.to_device(&dev)?;
+        check_all(&format!("split case {case} f64"), &d, &h, 1e-12)?;
+        let ht = hs.t();
+        let tdims = ht.shape().to_vec();
+        check_all(&format!("split case {case} transposed"), &d.t(), &dyn_of(ht.to_vec(), &tdims), 1e-12)?;
+        let h32 = Tensor::<f32, DynRank>::from_vec(
+            DynRank::new(dims.to_vec()),
+            h.to_vec().iter().map(|&x| x as f32).collect(),
+        );
+        check_all(&format!("split case {case} f32"), &h32.to_device(&dev)?, &h32, 1e-5)?;
+        // Moments: values around an offset (no cancellation wanted), magnitudes near 1 for
+        // products.
+        let v = Tensor::<f64, ext![_, _, _]>::from_fn(dims, |_| 100.0 + rng.f64());
+        let p = Tensor::<f64, ext![_, _, _]>::from_fn(dims, |_| if rng.next() & 1 == 0 { 1.0 } else { -1.0 });
+        for (name, hs) in [("var data", &v), ("prod data", &p)] {
+            let d = hs.to_device(&dev)?;
+            check_moments!(format!("split case {case} {name}"), d, dyn_of(hs.to_vec(), &dims), 1e-10);
+            let ht = hs.t();
+            let tdims = ht.shape().to_vec();
+            check_moments!(format!("split case {case} {name} transposed"), d.t(), dyn_of(ht.to_vec(), &tdims), 1e-10);
+            let h32 = dyn_of(hs.to_vec().iter().map(|&x| x as f32).collect::<Vec<_>>(), &dims);
+            check_moments!(format!("split case {case} {name} f32"), h32.to_device(&dev)?, h32, 1e-3);
+        }
+    }
+    // A broadcast row (zero strides): whole (split), along the broadcast axis (the block
+    // layout: the reduced stride is 0) and along the row (the thread layout over outputs
+    // that share elements).
+    let row = Tensor::<f64, ext![_, _]>::from_fn([1, 700], |[_, j]| (j % 13) as f64 - 6.0);
+    let bdims = [600usize, 1, 700];
+    let drow = row.to_device(&dev)?;
+    let hb = row.broadcast_to::<ext![_, _, _]>(bdims);
+    check_all("broadcast split", &drow.broadcast_to::<ext![_, _, _]>(bdims), &dyn_of(hb.to_vec(), &bdims), 1e-12)?;
+    Ok(())
+}
+
+/// The speed goals' shapes at a smaller size: a whole sum of 2^22 elements (one output,
+/// many chunks) and 4096×512 along each axis (along the first: the thread layout), in f32
+/// and f64, with argmax/argmin and variances.
+#[test]
+fn large_whole_and_first_axis_reductions_match_the_host() -> Result<(), Error> {
+    let Some(dev) = gpu() else { return Ok(()) };
+    let mut rng = Rng(101);
+    let n = 1usize << 22;
+    assert!(schedule_of(&dev, &[n], &[1], &[true]).n_chunk > 1);
+    let whole = Tensor::<f64, ext![_]>::from_fn([n], |_| (rng.next() % 1000) as f64 / 1000.0 - 0.5);
+    let vals = whole.to_vec();
+    let total: f64 = vals.iter().sum();
+    let abs: f64 = vals.iter().map(|x| x.abs()).sum();
+    let d = whole.to_device(&dev)?;
+    assert!((d.sum() - total).abs() <= 1e-12 * abs, "{} vs {total}", d.sum());
+    assert!((d.mean() - total / n as f64).abs() <= 1e-12, "{} vs {}", d.mean(), total / n as f64);
+    assert_eq!((d.argmax(), d.argmin()), (whole.argmax(), whole.argmin()));
+    within(&[d.var(1)], &[whole.var(1)], 1e-10, "whole var");
+    let w32 = Tensor::<f32, ext![_]>::from_vec([n], vals.iter().map(|&x| x as f32).collect());
+    let d32 = w32.to_device(&dev)?;
+    assert!((f64::from(d32.sum()) - total).abs() <= 1e-6 * abs, "{} vs {total}", d32.sum());
+    assert_eq!((d32.argmax(), d32.argmin()), (w32.argmax(), w32.argmin()));
+    within(&[d32.std(0).into()], &[w32.std(0).into()], 1e-4, "whole f32 std");
+
+    let dims = [4096usize, 512];
+    assert_eq!(schedule_of(&dev, &dims, &[512, 1], &[true, false]).layout, ReduceLayout::Thread);
+    let m = Tensor::<f64, ext![_, _]>::from_fn(dims, |_| ((rng.next() % 64) as f64) * 0.25 - 8.0);
+    let mv = m.to_vec();
+    let dm = m.to_device(&dev)?;
+    let m32 = Tensor::<f32, ext![_, _]>::from_vec(dims, mv.iter().map(|&x| x as f32).collect());
+    let dm32 = m32.to_device(&dev)?;
+    for axis in 0..2 {
+        let mask = [axis == 0, axis == 1];
+        // Quarter-grid values add exactly in f64.
+        same(&dm.sum_axis_dyn(axis).to_host()?.to_vec(), &naive_sums(&mv, &dims, &mask), "sum 4096x512");
+        assert_eq!(dm.argmax_axis_dyn(axis).to_vec(), m.argmax_axis_dyn(axis).to_vec(), "argmax axis {axis}");
+        assert_eq!(dm32.argmin_axis_dyn(axis).to_vec(), m32.argmin_axis_dyn(axis).to_vec(), "argmin axis {axis}");
+        same(&f64s(dm32.max_axis_dyn(axis).to_host()?.to_vec()), &f64s(m32.max_axis_dyn(axis).to_vec()), "max f32");
+        within(&dm.var_axis_dyn(axis, 1).to_host()?.to_vec(), &m.var_axis_dyn(axis, 1).to_vec(), 1e-10, "var");
+        within(
+            &f64s(dm32.mean_axis_dyn(axis).to_host()?.to_vec()),
+            &f64s(m32.mean_axis_dyn(axis).to_vec()),
+            1e-5,
+            "mean f32",
+        );
+    }
     Ok(())
 }
