@@ -132,13 +132,13 @@ fn run<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>>(
     let dev = x.device().clone();
     let dims = x.dims();
     let strides = x.strides();
-    let plan = ReducePlan::new(dims.as_ref(), strides.as_ref(), mask);
+    let plan = ReducePlan::new(dims.as_ref(), strides.as_ref(), mask).coalesced();
     let mut vals = alloc::<T>(&dev, plan.n_out)?;
     let mut pos = if op.has_positions() { Some(alloc_positions(&dev, plan.n_out)?) } else { None };
     if plan.n_out == 0 {
         return Ok(Launched { vals, pos, n_out: plan.n_out, dev });
     }
-    let rank = dims.as_ref().len();
+    let rank = plan.strides.len();
     let sched = ReduceSchedule::new(&plan, dev.max_blocks());
     let stream = dev.stream();
     let (buf, start, _) = x.storage.region();

@@ -143,6 +143,45 @@ impl ReducePlan {
         ReducePlan { kd, rd, strides: strides.to_vec(), n_out, len }
     }
 
+    /// The same reduction over fewer axes: axes of extent 1 dropped, and neighbours merged
+    /// where the outer one steps exactly over the inner one and both are kept or both
+    /// reduced. Outputs and elements keep their numbers (row-major over the kept and over
+    /// the reduced axes), so every [`position`](ReducePlan::position) and every `argmax`
+    /// is unchanged, while the kernel decomposes fewer coordinates per element (one for a
+    /// whole reduction of a contiguous tensor).
+    ///
+    /// ```
+    /// use mdtensor::device::ReducePlan;
+    /// let p = ReducePlan::new(&[4, 1, 3, 5], &[15, 15, 5, 1], &[true, true, true, true]).coalesced();
+    /// assert_eq!((p.rd, p.strides), (vec![60], vec![1]));
+    /// let rows = ReducePlan::new(&[2, 3, 4], &[12, 4, 1], &[false, false, true]).coalesced();
+    /// assert_eq!((rows.kd, rows.rd, rows.strides), (vec![6, 1], vec![1, 4], vec![4, 1]));
+    /// ```
+    pub fn coalesced(&self) -> Self {
+        // (extent, stride, reduced) of each remaining axis, outermost first.
+        let mut axes: Vec<(usize, isize, bool)> = Vec::new();
+        for d in 0..self.strides.len() {
+            let (e, reduced) = (self.kd[d] * self.rd[d], self.rd[d] != 1);
+            if e == 1 {
+                continue;
+            }
+            let s = self.strides[d];
+            match axes.last_mut() {
+                Some(last) if e > 0 && last.0 > 0 && last.2 == reduced && s.checked_mul(e as isize) == Some(last.1) => {
+                    *last = (last.0 * e, s, reduced);
+                }
+                _ => axes.push((e, s, reduced)),
+            }
+        }
+        ReducePlan {
+            kd: axes.iter().map(|&(e, _, r)| if r { 1 } else { e }).collect(),
+            rd: axes.iter().map(|&(e, _, r)| if r { e } else { 1 }).collect(),
+            strides: axes.iter().map(|&(_, s, _)| s).collect(),
+            n_out: self.n_out,
+            len: self.len,
+        }
+    }
+
     /// The position (from the input's element `[0, …, 0]`) of element `r` of output `o`,
     /// computed as the generated kernel computes it: `o` decomposed over the `kd`s and `r`
     /// over the `rd`s, last axis fastest.

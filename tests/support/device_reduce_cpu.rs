@@ -583,3 +583,36 @@ pub fn reduction_sources() -> Vec<(String, String)> {
     }
     v
 }
+
+#[test]
+fn coalesced_plans_keep_every_position_on_fewer_axes() {
+    let mut rng = Rng(23);
+    let mut merged = 0;
+    for _ in 0..400 {
+        let rank = rng.below(6);
+        let dims: Vec<usize> = (0..rank).map(|_| rng.below(4) + usize::from(rng.below(8) > 0)).collect();
+        let mask: Vec<bool> = (0..rank).map(|_| rng.below(2) == 1).collect();
+        // Row-major strides of a random parent, some axes flipped or broadcast.
+        let mut strides = vec![0isize; rank];
+        let mut step = 1isize;
+        for d in (0..rank).rev() {
+            strides[d] = match rng.below(6) {
+                0 => 0,
+                1 => -step,
+                _ => step,
+            };
+            step *= dims[d].max(1) as isize + rng.below(2) as isize;
+        }
+        let p = ReducePlan::new(&dims, &strides, &mask);
+        let c = p.coalesced();
+        assert_eq!((c.n_out, c.len), (p.n_out, p.len), "{dims:?} {strides:?} {mask:?}");
+        assert!(c.kd.iter().zip(&c.rd).all(|(&k, &r)| k * r != 1), "no axis of extent 1 is left: {c:?}");
+        merged += usize::from(c.strides.len() < dims.iter().filter(|&&d| d != 1).count());
+        for o in 0..p.n_out {
+            for r in 0..p.len {
+                assert_eq!(c.position(o, r), p.position(o, r), "{dims:?} {strides:?} {mask:?} o={o} r={r}");
+            }
+        }
+    }
+    assert!(merged > 20, "neighbouring axes merge: {merged}");
+}
