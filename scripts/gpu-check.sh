@@ -26,6 +26,20 @@ BENCH=device_bench
 # This script by an absolute path: `build` changes directory before copying it.
 SELF="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 
+# "NAME PATH" of each executable of kind $1 (test, bench) in cargo's JSON messages on stdin.
+executables() {
+    python3 -c '
+import json, sys
+for line in sys.stdin:
+    try:
+        m = json.loads(line)
+    except ValueError:
+        continue
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["kind"] == [sys.argv[1]]:
+        print(m["target"]["name"], m["executable"])
+' "$1"
+}
+
 case "${1:-}" in
 build)
     cd "$(dirname "$0")/.."
@@ -33,37 +47,19 @@ build)
     mkdir -p "$out"
     args=()
     for t in "${TESTS[@]}"; do args+=(--test "$t"); done
-    # `--message-format=json` names each built test executable; keep those of our targets.
-    cargo test --release --features cuda --no-run "${args[@]}" --message-format=json \
-        | python3 -c '
-import json, sys
-for line in sys.stdin:
-    try:
-        m = json.loads(line)
-    except ValueError:
-        continue
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["kind"] == ["test"]:
-        print(m["target"]["name"], m["executable"])
-' | while read -r name exe; do
-        cp "$exe" "$out/$name"
-        echo "built $out/$name"
-    done
+    # `--message-format=json` names each built executable; keep those of our targets.
+    cargo test --release --features cuda --no-run "${args[@]}" --message-format=json | executables test \
+        | while read -r name exe; do
+            cp "$exe" "$out/$name"
+            echo "built $out/$name"
+        done
     # The device bench (benches/device.rs), release, from its own workspace member.
     cargo build --release -p mdtensor-benches --features cuda --bench device --message-format=json \
-        | python3 -c '
-import json, sys
-for line in sys.stdin:
-    try:
-        m = json.loads(line)
-    except ValueError:
-        continue
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["kind"] == ["bench"] \
-            and m["target"]["name"] == "device":
-        print(m["executable"])
-' | while read -r exe; do
-        cp "$exe" "$out/$BENCH"
-        echo "built $out/$BENCH"
-    done
+        | executables bench | while read -r name exe; do
+            [ "$name" = device ] || continue
+            cp "$exe" "$out/$BENCH"
+            echo "built $out/$BENCH"
+        done
     [ -x "$out/$BENCH" ] || { echo "the device bench was not built" >&2; exit 1; }
     # Symbols only name functions in a backtrace; without them the folder is smaller to carry.
     if command -v strip > /dev/null; then

@@ -94,21 +94,22 @@ fn emulate(plan: &ReducePlan, data: &[f64], first: isize, op: ReduceOp, o: usize
     emulate_ddof(plan, data, first, op, o, 0.0)
 }
 
-/// One pass of the kernel over output `o`'s elements: each thread folds `init` with
-/// `fold(acc, element)`, then the tree combines the threads' results with `combine`.
-fn pass(
-    plan: &ReducePlan,
-    at: &dyn Fn(usize) -> f64,
-    init: f64,
-    fold: &dyn Fn(f64, f64) -> f64,
-    combine: &dyn Fn(f64, f64) -> f64,
-) -> f64 {
-    let block = reduce_block(plan.len) as usize;
+/// One block's fold over elements `lo..hi` as the kernel runs it: thread `t` of `block`
+/// folds `lo + t, lo + t + block, …`, then the threads' results combine pairwise
+/// (`(t, t + h)` for `h = block/2, …, 1`).
+pub fn block_fold<A: Copy>(
+    block: usize,
+    lo: usize,
+    hi: usize,
+    init: A,
+    fold: &dyn Fn(A, usize) -> A,
+    combine: &dyn Fn(A, A) -> A,
+) -> A {
     let mut v = vec![init; block];
     for (t, acc) in v.iter_mut().enumerate() {
-        let mut r = t;
-        while r < plan.len {
-            *acc = fold(*acc, at(r));
+        let mut r = lo + t;
+        while r < hi {
+            *acc = fold(*acc, r);
             r += block;
         }
     }
@@ -120,6 +121,18 @@ fn pass(
         h /= 2;
     }
     v[0]
+}
+
+/// One pass of the kernel over output `o`'s elements: each thread folds `init` with
+/// `fold(acc, element)`, then the tree combines the threads' results with `combine`.
+fn pass(
+    plan: &ReducePlan,
+    at: &dyn Fn(usize) -> f64,
+    init: f64,
+    fold: &dyn Fn(f64, f64) -> f64,
+    combine: &dyn Fn(f64, f64) -> f64,
+) -> f64 {
+    block_fold(reduce_block(plan.len) as usize, 0, plan.len, init, &|acc, r| fold(acc, at(r)), combine)
 }
 
 /// [`emulate`] with the `ddof` a variance kernel receives.

@@ -5,7 +5,7 @@
 //! against the host's reductions, on random shapes and views with several chunks and a
 //! shorter last chunk, NaN and ties.
 
-use super::device_reduce_cpu::{all_modes, better, naive_sums, random_view, Rng, ALL_OPS};
+use super::device_reduce_cpu::{all_modes, better, block_fold, naive_sums, random_view, Rng, ALL_OPS};
 use mdtensor::device::{
     reduce_launch, reduce_source_mode, ReduceLayout, ReduceMode, ReduceOp, ReducePlan, ReduceSchedule, ReduceStage,
     BLOCK_CHUNK_MIN, REDUCE_BLOCK_MAX, THREAD_CHUNK_MIN,
@@ -26,25 +26,10 @@ fn fold_item<A: Copy>(
     fold: &dyn Fn(A, usize) -> A,
     combine: &dyn Fn(A, A) -> A,
 ) -> A {
-    if layout == ReduceLayout::Thread {
-        return (lo..hi).fold(init, fold);
+    match layout {
+        ReduceLayout::Thread => (lo..hi).fold(init, fold),
+        ReduceLayout::Block => block_fold(block, lo, hi, init, fold, combine),
     }
-    let mut v = vec![init; block];
-    for (t, acc) in v.iter_mut().enumerate() {
-        let mut r = lo + t;
-        while r < hi {
-            *acc = fold(*acc, r);
-            r += block;
-        }
-    }
-    let mut h = block / 2;
-    while h > 0 {
-        for t in 0..h {
-            v[t] = combine(v[t], v[t + h]);
-        }
-        h /= 2;
-    }
-    v[0]
 }
 
 /// The extremes' pairwise rule: the partner wins when better, or equal and earlier; an
