@@ -7,7 +7,7 @@
 //! Without a GPU (or without the NVIDIA driver, NVRTC or cuBLAS) it says what is missing
 //! and what to install, and exits successfully.
 
-use mdtensor::device::{Cuda, Device, DeviceEval, DeviceMath};
+use mdtensor::device::{Cuda, Device, DeviceEval, DeviceMath, DeviceMatmul};
 use mdtensor::ops::ElementwiseExt;
 use mdtensor::{ext, Expr, RowMajor, Tensor};
 
@@ -34,9 +34,9 @@ fn forward(
     w2: &Gpu<f32, ext![HIDDEN, OUT]>,
     b2: &Gpu<f32, ext![OUT]>,
 ) -> Result<Gpu<f32, ext![BATCH, OUT]>, mdtensor::Error> {
-    // `x.device_matmul(w2)` would not compile: IN and HIDDEN differ.
-    let h = (&x.device_matmul(w1)? + b1).relu().eval_on(dev)?;
-    let y = (&h.device_matmul(w2)? + b2).eval_on(dev)?;
+    // `x.try_matmul(w2)` would not compile: IN and HIDDEN differ.
+    let h = (x.try_matmul(w1)? + b1).relu().eval_on(dev)?;
+    let y = (h.try_matmul(w2)? + b2).eval_on(dev)?;
     Ok(y)
 }
 

@@ -4,7 +4,7 @@
 //! (`scripts/gpu-check.sh` runs these binaries on a GPU machine).
 #![cfg(feature = "cuda")]
 
-use mdtensor::device::{Cuda, Device, DeviceEval, DeviceMath};
+use mdtensor::device::{Cuda, Device, DeviceEval, DeviceMath, DeviceMatmul};
 use mdtensor::error::DeviceError;
 use mdtensor::{ext, ColMajor, DynRank, Expr, RowMajor, Tensor};
 
@@ -279,24 +279,24 @@ fn matmul_matches_the_host_for_row_and_column_major_operands() -> Result<(), mdt
         let b = rng.tensor64([k, n]);
         let bt = rng.tensor64([n, k]);
         let (da, db, dbt) = (a.to_device(&dev)?, b.to_device(&dev)?, bt.to_device(&dev)?);
-        close64(&da.device_matmul(&db)?.to_host()?.to_vec(), &a.matmul(&b).to_vec(), 1e-12);
+        close64(&da.try_matmul(&db)?.to_host()?.to_vec(), &a.matmul(&b).to_vec(), 1e-12);
         // A transposed (column-major) view is read in place.
-        close64(&da.device_matmul(&dbt.t())?.to_host()?.to_vec(), &a.matmul(&bt.t()).to_vec(), 1e-12);
+        close64(&da.try_matmul(&dbt.t())?.to_host()?.to_vec(), &a.matmul(&bt.t()).to_vec(), 1e-12);
         // A broadcast (zero-stride) operand is copied to row-major first.
         let row = Tensor::<f64, ext![_]>::from_fn([n], |[j]| j as f64);
         let drow = row.to_device(&dev)?;
         let wide = drow.broadcast_to::<ext![_, _]>([k, n]);
         let want = a.matmul(&row.broadcast_to::<ext![_, _]>([k, n]));
-        close64(&da.device_matmul(&wide)?.to_host()?.to_vec(), &want.to_vec(), 1e-12);
+        close64(&da.try_matmul(&wide)?.to_host()?.to_vec(), &want.to_vec(), 1e-12);
     }
     let a = Tensor::<f32, ext![2, 3]>::from_fn(ext![2, 3], |[i, j]| (i * 3 + j) as f32).to_device(&dev)?;
     let b = Tensor::<f32, ext![3, 2]>::from_fn(ext![3, 2], |[i, j]| (i + j) as f32).to_device(&dev)?;
-    let c: Tensor<f32, ext![2, 2], RowMajor, Cuda<f32>> = a.device_matmul(&b)?;
+    let c: Tensor<f32, ext![2, 2], RowMajor, Cuda<f32>> = a.try_matmul(&b)?;
     assert_eq!(c.to_host()?.to_vec(), a.to_host()?.matmul(&b.to_host()?).to_vec());
     // Dynamic inner dimensions are checked at run time.
     let x = Tensor::<f32, ext![_, _]>::zeros([2, 3]).to_device(&dev)?;
     let y = Tensor::<f32, ext![_, _]>::zeros([4, 2]).to_device(&dev)?;
-    assert!(matches!(x.device_matmul(&y), Err(DeviceError::Shape(_))));
+    assert!(matches!(x.try_matmul(&y), Err(DeviceError::Shape(_))));
     Ok(())
 }
 

@@ -40,7 +40,8 @@
 //!   [`select`] are nodes of the fused kernel, as on the host.
 //! * Products of any rank ([`DeviceMatmul`]: numpy's `matmul` rule through the host's
 //!   `MatMulShape`, batch axes broadcast) run as cuBLAS strided-batched gemm
-//!   ([`gemm_plan`]); `f32` uses TF32 only with [`Precision::Tf32`].
+//!   ([`gemm_plan`]), into a new tensor or an existing one of any layout (`matmul_into`);
+//!   `f32` uses TF32 only with [`Precision::Tf32`].
 //!
 //! These are trait methods rather than inherent ones: the host's `sum` and `sum_axis` are
 //! inherent over every storage of the crate (through `SumStorage`), and a second inherent
@@ -65,12 +66,12 @@
 //! # Ok::<(), mdtensor::Error>(())
 //! ```
 
-mod batched;
 mod eval;
+mod gemm_layout;
 mod handle;
 mod kernel;
 mod launch;
-mod linalg;
+mod matmul;
 pub mod probe;
 mod reduce;
 mod reduce_kernel;
@@ -80,11 +81,11 @@ mod softmax;
 mod storage;
 mod tensor;
 
-pub use batched::{gemm_plan, operand_layout, DeviceMatmul, GemmPlan, Precision};
 pub use eval::{layout_class, DeviceEval};
+pub use gemm_layout::{gemm_args, mat_layout, MatLayout};
 pub use handle::{compile_cubin, compile_ptx, Device, KernelKey, LayoutClass};
 pub use kernel::{kernel_source, launch_grid, Args, DeviceExpr, DeviceMath, Gen, Leaf, LeafArg, BLOCK, KERNEL_NAME};
-pub use linalg::{gemm_args, mat_layout, MatLayout};
+pub use matmul::{gemm_plan, operand_layout, DeviceMatmul, GemmPlan, MatMulInto, Precision};
 pub use reduce::{DeviceReductions, DeviceTensor};
 pub use reduce_kernel::{
     reduce_block, reduce_grid, reduce_source, reduce_source_mode, softmax_source, ReduceLayout, ReduceMode, ReduceOp,

@@ -144,3 +144,52 @@ fn product_errors_and_empty_products() -> Result<(), Error> {
     close64(&p.to_device(&dev)?.matmul(&q.to_device(&dev)?).to_host()?.to_vec(), &p.matmul(&q).to_vec(), 1e-12);
     Ok(())
 }
+
+#[test]
+fn products_into_existing_tensors_of_any_layout() -> Result<(), Error> {
+    let Some(dev) = gpu() else { return Ok(()) };
+    let mut rng = Rng(64);
+    for case in 0..10 {
+        let (b, m, k, n) = (rng.dim(3), rng.dim(30), rng.dim(30), rng.dim(30));
+        let (a, w) = (rand64(&mut rng, &[b, m, k]), rand64(&mut rng, &[k, n]));
+        let (da, dw) = (a.to_device(&dev)?, w.to_device(&dev)?);
+        let want = a.matmul(&w);
+        // Row-major: cuBLAS writes the output in place, over stale contents.
+        let mut out = rand64(&mut rng, &[b, m, n]).to_device(&dev)?;
+        da.try_matmul_into(&dw, &mut out)?;
+        close64(&out.to_host()?.to_vec(), &want.to_vec(), 1e-12);
+        // Into a slice of a larger tensor: in place from the slice's first element.
+        let mut big = rand64(&mut rng, &[b + 1, m, n]).to_device(&dev)?;
+        let keep = big.to_host()?;
+        da.try_matmul_into(
+            &dw,
+            &mut big.view_mut().into_dyn().try_into_sliced_dyn(&[mdtensor::view::SliceElem::Range {
+                start: Some(1),
+                end: None,
+                step: 1,
+            }])?,
+        )?;
+        let got = big.to_host()?;
+        close64(&got.to_vec()[m * n..], &want.to_vec(), 1e-12);
+        assert_eq!(&got.to_vec()[..m * n], &keep.to_vec()[..m * n], "case {case}: the rest is untouched");
+        // A transposed output: a copy of the product through the output's strides.
+        let mut t = Tensor::<f64, ext![_, _]>::zeros([n, m]).to_device(&dev)?;
+        let a0 = a.index_axis::<0>(0).to_owned();
+        da.index_axis::<0>(0).try_matmul_into(&dw, &mut t.view_mut().reversed_axes())?;
+        close64(&t.to_host()?.t().to_standard_layout().to_vec(), &a0.matmul(&w).to_vec(), 1e-12);
+    }
+    // A dynamic output of the wrong extents is an error that leaves it as it was.
+    let (da, dw) = (rand64(&mut rng, &[2, 3]).to_device(&dev)?, rand64(&mut rng, &[3, 4]).to_device(&dev)?);
+    let mut wrong = Tensor::<f64, ext![_, _]>::zeros([2, 3]).to_device(&dev)?;
+    assert!(matches!(da.try_matmul_into(&dw, &mut wrong), Err(DeviceError::Shape(_))));
+    assert_eq!(wrong.to_host()?.to_vec(), [0.0; 6]);
+    // An empty inner axis: zeros over stale contents.
+    let (e, f) = (
+        Tensor::<f64, ext![_, _]>::zeros([2, 0]).to_device(&dev)?,
+        Tensor::<f64, ext![_, _]>::zeros([0, 3]).to_device(&dev)?,
+    );
+    let mut z = Tensor::<f64, ext![_, _]>::ones([2, 3]).to_device(&dev)?;
+    e.try_matmul_into(&f, &mut z)?;
+    assert_eq!(z.to_host()?.to_vec(), [0.0; 6]);
+    Ok(())
+}

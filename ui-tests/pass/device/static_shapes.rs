@@ -1,6 +1,6 @@
 //! Device expressions with static shapes, broadcasting, views and math type-check and
 //! keep their extents in the result type.
-use mdtensor::device::{Cuda, CudaRef, Device, DeviceEval, DeviceMath};
+use mdtensor::device::{Cuda, CudaRef, Device, DeviceEval, DeviceMath, DeviceMatmul};
 use mdtensor::{ext, ColMajor, RowMajor, Strided, Tensor};
 
 fn layer(
@@ -22,7 +22,7 @@ fn main() {
         let _z: Tensor<f32, ext![4, 3], RowMajor, Cuda<f32>> = (&s - &y).exp().eval_on(&dev)?;
         let _h: Tensor<f32, ext![3, 4]> = t.to_host()?;
         let x = Tensor::<f32, ext![5, 4]>::zeros(ext![5, 4]).to_device(&dev)?;
-        let _p: Tensor<f32, ext![5, 3], RowMajor, Cuda<f32>> = x.device_matmul(&y)?;
+        let _p: Tensor<f32, ext![5, 3], RowMajor, Cuda<f32>> = x.try_matmul(&y)?;
         Ok(())
     };
     let _ = run();

@@ -1,6 +1,6 @@
 //! The host's view methods on device tensors: each gives a view of the same device buffer
 //! with the host's result type, and device operations take it in place.
-use mdtensor::device::{Cuda, CudaMut, CudaRef, Device, DeviceEval, DeviceReductions};
+use mdtensor::device::{Cuda, CudaMut, CudaRef, Device, DeviceEval, DeviceMatmul, DeviceReductions};
 use mdtensor::layout::StaticSliced;
 use mdtensor::{ext, s, DynRank, Full, RowMajor, Span, Strided, Tensor};
 
@@ -24,6 +24,10 @@ fn main() {
         let _ = (st, f, p);
         let mut m: Tensor<f32, ext![6], Strided, CudaMut<'_, f32>> = a.index_axis_mut::<0>(1);
         m.device_assign(&Tensor::<f32, ext![6]>::zeros(ext![6]).to_device(&dev)?)?;
+        // A product into a transposed (column-major) device view.
+        let w = Tensor::<f32, ext![6, 4]>::zeros(ext![6, 4]).to_device(&dev)?;
+        let mut out = Tensor::<f32, ext![4, 4]>::zeros(ext![4, 4]).to_device(&dev)?;
+        a.try_matmul_into(&w, &mut out.view_mut().reversed_axes())?;
         Ok(())
     };
     let _ = run();

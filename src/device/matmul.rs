@@ -5,16 +5,17 @@
 //! column-major matrices (transposed views) are read in place, broadcast batch axes with
 //! stride 0, and other layouts are copied to row-major on the device first.
 
+use super::eval::assign_tree;
+use super::gemm_layout::{gemm_args, mat_layout, MatLayout};
 use super::handle::guard;
 use super::kernel::Leaf;
-use super::linalg::{gemm_args, mat_layout, MatLayout};
 use super::reduce::DeviceTensor;
-use super::storage::{Cuda, DeviceElem, DeviceStorage};
+use super::storage::{Cuda, DeviceElem, DeviceStorage, DeviceStorageMut};
 use super::tensor::alloc;
 use super::DeviceEval;
 use crate::error::or_panic;
 use crate::error::{DeviceError, ShapeError};
-use crate::extents::{broadcast_strides, matmul_dims, Extents, MatMulDims, MatMulShape};
+use crate::extents::{broadcast_strides, matmul_dims, Extents, MatMulDims, MatMulShape, OutputFor};
 use crate::layout::{Layout, RowMajor};
 use crate::tensor::Tensor;
 use cudarc::cublas::sys::{cublasComputeType_t, cublasGemmAlgo_t, cublasOperation_t, cudaDataType};
@@ -250,10 +251,36 @@ where
         // cuBLAS is not called on empty products: the result is all zeros.
         return Tensor::<T, _, RowMajor, Cuda<T>>::zeros_on(&dev, ext);
     }
+    let mut out = alloc::<T>(&dev, n_out)?;
+    gemm_into(&d, lhs, rhs, precision, &mut out, 0)?;
+    // SAFETY: batch·m·n elements in row-major order, all written by the calls.
+    Ok(unsafe { Tensor::from_parts_unchecked(Cuda { buf: out, dev }, ext, ()) })
+}
+
+/// The cuBLAS calls of `lhs @ rhs` (sizes `d`, `k > 0`, on one device), writing the
+/// product row-major into `c` from element `c_first` on.
+fn gemm_into<T, E, S, St, E2, S2, St2>(
+    d: &MatMulDims,
+    lhs: &Tensor<T, E, S, St>,
+    rhs: &Tensor<T, E2, S2, St2>,
+    precision: Precision,
+    c: &mut CudaSlice<T>,
+    c_first: usize,
+) -> Result<(), DeviceError>
+where
+    T: DeviceElem,
+    E: Extents,
+    S: Layout<E>,
+    St: DeviceStorage<T>,
+    E2: Extents,
+    S2: Layout<E2>,
+    St2: DeviceStorage<T>,
+{
+    let dev = lhs.device().clone();
     let (mut ca, mut cb) = (None, None);
     let a = side(lhs, &mut ca, true)?;
     let b = side(rhs, &mut cb, false)?;
-    let plan = gemm_plan(&d, (&a.dims, &a.strides, a.layout), (&b.dims, &b.strides, b.layout));
+    let plan = gemm_plan(d, (&a.dims, &a.strides, a.layout), (&b.dims, &b.strides, b.layout));
     let f32_elem = TypeId::of::<T>() == TypeId::of::<f32>();
     let (dtype, compute) = match (f32_elem, precision) {
         (true, Precision::Full) => (cudaDataType::CUDA_R_32F, cublasComputeType_t::CUBLAS_COMPUTE_32F),
@@ -264,20 +291,20 @@ where
     let (ld_a, ld_b, ld_c) = (blas_size(plan.ld_a)?, blas_size(plan.ld_b)?, blas_size(plan.ld_c)?);
     let count = blas_size(plan.count)?;
     let blas = dev.cublas()?;
-    let mut out = alloc::<T>(&dev, n_out)?;
     let (alpha, beta) = (T::one(), T::zero());
     let stream = dev.stream();
     {
         let (pa, sync_a) = a.buf.device_ptr(stream);
         let (pb, sync_b) = b.buf.device_ptr(stream);
-        let (pc, sync_c) = out.device_ptr_mut(stream);
+        let (pc, sync_c) = c.device_ptr_mut(stream);
         for &(off_b, off_a, off_c) in &plan.calls {
             let (ab, aa) = (address::<T>(pb, b.first, off_b)?, address::<T>(pa, a.first, off_a)?);
-            let ac = address::<T>(pc, 0, off_c as isize)?;
+            let ac = address::<T>(pc, c_first, off_c as isize)?;
             // SAFETY: `gemm_plan` gives, for every product of every call, matrices whose
             // positions (offset + i·ld + j within the m×k and k×n shapes, plus the batch
             // strides) are elements of each operand, inside its region by the dense
-            // invariant; C has batch·m·n elements, each written once (beta = 0: not read).
+            // invariant; C has batch·m·n elements from `c_first`, each written once (beta
+            // = 0: not read).
             // alpha and beta are host values of the compute type (the handle's default
             // host pointer mode); the buffers' stream events are held until the calls are
             // queued on the handle's stream, the device's.
@@ -315,8 +342,62 @@ where
         }
         drop((sync_a, sync_b, sync_c));
     }
-    // SAFETY: batch·m·n elements in row-major order, all written by the calls.
-    Ok(unsafe { Tensor::from_parts_unchecked(Cuda { buf: out, dev }, ext, ()) })
+    Ok(())
+}
+
+/// Extents whose product with `E2` fits an output of extents `E3` (the host's
+/// `matmul_into` rule, [`OutputFor`]), as one bound on the left operand's extents.
+#[diagnostic::on_unimplemented(
+    message = "matmul_into: an output of extents `{E3}` cannot hold the product of `{Self}` and `{E2}`",
+    label = "the output must have the product's extents"
+)]
+pub trait MatMulInto<E2: Extents, E3: Extents>: MatMulShape<E2> {}
+impl<E: MatMulShape<E2>, E2: Extents, E3: OutputFor<<E as MatMulShape<E2>>::Output>> MatMulInto<E2, E3> for E {}
+
+/// `out = lhs @ rhs` into an existing device tensor: cuBLAS writes a row-major `out` in
+/// place; any other layout receives a copy of the product (one fused copy kernel).
+fn product_into<T, E, S, St, E2, S2, St2, E3, S3, St3>(
+    lhs: &Tensor<T, E, S, St>,
+    rhs: &Tensor<T, E2, S2, St2>,
+    out: &mut Tensor<T, E3, S3, St3>,
+    precision: Precision,
+) -> Result<(), DeviceError>
+where
+    T: DeviceElem,
+    E: MatMulShape<E2>,
+    S: Layout<E>,
+    St: DeviceStorage<T>,
+    E2: Extents,
+    S2: Layout<E2>,
+    St2: DeviceStorage<T>,
+    E3: Extents,
+    S3: Layout<E3>,
+    St3: DeviceStorageMut<T>,
+{
+    let d = matmul_dims(lhs.dims().as_ref(), rhs.dims().as_ref())?;
+    let od = out.dims();
+    if !d.with_out(|want| want == od.as_ref()) {
+        return Err(DeviceError::Shape(ShapeError::Incompatible {
+            op: "matmul_into",
+            lhs: d.out(),
+            rhs: od.as_ref().to_vec(),
+            reason: "the output's extents differ from the product's".into(),
+        }));
+    }
+    if lhs.device() != rhs.device() || lhs.device() != out.device() {
+        return Err(DeviceError::Driver("matmul_into: the operands and the output live on different devices".into()));
+    }
+    if out.numel() == 0 {
+        return Ok(());
+    }
+    // (An empty inner axis makes a product of zeros: `product` writes those.)
+    if d.k > 0 && S3::is_row_major_contiguous(&out.extents, &out.mapping) {
+        let first = S3::offset(&out.mapping);
+        let (buf, start, _) = out.storage.region_mut();
+        return gemm_into(&d, lhs, rhs, precision, buf, start + first);
+    }
+    let tmp = product(lhs, rhs, precision)?;
+    assign_tree(out, Leaf(&tmp))
 }
 
 /// The product of device tensors, with the host's `matmul` names and shape rule (numpy's
@@ -375,6 +456,75 @@ pub trait DeviceMatmul {
     {
         or_panic(self.try_matmul_with_precision(rhs, Precision::Full))
     }
+    /// `out = self @ rhs` with `precision` into an existing device tensor of any stride
+    /// policy (numpy's `matmul(a, b, out=out)`): static extents of `out` that differ from
+    /// the product's do not compile; `Err` when dynamic ones differ, as
+    /// [`DeviceMatmul::try_matmul_with_precision`], or when `out` lives on another device.
+    /// A row-major `out` is written by cuBLAS in place; any other receives a copy.
+    fn try_matmul_into_with_precision<
+        E2: Extents,
+        S2: Layout<E2>,
+        St2: DeviceStorage<Self::Elem>,
+        E3: Extents,
+        S3: Layout<E3>,
+        St3: DeviceStorageMut<Self::Elem>,
+    >(
+        &self,
+        rhs: &Tensor<Self::Elem, E2, S2, St2>,
+        out: &mut Tensor<Self::Elem, E3, S3, St3>,
+        precision: Precision,
+    ) -> Result<(), DeviceError>
+    where
+        Self::Extents: MatMulInto<E2, E3>;
+    /// `out = self @ rhs` in full precision; `Err` as
+    /// [`DeviceMatmul::try_matmul_into_with_precision`].
+    fn try_matmul_into<
+        E2: Extents,
+        S2: Layout<E2>,
+        St2: DeviceStorage<Self::Elem>,
+        E3: Extents,
+        S3: Layout<E3>,
+        St3: DeviceStorageMut<Self::Elem>,
+    >(
+        &self,
+        rhs: &Tensor<Self::Elem, E2, S2, St2>,
+        out: &mut Tensor<Self::Elem, E3, S3, St3>,
+    ) -> Result<(), DeviceError>
+    where
+        Self::Extents: MatMulInto<E2, E3>,
+    {
+        self.try_matmul_into_with_precision(rhs, out, Precision::Full)
+    }
+    /// `out = self @ rhs` in full precision; panics where [`DeviceMatmul::try_matmul_into`]
+    /// is `Err`.
+    ///
+    /// ```no_run
+    /// use mdtensor::device::{Device, DeviceMatmul};
+    /// use mdtensor::{ext, Tensor};
+    /// let dev = Device::new(0)?;
+    /// let a = Tensor::<f32, ext![2, 3]>::ones(ext![2, 3]).to_device(&dev)?;
+    /// let mut out = Tensor::<f32, ext![2, 2]>::zeros(ext![2, 2]).to_device(&dev)?;
+    /// a.matmul_into(&a.t(), &mut out);
+    /// assert_eq!(out.to_host()?.to_vec(), [3.0; 4]);
+    /// # Ok::<(), mdtensor::Error>(())
+    /// ```
+    #[track_caller]
+    fn matmul_into<
+        E2: Extents,
+        S2: Layout<E2>,
+        St2: DeviceStorage<Self::Elem>,
+        E3: Extents,
+        S3: Layout<E3>,
+        St3: DeviceStorageMut<Self::Elem>,
+    >(
+        &self,
+        rhs: &Tensor<Self::Elem, E2, S2, St2>,
+        out: &mut Tensor<Self::Elem, E3, S3, St3>,
+    ) where
+        Self::Extents: MatMulInto<E2, E3>,
+    {
+        or_panic(self.try_matmul_into_with_precision(rhs, out, Precision::Full))
+    }
     /// `self @ rhs` with `precision`; panics where [`DeviceMatmul::try_matmul_with_precision`] is `Err`.
     #[track_caller]
     fn matmul_with_precision<E2: Extents, S2: Layout<E2>, St2: DeviceStorage<Self::Elem>>(
@@ -401,5 +551,23 @@ impl<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>> DeviceMatmul
         E: MatMulShape<E2>,
     {
         product(self, rhs, precision)
+    }
+    fn try_matmul_into_with_precision<
+        E2: Extents,
+        S2: Layout<E2>,
+        St2: DeviceStorage<Self::Elem>,
+        E3: Extents,
+        S3: Layout<E3>,
+        St3: DeviceStorageMut<Self::Elem>,
+    >(
+        &self,
+        rhs: &Tensor<Self::Elem, E2, S2, St2>,
+        out: &mut Tensor<Self::Elem, E3, S3, St3>,
+        precision: Precision,
+    ) -> Result<(), DeviceError>
+    where
+        Self::Extents: MatMulInto<E2, E3>,
+    {
+        product_into(self, rhs, out, precision)
     }
 }
