@@ -20,7 +20,9 @@
 # the probe searches (the loader path, /usr/local/cuda*/targets/*/lib, pip wheels).
 set -euo pipefail
 
-TESTS=(device device_gpu)
+# The GPU tests only: `tests/device.rs` (generated sources, NVRTC, emulations) needs no GPU
+# and runs in CI, so it would only spend the GPU machine's time.
+TESTS=(device_gpu)
 # The bench binary's name in DIR (the test `device` has the bench's target name).
 BENCH=device_bench
 # This script by an absolute path: `build` changes directory before copying it.
