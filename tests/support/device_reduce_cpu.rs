@@ -261,13 +261,10 @@ fn emulated_kernels_match_the_host_reductions() {
     }
 }
 
-/// A random tensor as the kernels see it: dims, the strides of a permuted (transposed)
-/// buffer with one axis broadcast now and then, the buffer (values on a quarter grid, a
-/// NaN now and then when `nan`), and the host tensor of the same logical elements.
-pub fn random_view(rng: &mut Rng, case: usize, nan: bool) -> (Vec<usize>, Vec<isize>, Vec<f64>, Tensor<f64, DynRank>) {
-    let rank = 1 + rng.below(3);
-    let long = if case.is_multiple_of(7) { rng.below(rank) } else { rank };
-    let dims: Vec<usize> = (0..rank).map(|d| 1 + rng.below(if d == long { 700 } else { 6 })).collect();
+/// The strides of a dense buffer of `dims` stored in a random axis order (a transposed
+/// or permuted tensor).
+pub fn permuted_strides(rng: &mut Rng, dims: &[usize]) -> Vec<isize> {
+    let rank = dims.len();
     let mut order: Vec<usize> = (0..rank).collect();
     for k in (1..rank).rev() {
         order.swap(k, rng.below(k + 1));
@@ -278,10 +275,21 @@ pub fn random_view(rng: &mut Rng, case: usize, nan: bool) -> (Vec<usize>, Vec<is
         strides[d] = step;
         step *= dims[d] as isize;
     }
+    strides
+}
+
+/// A random tensor as the kernels see it: dims, the strides of a permuted (transposed)
+/// buffer with one axis broadcast now and then, the buffer (values on a quarter grid, a
+/// NaN now and then when `nan`), and the host tensor of the same logical elements.
+pub fn random_view(rng: &mut Rng, case: usize, nan: bool) -> (Vec<usize>, Vec<isize>, Vec<f64>, Tensor<f64, DynRank>) {
+    let rank = 1 + rng.below(3);
+    let long = if case.is_multiple_of(7) { rng.below(rank) } else { rank };
+    let dims: Vec<usize> = (0..rank).map(|d| 1 + rng.below(if d == long { 700 } else { 6 })).collect();
+    let mut strides = permuted_strides(rng, &dims);
     if rng.below(4) == 0 {
         strides[rng.below(rank)] = 0;
     }
-    let data: Vec<f64> = (0..step as usize)
+    let data: Vec<f64> = (0..dims.iter().product::<usize>())
         .map(|_| if nan && rng.below(60) == 0 { f64::NAN } else { (rng.below(5) as f64) - 2.0 + 0.25 })
         .collect();
     let host = Tensor::<f64, DynRank>::from_fn(DynRank::new(dims.clone()), |ix| {

@@ -5,7 +5,9 @@
 //! against the host's reductions, on random shapes and views with several chunks and a
 //! shorter last chunk, NaN and ties.
 
-use super::device_reduce_cpu::{all_modes, better, block_fold, naive_sums, random_view, Rng, ALL_OPS};
+use super::device_reduce_cpu::{
+    all_modes, better, block_fold, naive_sums, permuted_strides, random_view, Rng, ALL_OPS,
+};
 use mdtensor::device::{
     reduce_launch, reduce_source_mode, ReduceLayout, ReduceMode, ReduceOp, ReducePlan, ReduceSchedule, ReduceStage,
     BLOCK_CHUNK_MIN, REDUCE_BLOCK_MAX, THREAD_CHUNK_MIN,
@@ -199,21 +201,12 @@ fn long_view(rng: &mut Rng, case: usize) -> View {
     let long = rng.below(rank);
     let dims: Vec<usize> =
         (0..rank).map(|d| if d == long { 2000 + rng.below(7000) } else { 1 + rng.below(3) }).collect();
-    let mut order: Vec<usize> = (0..rank).collect();
-    for k in (1..rank).rev() {
-        order.swap(k, rng.below(k + 1));
-    }
-    let mut strides = vec![0isize; rank];
-    let mut step = 1isize;
-    for &d in order.iter().rev() {
-        strides[d] = step;
-        step *= dims[d] as isize;
-    }
+    let mut strides = permuted_strides(rng, &dims);
     if rank > 1 && rng.below(4) == 0 {
         strides[(long + 1) % rank] = 0;
     }
     let data: Vec<f64> =
-        (0..step as usize)
+        (0..dims.iter().product::<usize>())
             .map(|_| {
                 if case.is_multiple_of(3) && rng.below(3000) == 0 {
                     f64::NAN
