@@ -6,8 +6,8 @@
 
 use mdtensor::device::probe::{self, search_dirs_from};
 use mdtensor::device::{
-    compile_cubin, compile_ptx, kernel_source, launch_grid, layout_class, select, Cuda, CudaRef, Device, DeviceExpr,
-    DeviceMath, LayoutClass, BLOCK, KERNEL_NAME,
+    compile_cubin, compile_ptx, kernel_source, launch_grid, select, Cuda, CudaRef, Device, DeviceExpr, DeviceMath,
+    ElementwisePlan, IndexWidth, LayoutClass, BLOCK, KERNEL_NAME,
 };
 use mdtensor::error::DeviceError;
 use mdtensor::{ext, ColMajor, DynRank, RowMajor, Strided, Tensor};
@@ -46,26 +46,28 @@ fn type_of<A: 'static, X: DeviceExpr>(_f: fn(&'static A) -> X) -> &'static str {
 
 /// Every generated kernel of this file, with a name for messages.
 fn all_sources() -> Vec<(&'static str, String)> {
-    use LayoutClass::{Flat, Strided as St};
+    use LayoutClass::Flat;
+    const ST: LayoutClass = LayoutClass::Strided(IndexWidth::I64);
+    const S32: LayoutClass = LayoutClass::Strided(IndexWidth::I32);
     vec![
         ("add_mul_scalar f32 flat", src2(|a: &M32, b: &M32| a + b * 2.0f32, Flat, 2)),
-        ("add_mul_scalar f32 strided", src2(|a: &M32, b: &M32| a + b * 2.0f32, St, 2)),
-        ("broadcast row f32", src2(|a: &M32, r: &R32| a - r, St, 2)),
-        ("transposed view leaf f32", src2(|a: &M32, t: &T32| a * t, St, 2)),
-        ("div rem neg f64", src2(|a: &M64, b: &C64| -(a / b) % 3.0f64, St, 2)),
+        ("add_mul_scalar f32 strided", src2(|a: &M32, b: &M32| a + b * 2.0f32, ST, 2)),
+        ("broadcast row f32", src2(|a: &M32, r: &R32| a - r, S32, 2)),
+        ("transposed view leaf f32", src2(|a: &M32, t: &T32| a * t, ST, 2)),
+        ("div rem neg f64", src2(|a: &M64, b: &C64| -(a / b) % 3.0f64, S32, 2)),
         ("scalar left f64", src1(|a: &M64| 2.0f64 * a - 1.0f64, Flat, 2)),
         ("exp f32", src1(|a: &M32| (a * 0.5f32).exp(), Flat, 2)),
         ("exp f64", src1(|a: &M64| a.exp(), Flat, 2)),
         ("math chain f32", src1(|a: &M32| a.sigmoid().relu().tanh().sqrt().abs().ln(), Flat, 2)),
-        ("trig round f64", src1(|a: &M64| a.sin() + a.cos() + a.floor() + a.round(), St, 2)),
+        ("trig round f64", src1(|a: &M64| a.sin() + a.cos() + a.floor() + a.round(), ST, 2)),
         ("powf f32", src1(|a: &M32| a.powf(2.0) + 1.0f32, Flat, 2)),
-        ("dynrank rank 3", src1(|a: &D32| a * a + 1.0f32, St, 3)),
-        ("rank 0", src1(|a: &S32| a + 1.0f32, St, 0)),
+        ("dynrank rank 3", src1(|a: &D32| a * a + 1.0f32, S32, 3)),
+        ("rank 0", src1(|a: &S32| a + 1.0f32, ST, 0)),
         ("rank 1 flat dynrank", src1(|a: &D32| -a, Flat, 1)),
         ("select gt f32 flat", src2(|a: &M32, b: &M32| select(a.gt(b), a, b * 2.0f32), Flat, 2)),
         (
             "select every comparison f64",
-            src2(|a: &M64, b: &C64| select(a.ge(b), select(a.le(1.0f64), a, b), a.exp()), St, 2),
+            src2(|a: &M64, b: &C64| select(a.ge(b), select(a.le(1.0f64), a, b), a.exp()), S32, 2),
         ),
         (
             "select lt eq ne f32 broadcast",
@@ -73,7 +75,7 @@ fn all_sources() -> Vec<(&'static str, String)> {
                 |a: &M32, r: &R32| {
                     select(r.lt(a), select(a.eq_elem(r), r, a), -a) + select(a.ne_elem(0.0f32), 1.0f32, 0.0f32)
                 },
-                St,
+                ST,
                 2,
             ),
         ),
@@ -98,7 +100,7 @@ fn flat_kernel_indexes_every_leaf_by_i() {
 
 #[test]
 fn strided_kernel_walks_coordinates_and_strides() {
-    let s = src2(|a: &M32, b: &M32| a + b * 2.0f32, LayoutClass::Strided, 2);
+    let s = src2(|a: &M32, b: &M32| a + b * 2.0f32, LayoutClass::Strided(IndexWidth::I64), 2);
     for want in [
         "long long os0",
         "long long os1",
@@ -126,7 +128,7 @@ fn element_type_picks_c_type_and_math_functions() {
     let d = src1(|a: &M64| a.exp(), LayoutClass::Flat, 2);
     assert!(f.contains("expf(a0[i])") && f.contains("float* __restrict__ out"), "{f}");
     assert!(d.contains("exp(a0[i])") && !d.contains("expf") && d.contains("double* __restrict__ out"), "{d}");
-    let r = src2(|a: &M64, b: &C64| -(a / b) % 3.0f64, LayoutClass::Strided, 2);
+    let r = src2(|a: &M64, b: &C64| -(a / b) % 3.0f64, LayoutClass::Strided(IndexWidth::I64), 2);
     assert!(r.contains("fmod((-(a0[") && r.contains(" / a1["), "{r}");
     let r32 = src1(|a: &M32| a % 2.0f32, LayoutClass::Flat, 2);
     assert!(r32.contains("fmodf(a0[i], p0)"), "{r32}");
@@ -144,7 +146,7 @@ fn named_math_emits_cuda_functions_in_tree_order() {
         let p = body[at..].find(o).unwrap_or_else(|| panic!("`{o}` not after position {at} in {body}"));
         at += p;
     }
-    let t = src1(|a: &M64| a.sin() + a.cos() + a.floor() + a.round(), LayoutClass::Strided, 2);
+    let t = src1(|a: &M64| a.sin() + a.cos() + a.floor() + a.round(), LayoutClass::Strided(IndexWidth::I64), 2);
     for f in ["sin(", "cos(", "floor(", "round("] {
         assert!(t.contains(f), "{f} in {t}");
     }
@@ -156,18 +158,18 @@ fn named_math_emits_cuda_functions_in_tree_order() {
 
 #[test]
 fn broadcast_and_transposed_leaves_get_their_own_strides() {
-    let s = src2(|a: &M32, r: &R32| a - r, LayoutClass::Strided, 2);
+    let s = src2(|a: &M32, r: &R32| a - r, LayoutClass::Strided(IndexWidth::I64), 2);
     assert!(s.contains("(a0[c0 * s0_0 + c1 * s0_1] - a1[c0 * s1_0 + c1 * s1_1])"), "{s}");
-    let t = src2(|a: &M32, t: &T32| a * t, LayoutClass::Strided, 2);
+    let t = src2(|a: &M32, t: &T32| a * t, LayoutClass::Strided(IndexWidth::I64), 2);
     assert!(t.contains("(a0[c0 * s0_0 + c1 * s0_1] * a1[c0 * s1_0 + c1 * s1_1])"), "{t}");
 }
 
 #[test]
 fn rank_zero_and_dynamic_rank() {
-    let z = src1(|a: &S32| a + 1.0f32, LayoutClass::Strided, 0);
+    let z = src1(|a: &S32| a + 1.0f32, LayoutClass::Strided(IndexWidth::I64), 0);
     assert!(z.contains("out[0] = (a0[0] + p0);"), "{z}");
     assert!(!z.contains("d0"), "{z}");
-    let d = src1(|a: &D32| a * a + 1.0f32, LayoutClass::Strided, 3);
+    let d = src1(|a: &D32| a * a + 1.0f32, LayoutClass::Strided(IndexWidth::I64), 3);
     assert!(d.contains("const long long c2 = r % d2;") && d.contains("c2 * s1_2"), "{d}");
     assert!(d.contains("long long s1_2"), "{d}");
 }
@@ -199,7 +201,7 @@ fn comparisons_and_select_emit_conditions_in_tree_order() {
         assert!(s.contains(&format!("out[i] = ((a0[i] {op} a1[i]) ? a2[i] : a3[i]);")), "{op}: {s}");
     }
     // A scalar condition operand and scalar branches are parameters, in tree order.
-    let s = src1(|a: &M32| select(a.lt(0.5f32), 1.0f32, a), LayoutClass::Strided, 2);
+    let s = src1(|a: &M32| select(a.lt(0.5f32), 1.0f32, a), LayoutClass::Strided(IndexWidth::I64), 2);
     assert!(s.contains("((a0[c0 * s0_0 + c1 * s0_1] < p0) ? p1 : a1[c0 * s1_0 + c1 * s1_1])"), "{s}");
     assert!(s.contains("float p0") && s.contains("float p1"), "{s}");
 }
@@ -234,13 +236,106 @@ fn launch_grid_covers_every_element_with_a_capped_grid() {
 }
 
 #[test]
-fn layout_class_is_flat_only_when_every_leaf_matches_the_output() {
-    let dims = [2usize, 3];
-    assert_eq!(layout_class(&dims, true, &[(vec![2, 3], true), (vec![2, 3], true)]), LayoutClass::Flat);
-    assert_eq!(layout_class(&dims, true, &[]), LayoutClass::Flat, "scalars only");
-    assert_eq!(layout_class(&dims, true, &[(vec![3], true)]), LayoutClass::Strided, "broadcast leaf");
-    assert_eq!(layout_class(&dims, true, &[(vec![2, 3], false)]), LayoutClass::Strided, "transposed leaf");
-    assert_eq!(layout_class(&dims, false, &[(vec![2, 3], true)]), LayoutClass::Strided, "strided output");
+fn plans_are_flat_when_every_operand_walks_one_dense_order() {
+    use LayoutClass::Flat;
+    let rm = || vec![3isize, 1];
+    let cm = || vec![1isize, 2];
+    assert_eq!(ElementwisePlan::new(&[2, 3], &[rm(), rm(), rm()]).class, Flat);
+    assert_eq!(ElementwisePlan::new(&[2, 3], &[rm()]).class, Flat, "scalars only");
+    assert_eq!(ElementwisePlan::new(&[2, 3], &[cm(), cm()]).class, Flat, "column-major throughout");
+    assert_eq!(ElementwisePlan::new(&[1, 3, 1], &[vec![9, 1, 1], vec![0, 1, 0]]).class, Flat, "unit axes");
+    assert_eq!(ElementwisePlan::new(&[], &[vec![], vec![]]).class, Flat, "rank 0");
+    let i32s = LayoutClass::Strided(IndexWidth::I32);
+    assert_eq!(ElementwisePlan::new(&[2, 3], &[rm(), vec![0, 1]]).class, i32s, "broadcast leaf");
+    assert_eq!(ElementwisePlan::new(&[2, 3], &[rm(), cm()]).class, i32s, "transposed leaf");
+    assert_eq!(ElementwisePlan::new(&[2, 3], &[cm(), rm()]).class, i32s, "column-major output");
+    assert_eq!(ElementwisePlan::new(&[2, 3], &[rm(), vec![-3, -1]]).class, i32s, "flipped leaf");
+    // A sliced output whose rows are contiguous merges nothing but keeps 32 bits.
+    let p = ElementwisePlan::new(&[4, 5, 6], &[vec![60, 6, 1], vec![30, 6, 1]]);
+    assert_eq!(
+        (p.dims.as_slice(), p.strides[0].as_slice(), p.strides[1].as_slice()),
+        ([4, 30].as_slice(), [60, 1].as_slice(), [30, 1].as_slice())
+    );
+    // Positions past 2^31 need 64 bits, as do more than 2^31 elements.
+    let p = ElementwisePlan::new(&[2, 3], &[rm(), vec![1 << 31, 1]]);
+    assert_eq!(p.class, LayoutClass::Strided(IndexWidth::I64));
+    let p = ElementwisePlan::new(&[1 << 16, 1 << 16], &[vec![1 << 16, 1], vec![0, 1]]);
+    assert_eq!(p.class, LayoutClass::Strided(IndexWidth::I64));
+}
+
+/// Every element's positions in every operand, walked row-major over `dims`.
+fn walk(dims: &[usize], strides: &[Vec<isize>]) -> Vec<Vec<isize>> {
+    let n: usize = dims.iter().product();
+    (0..n)
+        .map(|i| {
+            let mut r = i;
+            let mut pos = vec![0isize; strides.len()];
+            for d in (0..dims.len()).rev() {
+                let c = (r % dims[d]) as isize;
+                r /= dims[d];
+                for (p, s) in pos.iter_mut().zip(strides) {
+                    *p += c * s[d];
+                }
+            }
+            pos
+        })
+        .collect()
+}
+
+#[test]
+fn plans_keep_every_elements_positions_on_random_layouts() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move |m: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % m as u64) as usize
+    };
+    let mut merged = 0;
+    for _ in 0..400 {
+        let rank = next(5);
+        let dims: Vec<usize> = (0..rank).map(|_| 1 + next(4)).collect();
+        let operands = 1 + next(4);
+        // Each operand: a dense buffer in a random axis order, some axes flipped or
+        // broadcast (stride 0; never the output's), some stepped.
+        let strides: Vec<Vec<isize>> = (0..operands)
+            .map(|k| {
+                let mut order: Vec<usize> = (0..rank).collect();
+                if next(2) == 0 {
+                    for i in (1..rank).rev() {
+                        order.swap(i, next(i + 1));
+                    }
+                }
+                let step = 1 + next(2) as isize;
+                let mut s = vec![0isize; rank];
+                let mut acc = step;
+                for &d in order.iter().rev() {
+                    s[d] = if k > 0 && next(4) == 0 {
+                        0
+                    } else if next(5) == 0 {
+                        -acc
+                    } else {
+                        acc
+                    };
+                    acc *= dims[d] as isize;
+                }
+                s
+            })
+            .collect();
+        let plan = ElementwisePlan::new(&dims, &strides);
+        let mut want = walk(&dims, &strides);
+        let mut got = match plan.class {
+            LayoutClass::Flat => (0..plan.n).map(|i| vec![i as isize; operands]).collect(),
+            LayoutClass::Strided(_) => walk(&plan.dims, &plan.strides),
+        };
+        merged += usize::from(plan.rank() < dims.iter().filter(|&&d| d > 1).count());
+        // The same element tuples, and the output written in its memory order.
+        want.sort();
+        got.sort();
+        assert_eq!(got, want, "dims {dims:?} strides {strides:?} plan {plan:?}");
+        assert_eq!(plan.n, dims.iter().product::<usize>());
+    }
+    assert!(merged > 50, "only {merged} plans merged axes");
 }
 
 #[test]

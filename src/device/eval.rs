@@ -1,47 +1,28 @@
 //! Evaluating device expressions: one launch of the fused kernel, into a new device
 //! tensor or into an existing one (any stride policy).
 
-use super::handle::{driver_error, guard, Device, KernelKey, LayoutClass};
+use super::elementwise_plan::ElementwisePlan;
+use super::handle::{driver_error, guard, Device, KernelKey};
 use super::kernel::{kernel_source, launch_grid, Args, DeviceExpr, KERNEL_NAME};
+use super::launch::launch as launch_kernel;
 use super::storage::{Cuda, DeviceElem, DeviceStorageMut};
 use crate::error::DeviceError;
 use crate::extents::{broadcast_strides, BroadcastTo, Extents};
 use crate::layout::{Layout, RowMajor};
 use crate::ops::{ExprShape, IntoExpr};
 use crate::tensor::Tensor;
-use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut};
 
-/// Where and how a launch writes: the output buffer, the position of element
-/// `[0, …, 0]`, dims and strides.
+/// Where a launch writes: the output buffer, the position of element `[0, …, 0]`, dims
+/// and strides.
 struct Out<'a, T: DeviceElem> {
     buf: &'a mut CudaSlice<T>,
     first: usize,
     dims: &'a [usize],
     strides: &'a [isize],
-    row_major: bool,
-}
-
-/// The layout class of a launch: flat when the output and every tensor leaf are
-/// row-major contiguous with the output's dims.
-pub fn layout_class(out_dims: &[usize], out_row_major: bool, leaves: &[(Vec<usize>, bool)]) -> LayoutClass {
-    if out_row_major && leaves.iter().all(|(d, rm)| *rm && d.as_slice() == out_dims) {
-        LayoutClass::Flat
-    } else {
-        LayoutClass::Strided
-    }
-}
-
-enum Arg<T> {
-    Ptr(u64),
-    Int(i64),
-    Elem(T),
 }
 
 fn launch<X: DeviceExpr>(x: &X, dev: &Device, out: Out<'_, X::Item>) -> Result<(), DeviceError> {
-    let n: usize = out.dims.iter().product();
-    let Some((blocks, threads)) = launch_grid(n, dev.max_blocks()) else {
-        return Ok(());
-    };
     let mut args = Args { leaves: Vec::new(), params: Vec::new() };
     x.collect(&mut args);
     if args.leaves.iter().any(|l| l.dev != dev) {
@@ -49,57 +30,40 @@ fn launch<X: DeviceExpr>(x: &X, dev: &Device, out: Out<'_, X::Item>) -> Result<(
             "the operands of a device expression live on different devices; copy them to one device first".into(),
         ));
     }
-    let rank = out.dims.len();
-    let info: Vec<(Vec<usize>, bool)> = args.leaves.iter().map(|l| (l.dims.clone(), l.row_major)).collect();
-    let class = layout_class(out.dims, out.row_major, &info);
-    let key = KernelKey { tree: core::any::type_name::<X>(), elem: X::Item::C_TYPE, rank, class };
-    let f = dev.kernel(key, KERNEL_NAME, || kernel_source::<X>(class, rank))?;
+    let mut strides = vec![out.strides.to_vec()];
+    for l in &args.leaves {
+        let mut s = vec![0isize; out.dims.len()];
+        broadcast_strides("device expression", &l.dims, &l.strides, out.dims, &mut s).map_err(DeviceError::Shape)?;
+        strides.push(s);
+    }
+    let plan = ElementwisePlan::new(out.dims, &strides);
+    let Some(grid) = launch_grid(plan.n, dev.max_blocks()) else {
+        return Ok(());
+    };
+    let key =
+        KernelKey { tree: core::any::type_name::<X>(), elem: X::Item::C_TYPE, rank: plan.rank(), class: plan.class };
+    let f = dev.kernel(key, KERNEL_NAME, || kernel_source::<X>(plan.class, plan.rank()))?;
     let stream = dev.stream();
     let size = core::mem::size_of::<X::Item>() as u64;
-    let strided = class == LayoutClass::Strided;
-    let mut vals: Vec<Arg<X::Item>> = Vec::new();
-    let (out_ptr, _out_sync) = out.buf.device_ptr_mut(stream);
-    vals.push(Arg::Ptr(out_ptr + out.first as u64 * size));
-    if strided {
-        vals.extend(out.strides.iter().map(|&s| Arg::Int(s as i64)));
-    }
+    let (out_ptr, out_sync) = out.buf.device_ptr_mut(stream);
+    let mut addrs = vec![out_ptr + out.first as u64 * size];
     let mut syncs = Vec::new();
     for l in &args.leaves {
         let (p, sync) = l.buf.device_ptr(stream);
         syncs.push(sync);
-        vals.push(Arg::Ptr(p + l.first as u64 * size));
-        if strided {
-            let mut s = vec![0isize; rank];
-            broadcast_strides("device expression", &l.dims, &l.strides, out.dims, &mut s)
-                .map_err(DeviceError::Shape)?;
-            vals.extend(s.into_iter().map(|s| Arg::Int(s as i64)));
-        }
+        addrs.push(p + l.first as u64 * size);
     }
-    vals.extend(args.params.iter().map(|&p| Arg::Elem(p)));
-    if strided {
-        vals.extend(out.dims.iter().map(|&d| Arg::Int(d as i64)));
-    }
-    vals.push(Arg::Int(n as i64));
-    let mut b = stream.launch_builder(&f);
-    for v in &vals {
-        match v {
-            Arg::Ptr(p) => b.arg(p),
-            Arg::Int(i) => b.arg(i),
-            Arg::Elem(e) => b.arg(e),
-        };
-    }
-    let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 };
-    // SAFETY: the arguments follow `kernel_source`'s order and C types (pointers as
-    // 64-bit device addresses, strides and dims as `long long`, scalars as the element
-    // type); every position the kernel computes is inside its buffer by the dense
-    // invariant of each operand and of the output, whose buffers stay borrowed (and
-    // their stream events recorded by `syncs`) until the launch is queued.
-    let res = guard("cuLaunchKernel", || unsafe { b.launch(cfg) })?;
-    drop(syncs);
-    res.map(|_| ()).map_err(|e| DeviceError::Launch {
-        kernel: format!("{KERNEL_NAME} for {}", core::any::type_name::<X>()),
-        reason: e.to_string(),
-    })
+    let kargs = plan.args(args.leaves.len(), &args.params);
+    let kernel = format!("{KERNEL_NAME} for {}", core::any::type_name::<X>());
+    // SAFETY: `plan.args` follows `kernel_source`'s parameter list for the plan's class and
+    // rank (slot 0 the output, slot k + 1 leaf k, at their first elements); the plan keeps
+    // every element's position, so each position the kernel computes is an element of
+    // its operand, inside its buffer by the dense invariant of each operand and of the
+    // output. The buffers stay borrowed (their stream events held by the syncs) until the
+    // launch is queued.
+    let res = unsafe { launch_kernel(dev, &f, grid, &kargs, &addrs, &kernel) };
+    drop((out_sync, syncs));
+    res
 }
 
 /// Evaluation of device expressions (blanket: every [`DeviceExpr`] has it).
@@ -132,11 +96,7 @@ pub trait DeviceEval: DeviceExpr {
             .map_err(|e| driver_error("alloc", bytes, e))?;
         let strides = <RowMajor as Layout<Self::Extents>>::strides(&ext, &());
         let d = ext.dims();
-        launch(
-            &self,
-            dev,
-            Out { buf: &mut buf, first: 0, dims: d.as_ref(), strides: strides.as_ref(), row_major: true },
-        )?;
+        launch(&self, dev, Out { buf: &mut buf, first: 0, dims: d.as_ref(), strides: strides.as_ref() })?;
         // SAFETY: `n` elements in row-major order, all written by the launch.
         Ok(unsafe { Tensor::from_parts_unchecked(Cuda { buf, dev: dev.clone() }, ext, ()) })
     }
@@ -181,9 +141,8 @@ pub(crate) fn assign_tree<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceSto
 ) -> Result<(), DeviceError> {
     let dims = dst.dims();
     let strides = dst.strides();
-    let row_major = S::is_row_major_contiguous(&dst.extents, &dst.mapping);
     let off = S::offset(&dst.mapping);
     let dev = dst.storage.device().clone();
     let (buf, start, _) = dst.storage.region_mut();
-    launch(&x, &dev, Out { buf, first: start + off, dims: dims.as_ref(), strides: strides.as_ref(), row_major })
+    launch(&x, &dev, Out { buf, first: start + off, dims: dims.as_ref(), strides: strides.as_ref() })
 }

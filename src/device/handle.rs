@@ -36,12 +36,22 @@ pub(crate) fn driver_error(what: &str, bytes: usize, e: DriverError) -> DeviceEr
 /// How the elements of an expression's leaves are laid out, as far as a kernel cares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LayoutClass {
-    /// Every tensor leaf and the output are row-major contiguous with the output's dims:
+    /// Every tensor leaf and the output walk their elements contiguously in one order:
     /// element `i` of each is at position `i`.
     Flat,
     /// Anything else (broadcast, transposed, sliced, mixed): positions from per-leaf
-    /// strides.
-    Strided,
+    /// strides, computed in integers of the given width.
+    Strided(IndexWidth),
+}
+
+/// The integers a strided kernel computes coordinates and positions in: 32-bit when
+/// every position fits (a GPU divides them several times faster), else 64-bit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IndexWidth {
+    /// `int` positions, `unsigned int` coordinates.
+    I32,
+    /// `long long` positions and coordinates.
+    I64,
 }
 
 /// The cache key of a generated kernel: the expression's type, element type, rank and

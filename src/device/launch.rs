@@ -1,5 +1,9 @@
-//! Launching a compiled kernel with a list of arguments: what the reduction, softmax and
-//! other non-elementwise launches share.
+//! Launching a compiled kernel with a list of arguments: what every generated kernel's
+//! launch shares.
+//!
+//! The argument lists are built by pure functions of a launch's plan (buffers named by
+//! slot, not by address), so the same list can be checked, and run, without a GPU; a
+//! launch resolves the slots to the device addresses of its buffers.
 
 use super::handle::{guard, Device};
 use super::storage::DeviceElem;
@@ -7,17 +11,28 @@ use crate::error::DeviceError;
 use cudarc::driver::{CudaFunction, LaunchConfig, PushKernelArg};
 
 /// One kernel argument, in the C type the generated source declares.
-pub(crate) enum KArg<T> {
-    /// A device address (`T*`, `long long*`), already offset to its first element.
-    Ptr(u64),
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum KArg<T> {
+    /// The address of buffer slot `k` (`T*`, `long long*`), at its first element.
+    Buf(usize),
     /// A `long long`.
     Int(i64),
+    /// An `int` (or an `unsigned int` below `2^31`).
+    Int32(i32),
     /// A scalar of the element type.
     Elem(T),
 }
 
+/// The value of one argument once its slot is resolved.
+enum Resolved<T> {
+    Addr(u64),
+    Int(i64),
+    Int32(i32),
+    Elem(T),
+}
+
 /// Queues `f` on `dev`'s stream with `grid` blocks of `block` threads (static shared
-/// memory only).
+/// memory only), buffer slot `k` at device address `addrs[k]`.
 ///
 /// # Safety
 /// `args` follow the kernel's parameter list in order and C type, and every position the
@@ -26,17 +41,30 @@ pub(crate) enum KArg<T> {
 pub(crate) unsafe fn launch<T: DeviceElem>(
     dev: &Device,
     f: &CudaFunction,
-    grid: u32,
-    block: u32,
+    (grid, block): (u32, u32),
     args: &[KArg<T>],
+    addrs: &[u64],
     kernel: &str,
 ) -> Result<(), DeviceError> {
+    let mut vals = Vec::new();
+    for a in args {
+        vals.push(match *a {
+            KArg::Buf(k) => Resolved::Addr(*addrs.get(k).ok_or_else(|| DeviceError::Launch {
+                kernel: kernel.to_owned(),
+                reason: format!("argument names buffer slot {k} of {}", addrs.len()),
+            })?),
+            KArg::Int(i) => Resolved::Int(i),
+            KArg::Int32(i) => Resolved::Int32(i),
+            KArg::Elem(e) => Resolved::Elem(e),
+        });
+    }
     let mut b = dev.stream().launch_builder(f);
-    for v in args {
+    for v in &vals {
         match v {
-            KArg::Ptr(p) => b.arg(p),
-            KArg::Int(i) => b.arg(i),
-            KArg::Elem(e) => b.arg(e),
+            Resolved::Addr(p) => b.arg(p),
+            Resolved::Int(i) => b.arg(i),
+            Resolved::Int32(i) => b.arg(i),
+            Resolved::Elem(e) => b.arg(e),
         };
     }
     let cfg = LaunchConfig { grid_dim: (grid, 1, 1), block_dim: (block, 1, 1), shared_mem_bytes: 0 };

@@ -66,6 +66,7 @@
 //! # Ok::<(), mdtensor::Error>(())
 //! ```
 
+mod elementwise_plan;
 mod eval;
 mod gemm_layout;
 mod handle;
@@ -75,24 +76,28 @@ mod matmul;
 pub mod probe;
 mod reduce;
 mod reduce_kernel;
+mod reduce_program;
 mod reduce_schedule;
 mod select;
 mod softmax;
 mod storage;
 mod tensor;
 
-pub use eval::{layout_class, DeviceEval};
+pub use elementwise_plan::ElementwisePlan;
+pub use eval::DeviceEval;
 pub use gemm_layout::{gemm_args, mat_layout, MatLayout};
-pub use handle::{compile_cubin, compile_ptx, Device, KernelKey, LayoutClass};
+pub use handle::{compile_cubin, compile_ptx, Device, IndexWidth, KernelKey, LayoutClass};
 pub use kernel::{kernel_source, launch_grid, Args, DeviceExpr, DeviceMath, Gen, Leaf, LeafArg, BLOCK, KERNEL_NAME};
+pub use launch::KArg;
 pub use matmul::{gemm_plan, operand_layout, DeviceMatmul, GemmPlan, MatMulInto, Precision};
 pub use reduce::{DeviceReductions, DeviceTensor};
 pub use reduce_kernel::{
     reduce_block, reduce_grid, reduce_source, reduce_source_mode, softmax_source, ReduceLayout, ReduceMode, ReduceOp,
     ReducePlan, ReduceStage, REDUCE_BLOCK_MAX, REDUCE_KERNEL,
 };
+pub use reduce_program::{reduce_program, ReduceProgram, ReduceSlot, ReduceStep};
 pub use reduce_schedule::{reduce_launch, ReduceSchedule, BLOCK_CHUNK_MIN, THREAD_CHUNK_MIN};
 pub use select::{select, DeviceCond};
-pub use softmax::DeviceSoftmax;
+pub use softmax::{softmax_args, DeviceSoftmax};
 pub use storage::{Cuda, CudaMut, CudaRef, DeviceElem, DeviceStorage, DeviceStorageMut};
 pub use tensor::PINNED_THRESHOLD_BYTES;

@@ -6,10 +6,11 @@
 //! rank and mode ([`reduce_source_mode`]), on the schedule [`ReduceSchedule`] picks; any
 //! strides.
 
-use super::handle::{driver_error, guard, Device, KernelKey, LayoutClass};
-use super::launch::{launch, KArg};
-use super::reduce_kernel::{reduce_source_mode, ReduceMode, ReduceOp, ReducePlan, ReduceStage, REDUCE_KERNEL};
-use super::reduce_schedule::{reduce_launch, ReduceSchedule};
+use super::handle::{driver_error, guard, Device, IndexWidth, KernelKey, LayoutClass};
+use super::launch::launch;
+use super::reduce_kernel::{reduce_source_mode, ReduceMode, ReduceOp, ReducePlan, REDUCE_KERNEL};
+use super::reduce_program::reduce_program;
+use super::reduce_schedule::ReduceSchedule;
 use super::storage::{Cuda, DeviceElem, DeviceStorage};
 use super::tensor::{alloc, download};
 use crate::error::or_panic;
@@ -65,15 +66,6 @@ fn var_of_none<T: DeviceElem>(red: Red<T>) -> T {
     }
 }
 
-/// The shape arguments of [`reduce_source`]'s kernels: `n_out`, `len`, `kd…`, `rd…`, `s…`.
-pub(crate) fn plan_args<T>(plan: &ReducePlan) -> Vec<KArg<T>> {
-    let mut a = vec![KArg::Int(plan.n_out as i64), KArg::Int(plan.len as i64)];
-    a.extend(plan.kd.iter().map(|&d| KArg::Int(d as i64)));
-    a.extend(plan.rd.iter().map(|&d| KArg::Int(d as i64)));
-    a.extend(plan.strides.iter().map(|&s| KArg::Int(s as i64)));
-    a
-}
-
 /// Positions buffer of `n` entries on `dev`.
 fn alloc_positions(dev: &Device, n: usize) -> Result<CudaSlice<i64>, DeviceError> {
     let bytes = n.saturating_mul(8);
@@ -81,48 +73,9 @@ fn alloc_positions(dev: &Device, n: usize) -> Result<CudaSlice<i64>, DeviceError
     guard("cuMemAlloc", || unsafe { dev.stream().alloc::<i64>(n.max(1)) })?.map_err(|e| driver_error("alloc", bytes, e))
 }
 
-/// The shape arguments of a [`ReduceStage::Partial`] kernel: `n_out`, `len`, `chunk`,
-/// `n_chunk`, `kd…`, `rd…`, `s…`.
-fn partial_args<T>(plan: &ReducePlan, sched: &ReduceSchedule) -> Vec<KArg<T>> {
-    let mut a = plan_args(plan);
-    a.splice(2..2, [KArg::Int(sched.chunk as i64), KArg::Int(sched.n_chunk as i64)]);
-    a
-}
-
-/// The shape arguments of a [`ReduceStage::Combine`] kernel over the partials' plan
-/// `cplan`, for outputs of `total` elements: `n_out`, `len`, `total`, `kd…`, `rd…`, `s…`.
-fn combine_args<T>(cplan: &ReducePlan, total: usize) -> Vec<KArg<T>> {
-    let mut a = plan_args(cplan);
-    a.insert(2, KArg::Int(total as i64));
-    a
-}
-
-/// Queues the kernel of `op` in `mode` (over `rank` axes) for `n_work` work items of at
-/// most `item_len` elements.
-///
-/// # Safety
-/// As [`launch`]: `args` follow [`reduce_source_mode`]'s list for `op`, `mode` and `rank`,
-/// and every position the kernel reads or writes is inside its buffer.
-unsafe fn launch_mode<T: DeviceElem>(
-    dev: &Device,
-    op: ReduceOp,
-    mode: ReduceMode,
-    rank: usize,
-    work: (usize, usize),
-    args: &[KArg<T>],
-) -> Result<(), DeviceError> {
-    let Some((grid, block)) = reduce_launch(mode.layout, work.0, work.1, dev.max_blocks()) else { return Ok(()) };
-    let name = op.key_in(mode);
-    let key = KernelKey { tree: name, elem: T::C_TYPE, rank, class: LayoutClass::Strided };
-    let f = dev.kernel(key, REDUCE_KERNEL, || reduce_source_mode::<T>(op, rank, mode))?;
-    // SAFETY: the caller's contract.
-    unsafe { launch(dev, &f, grid, block, args, name) }
-}
-
-/// Runs reduction `op` of `x` over the axes where `mask` is true, on the schedule
-/// [`ReduceSchedule::new`] picks: one launch, or partials per chunk and their combine (a
-/// variance: partial sums, their combine into the means, partial squared deviations from
-/// the means, their combine).
+/// Runs reduction `op` of `x` over the axes where `mask` is true: the launches of
+/// [`reduce_program`] on the schedule [`ReduceSchedule::new`] picks, their buffers
+/// allocated here and named by slot.
 fn run<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>>(
     x: &Tensor<T, E, S, St>,
     red: Red<T>,
@@ -138,107 +91,44 @@ fn run<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>>(
     if plan.n_out == 0 {
         return Ok(Launched { vals, pos, n_out: plan.n_out, dev });
     }
-    let rank = plan.strides.len();
     let sched = ReduceSchedule::new(&plan, dev.max_blocks());
+    let prog = reduce_program(op, red.ddof, &plan, &sched).ok_or_else(|| DeviceError::Launch {
+        kernel: op.key_in(ReduceMode::BLOCK).to_owned(),
+        reason: "too many partial results".into(),
+    })?;
+    let split = prog.n_part > 0;
+    let mut part = if split { Some(alloc::<T>(&dev, prog.n_part)?) } else { None };
+    let mut ppos = if split && op.has_positions() { Some(alloc_positions(&dev, prog.n_part)?) } else { None };
+    let mut means = if prog.means { Some(alloc::<T>(&dev, plan.n_out)?) } else { None };
     let stream = dev.stream();
     let (buf, start, _) = x.storage.region();
     let first = (start + S::offset(&x.mapping)) as u64 * core::mem::size_of::<T>() as u64;
     let (in_ptr, in_sync) = buf.device_ptr(stream);
-    let input = in_ptr + first;
-    if !sched.is_split() {
-        let mode = ReduceMode { layout: sched.layout, stage: ReduceStage::Whole };
-        let (out_ptr, out_sync) = vals.device_ptr_mut(stream);
-        let mut args = vec![KArg::<T>::Ptr(input), KArg::Ptr(out_ptr)];
-        let pos_sync = pos.as_mut().map(|p| {
-            let (ptr, sync) = p.device_ptr_mut(stream);
-            args.push(KArg::Ptr(ptr));
-            sync
-        });
-        if op.has_ddof() {
-            args.push(KArg::Elem(red.ddof));
-        }
-        args.extend(plan_args(&plan));
-        // SAFETY: the arguments follow `reduce_source_mode`'s list for a whole reduction
-        // (input, output, positions for extremes, `ddof` for variances, then the plan);
-        // every position `base + off` the kernel reads is an element of `x` (the plan
-        // decomposes valid indices only), inside its region by the dense invariant; the
-        // outputs have `n_out` elements; the buffers and their stream events live until
-        // the launch is queued.
-        unsafe { launch_mode(&dev, op, mode, rank, (plan.n_out, plan.len), &args)? };
-        drop((in_sync, out_sync, pos_sync));
-        return Ok(Launched { vals, pos, n_out: plan.n_out, dev });
+    let (vals_ptr, vals_sync) = vals.device_ptr_mut(stream);
+    let pos_ptr = pos.as_mut().map(|p| p.device_ptr_mut(stream));
+    let part_ptr = part.as_mut().map(|p| p.device_ptr_mut(stream));
+    let ppos_ptr = ppos.as_mut().map(|p| p.device_ptr_mut(stream));
+    let means_ptr = means.as_mut().map(|p| p.device_ptr_mut(stream));
+    // In `ReduceSlot` order; a slot the program does not name is never read.
+    let addr = |p: &Option<(u64, _)>| p.as_ref().map_or(0, |(a, _)| *a);
+    let addrs = [in_ptr + first, vals_ptr, addr(&pos_ptr), addr(&part_ptr), addr(&ppos_ptr), addr(&means_ptr)];
+    for step in &prog.steps {
+        let Some(grid) = step.grid(dev.max_blocks()) else { continue };
+        let name = step.op.key_in(step.mode);
+        let key =
+            KernelKey { tree: name, elem: T::C_TYPE, rank: step.rank, class: LayoutClass::Strided(IndexWidth::I64) };
+        let f = dev.kernel(key, REDUCE_KERNEL, || reduce_source_mode::<T>(step.op, step.rank, step.mode))?;
+        // SAFETY: `reduce_program` lists each stage's arguments in `reduce_source_mode`'s
+        // order for its op, mode and rank, naming the buffers allocated above with the
+        // sizes it asked for (`n_out` results and positions, `n_part` partials and
+        // positions, `n_out` means). A whole or partial launch reads elements of `x` only
+        // (the plan decomposes valid indices; chunks lie inside `0..len`), inside its
+        // region by the dense invariant; a combine launch reads the partials through the
+        // `[n_chunk, n_out]` plan. The buffers and their stream events live until every
+        // launch is queued; the stream orders the launches.
+        unsafe { launch(&dev, &f, grid, &step.args, &addrs, name)? };
     }
-    let n_part = plan.n_out.checked_mul(sched.n_chunk).ok_or_else(|| DeviceError::Launch {
-        kernel: op.key_in(ReduceMode::BLOCK).to_owned(),
-        reason: "too many partial results".into(),
-    })?;
-    let mut part = alloc::<T>(&dev, n_part)?;
-    let mut ppos = if op.has_positions() { Some(alloc_positions(&dev, n_part)?) } else { None };
-    let pmode = ReduceMode { layout: sched.layout, stage: ReduceStage::Partial };
-    let cplan = sched.combine_plan(plan.n_out);
-    let cmode = ReduceMode { layout: ReduceSchedule::layout_of(&cplan), stage: ReduceStage::Combine };
-    let (pwork, cwork) = ((n_part, sched.chunk), (plan.n_out, sched.n_chunk));
-    // SAFETY (every launch below): the arguments follow `reduce_source_mode`'s list for
-    // the stage; a partial kernel reads elements of `x` only (chunks lie inside
-    // `0..len`, decomposed as in the whole launch) and writes `n_out * n_chunk` partials
-    // (and positions), the buffers' sizes; a combine kernel reads those partials through
-    // the `[n_chunk, n_out]` plan and writes `n_out` values (and positions) into buffers
-    // of that size; a variance's partial reads `n_out` means. Each launch holds its
-    // buffers' stream events until it is queued; the stream orders the launches.
-    let means = if op.has_ddof() {
-        let mut means = alloc::<T>(&dev, plan.n_out)?;
-        {
-            let (pp, ps) = part.device_ptr_mut(stream);
-            let mut args = vec![KArg::<T>::Ptr(input), KArg::Ptr(pp)];
-            args.extend(partial_args(&plan, &sched));
-            unsafe { launch_mode(&dev, ReduceOp::Sum, pmode, rank, pwork, &args)? };
-            drop(ps);
-        }
-        {
-            let (pp, ps) = part.device_ptr(stream);
-            let (mp, ms) = means.device_ptr_mut(stream);
-            let mut args = vec![KArg::<T>::Ptr(pp), KArg::Ptr(mp)];
-            args.extend(combine_args(&cplan, plan.len));
-            unsafe { launch_mode(&dev, ReduceOp::Mean, cmode, 2, cwork, &args)? };
-            drop((ps, ms));
-        }
-        Some(means)
-    } else {
-        None
-    };
-    {
-        let (pp, ps) = part.device_ptr_mut(stream);
-        let mut args = vec![KArg::<T>::Ptr(input), KArg::Ptr(pp)];
-        let pos_sync = ppos.as_mut().map(|p| {
-            let (ptr, sync) = p.device_ptr_mut(stream);
-            args.push(KArg::Ptr(ptr));
-            sync
-        });
-        let mean_sync = means.as_ref().map(|m| {
-            let (ptr, sync) = m.device_ptr(stream);
-            args.push(KArg::Ptr(ptr));
-            sync
-        });
-        args.extend(partial_args(&plan, &sched));
-        unsafe { launch_mode(&dev, op, pmode, rank, pwork, &args)? };
-        drop((ps, pos_sync, mean_sync, in_sync));
-    }
-    let (pp, ps) = part.device_ptr(stream);
-    let (out_ptr, out_sync) = vals.device_ptr_mut(stream);
-    let mut args = vec![KArg::<T>::Ptr(pp), KArg::Ptr(out_ptr)];
-    let pos_sync = pos.as_mut().zip(ppos.as_ref()).map(|(p, q)| {
-        let (ptr, sync) = p.device_ptr_mut(stream);
-        let (qptr, qsync) = q.device_ptr(stream);
-        args.push(KArg::Ptr(ptr));
-        args.push(KArg::Ptr(qptr));
-        (sync, qsync)
-    });
-    if op.has_ddof() {
-        args.push(KArg::Elem(red.ddof));
-    }
-    args.extend(combine_args(&cplan, plan.len));
-    unsafe { launch_mode(&dev, op, cmode, 2, cwork, &args)? };
-    drop((ps, out_sync, pos_sync));
+    drop((in_sync, vals_sync, pos_ptr, part_ptr, ppos_ptr, means_ptr));
     Ok(Launched { vals, pos, n_out: plan.n_out, dev })
 }
 
@@ -845,77 +735,5 @@ device_reductions! {
     /// Smallest element over the axes `axes`, kept with extent 1.
     fn min_axes_keepdims(&self, axes: &[usize]) -> KeepOut<Self> {
         or_panic(self.try_min_axes_keepdims(axes))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::device::reduce_kernel::ReduceLayout;
-
-    /// The `long long` value parameters of a generated kernel, in order.
-    fn int_params(src: &str) -> Vec<String> {
-        let start = src.find(&format!("{REDUCE_KERNEL}(")).unwrap();
-        let end = start + src[start..].find(") {").unwrap();
-        src[start..end]
-            .lines()
-            .map(|l| l.trim().trim_end_matches(','))
-            .filter(|l| l.starts_with("long long ") && !l.contains('*'))
-            .map(|l| l["long long ".len()..].to_string())
-            .collect()
-    }
-
-    fn ints(args: &[KArg<f32>]) -> Vec<i64> {
-        args.iter()
-            .map(|a| match a {
-                KArg::Int(i) => *i,
-                _ => panic!("a shape argument that is not an integer"),
-            })
-            .collect()
-    }
-
-    /// The value each named parameter must receive.
-    fn expect(name: &str, plan: &ReducePlan, extra: &[(&str, usize)]) -> i64 {
-        if let Some(&(_, v)) = extra.iter().find(|(n, _)| *n == name) {
-            return v as i64;
-        }
-        let axis = |p: &str| name[p.len()..].parse::<usize>().unwrap();
-        match name {
-            "n_out" => plan.n_out as i64,
-            "len" => plan.len as i64,
-            n if n.starts_with("kd") => plan.kd[axis("kd")] as i64,
-            n if n.starts_with("rd") => plan.rd[axis("rd")] as i64,
-            n if n.starts_with('s') => plan.strides[axis("s")] as i64,
-            n => panic!("unexpected parameter {n}"),
-        }
-    }
-
-    /// The shape arguments of a partial and a combine launch match the generated
-    /// kernels' parameters name by name (the launches themselves need a GPU).
-    #[test]
-    fn shape_arguments_follow_the_kernel_parameters() {
-        let plan = ReducePlan::new(&[3, 5000, 2], &[10000, 2, 1], &[false, true, false]);
-        for layout in [ReduceLayout::Block, ReduceLayout::Thread] {
-            let sched = ReduceSchedule::with_chunks(layout, plan.n_out, plan.len, 64, 100);
-            assert!(sched.is_split());
-            let cplan = sched.combine_plan(plan.n_out);
-            for op in [ReduceOp::Sum, ReduceOp::Max, ReduceOp::Std] {
-                let partial = ReduceMode { layout, stage: ReduceStage::Partial };
-                let names = int_params(&reduce_source_mode::<f32>(op, 3, partial));
-                let vals = ints(&partial_args(&plan, &sched));
-                assert_eq!(names.len(), vals.len(), "{names:?}");
-                let extra = [("chunk", sched.chunk), ("n_chunk", sched.n_chunk)];
-                for (n, v) in names.iter().zip(vals) {
-                    assert_eq!(expect(n, &plan, &extra), v, "{op:?} {layout:?} partial {n}");
-                }
-                let combine = ReduceMode { layout, stage: ReduceStage::Combine };
-                let names = int_params(&reduce_source_mode::<f32>(op, 2, combine));
-                let vals = ints(&combine_args(&cplan, plan.len));
-                assert_eq!(names.len(), vals.len(), "{names:?}");
-                for (n, v) in names.iter().zip(vals) {
-                    assert_eq!(expect(n, &cplan, &[("total", plan.len)]), v, "{op:?} {layout:?} combine {n}");
-                }
-            }
-        }
     }
 }

@@ -2,10 +2,11 @@
 //! axis rules (`::<I>` checked by the type, `_dyn` at run time) and stable algorithm
 //! (each fiber shifted by its maximum), one block per fiber ([`softmax_source`]).
 
-use super::handle::{KernelKey, LayoutClass};
+use super::handle::{IndexWidth, KernelKey, LayoutClass};
 use super::launch::{launch, KArg};
-use super::reduce::{plan_args, DeviceTensor};
+use super::reduce::DeviceTensor;
 use super::reduce_kernel::{reduce_block, reduce_grid, softmax_source, ReducePlan, REDUCE_KERNEL};
+use super::reduce_program::plan_args;
 use super::storage::{Cuda, DeviceElem, DeviceStorage};
 use super::tensor::alloc;
 use crate::error::or_panic;
@@ -40,7 +41,7 @@ fn softmax_along<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>>(
                 tree: if log { "mdt_log_softmax" } else { "mdt_softmax" },
                 elem: T::C_TYPE,
                 rank,
-                class: LayoutClass::Strided,
+                class: LayoutClass::Strided(IndexWidth::I64),
             };
             let f = dev.kernel(key, REDUCE_KERNEL, || softmax_source::<T>(log, rank))?;
             let stream = dev.stream();
@@ -48,14 +49,13 @@ fn softmax_along<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>>(
             let first = (start + S::offset(&x.mapping)) as u64 * core::mem::size_of::<T>() as u64;
             let (in_ptr, in_sync) = buf.device_ptr(stream);
             let (out_ptr, out_sync) = out.device_ptr_mut(stream);
-            let mut args = vec![KArg::Ptr(in_ptr + first), KArg::Ptr(out_ptr), KArg::Elem(T::neg_infinity())];
-            args.extend(plan_args(&plan));
-            args.extend(ostrides.as_ref().iter().map(|&s| KArg::Int(s as i64)));
-            // SAFETY: the arguments follow `softmax_source`'s list; the kernel reads the
-            // elements of `x` (valid indices decomposed by the plan, inside the region by
-            // the dense invariant) and writes each of the `n` row-major outputs once; the
-            // buffers and their stream events live until the launch is queued.
-            unsafe { launch(&dev, &f, grid, reduce_block(plan.len), &args, op)? };
+            let args = softmax_args::<T>(&plan, ostrides.as_ref());
+            // SAFETY: `softmax_args` follows `softmax_source`'s list (slot 0 the input at
+            // its first element, slot 1 the output); the kernel reads the elements of `x`
+            // (valid indices decomposed by the plan, inside the region by the dense
+            // invariant) and writes each of the `n` row-major outputs once; the buffers
+            // and their stream events live until the launch is queued.
+            unsafe { launch(&dev, &f, (grid, reduce_block(plan.len)), &args, &[in_ptr + first, out_ptr], op)? };
             drop((in_sync, out_sync));
         }
         // No fibers, or empty ones: no elements to write.
@@ -63,6 +63,24 @@ fn softmax_along<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>>(
     }
     // SAFETY: `n` row-major elements, all written above (none when empty).
     Ok(unsafe { Tensor::from_parts_unchecked(Cuda { buf: out, dev }, ext, ()) })
+}
+
+/// The arguments of [`softmax_source`]'s kernel for the fibers of `plan` (the softmax
+/// axis reduced), writing a row-major output of `out_strides`: buffer slot 0 is the input
+/// at its element `[0, …, 0]`, slot 1 the output.
+///
+/// ```
+/// use mdtensor::device::{softmax_args, KArg, ReducePlan};
+/// let plan = ReducePlan::new(&[2, 3], &[3, 1], &[false, true]);
+/// let a = softmax_args::<f32>(&plan, &[3, 1]);
+/// assert_eq!(a[..3], [KArg::Buf(0), KArg::Buf(1), KArg::Elem(f32::NEG_INFINITY)]);
+/// assert_eq!(a[3..5], [KArg::Int(2), KArg::Int(3)]); // fibers, fiber length
+/// ```
+pub fn softmax_args<T: DeviceElem>(plan: &ReducePlan, out_strides: &[isize]) -> Vec<KArg<T>> {
+    let mut args = vec![KArg::Buf(0), KArg::Buf(1), KArg::Elem(T::neg_infinity())];
+    args.extend(plan_args(plan));
+    args.extend(out_strides.iter().map(|&s| KArg::Int(s as i64)));
+    args
 }
 
 /// `softmax` and `log_softmax` of device tensors along one axis, with the host's names
