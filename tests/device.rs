@@ -1,7 +1,8 @@
 //! The CUDA device storage without a GPU: kernel source generation, launch parameters,
-//! layout classes, the library probe, `Device::new` failing cleanly, and (when
-//! `libnvrtc.so.13` can be found, e.g. from the `nvidia-cuda-nvrtc` wheel) NVRTC compiling
-//! every generated kernel to PTX.
+//! elementwise plans, the library probe, `Device::new` failing cleanly, the generated
+//! kernels run on the CPU with the launches' own arguments (compiled by the host's C++
+//! compiler), and (when `libnvrtc.so.13` can be found, e.g. from the `nvidia-cuda-nvrtc`
+//! wheel) NVRTC compiling every generated kernel to PTX.
 #![cfg(feature = "cuda")]
 
 use mdtensor::device::probe::{self, search_dirs_from};
@@ -15,6 +16,10 @@ use std::path::{Path, PathBuf};
 
 #[path = "support/device_batched_cpu.rs"]
 mod device_batched_cpu;
+#[path = "support/device_emulated_cpu.rs"]
+mod device_emulated_cpu;
+#[path = "support/device_emulator.rs"]
+mod device_emulator;
 #[path = "support/device_reduce_cpu.rs"]
 mod device_reduce_cpu;
 #[path = "support/device_reduce_split_cpu.rs"]
