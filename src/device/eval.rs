@@ -40,8 +40,13 @@ fn launch<X: DeviceExpr>(x: &X, dev: &Device, out: Out<'_, X::Item>) -> Result<(
     let Some(grid) = launch_grid(plan.n, dev.max_blocks()) else {
         return Ok(());
     };
-    let key =
-        KernelKey { tree: core::any::type_name::<X>(), elem: X::Item::C_TYPE, rank: plan.rank(), class: plan.class };
+    let key = KernelKey {
+        tree: core::any::type_name::<X>(),
+        elem: X::Item::C_TYPE,
+        rank: plan.rank(),
+        class: plan.class,
+        variant: 0,
+    };
     let f = dev.kernel(key, KERNEL_NAME, || kernel_source::<X>(plan.class, plan.rank()))?;
     let stream = dev.stream();
     let size = core::mem::size_of::<X::Item>() as u64;

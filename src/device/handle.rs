@@ -68,6 +68,9 @@ pub struct KernelKey {
     pub rank: usize,
     /// The layout class.
     pub class: LayoutClass,
+    /// Any further specialisation of the source (a reduction's kept and reduced axes,
+    /// [`ReduceIndex::key`](super::ReduceIndex::key)); 0 for elementwise kernels.
+    pub variant: u64,
 }
 
 /// Compiles CUDA C source to PTX with NVRTC; needs `libnvrtc.so.13` (found by the

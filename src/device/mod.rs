@@ -18,7 +18,8 @@
 //!   shape rules ([`ExprShape`](crate::ops::ExprShape) is shared); [`DeviceEval::eval_on`]
 //!   and [`Tensor::device_assign`](crate::Tensor::device_assign) run the whole tree as one generated CUDA kernel,
 //!   compiled by NVRTC at run time and cached on the device per expression type, element
-//!   type, rank and [`LayoutClass`].
+//!   type, rank and [`LayoutClass`] of its [`ElementwisePlan`] (the walk with axes merged
+//!   and, where positions fit, 32-bit arithmetic).
 //! * Views never copy, and they are the host's own methods: `view`, `view_mut`, `t`,
 //!   `slice` (`s![..]`), `slice_static`, `index_axis`, `flip`, `permute`, `squeeze`,
 //!   `reshape`, `split_at`, `diag` and `broadcast_to` of a device tensor give `CudaRef`
@@ -30,8 +31,8 @@
 //!   `max`, `min`, `argmax`, `argmin` over everything, `::<I>`, `_dyn`, `_axes`, `_axes_keepdims`) and `softmax` /
 //!   `log_softmax` ([`DeviceSoftmax`]) keep the host's names, results and result extents
 //!   (the host's `RemoveAxis`, `RemoveAxisDyn`, `AxisAt`); each is one generated kernel
-//!   per operation, element type, rank and mode ([`reduce_source_mode`],
-//!   [`softmax_source`]), on any strides; [`ReduceSchedule`] picks one block per output,
+//!   per operation, element type, mode and [`ReduceIndex`] (the axes it decomposes, 32- or
+//!   64-bit: [`reduce_source_for`], [`softmax_source_for`]), on any strides; [`ReduceSchedule`] picks one block per output,
 //!   one thread per output (when the outputs are the inner axes in memory), and cuts
 //!   long reduced ranges into chunks combined by a second launch when there are too few
 //!   outputs to fill the GPU. Values stay on the device; positions
@@ -92,8 +93,9 @@ pub use launch::KArg;
 pub use matmul::{gemm_plan, operand_layout, DeviceMatmul, GemmPlan, MatMulInto, Precision};
 pub use reduce::{DeviceReductions, DeviceTensor};
 pub use reduce_kernel::{
-    reduce_block, reduce_grid, reduce_source, reduce_source_mode, softmax_source, ReduceLayout, ReduceMode, ReduceOp,
-    ReducePlan, ReduceStage, REDUCE_BLOCK_MAX, REDUCE_KERNEL,
+    reduce_block, reduce_grid, reduce_source, reduce_source_for, reduce_source_mode, softmax_source,
+    softmax_source_for, ReduceIndex, ReduceLayout, ReduceMode, ReduceOp, ReducePlan, ReduceStage, REDUCE_BLOCK_MAX,
+    REDUCE_KERNEL,
 };
 pub use reduce_program::{reduce_program, ReduceProgram, ReduceSlot, ReduceStep};
 pub use reduce_schedule::{reduce_launch, ReduceSchedule, BLOCK_CHUNK_MIN, THREAD_CHUNK_MIN};

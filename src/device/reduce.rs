@@ -3,12 +3,12 @@
 //! `_dyn`) and over several run-time axes (`_axes`, `_axes_keepdims`), with the host's
 //! names, results and shape rules (the result extents come from the host's
 //! `RemoveAxis`/`RemoveAxisDyn`). One generated kernel per operation, element type,
-//! rank and mode ([`reduce_source_mode`]), on the schedule [`ReduceSchedule`] picks; any
+//! mode and index specialisation ([`reduce_source_for`]), on the schedule [`ReduceSchedule`] picks; any
 //! strides.
 
-use super::handle::{driver_error, guard, Device, IndexWidth, KernelKey, LayoutClass};
+use super::handle::{driver_error, guard, Device, KernelKey, LayoutClass};
 use super::launch::launch;
-use super::reduce_kernel::{reduce_source_mode, ReduceMode, ReduceOp, ReducePlan, REDUCE_KERNEL};
+use super::reduce_kernel::{reduce_source_for, ReduceMode, ReduceOp, ReducePlan, REDUCE_KERNEL};
 use super::reduce_program::reduce_program;
 use super::reduce_schedule::ReduceSchedule;
 use super::storage::{Cuda, DeviceElem, DeviceStorage};
@@ -115,11 +115,16 @@ fn run<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>>(
     for step in &prog.steps {
         let Some(grid) = step.grid(dev.max_blocks()) else { continue };
         let name = step.op.key_in(step.mode);
-        let key =
-            KernelKey { tree: name, elem: T::C_TYPE, rank: step.rank, class: LayoutClass::Strided(IndexWidth::I64) };
-        let f = dev.kernel(key, REDUCE_KERNEL, || reduce_source_mode::<T>(step.op, step.rank, step.mode))?;
-        // SAFETY: `reduce_program` lists each stage's arguments in `reduce_source_mode`'s
-        // order for its op, mode and rank, naming the buffers allocated above with the
+        let key = KernelKey {
+            tree: name,
+            elem: T::C_TYPE,
+            rank: step.index.rank,
+            class: LayoutClass::Strided(step.index.width),
+            variant: step.index.key(),
+        };
+        let f = dev.kernel(key, REDUCE_KERNEL, || reduce_source_for::<T>(step.op, &step.index, step.mode))?;
+        // SAFETY: `reduce_program` lists each stage's arguments in `reduce_source_for`'s
+        // order for its op, mode and index, naming the buffers allocated above with the
         // sizes it asked for (`n_out` results and positions, `n_part` partials and
         // positions, `n_out` means). A whole or partial launch reads elements of `x` only
         // (the plan decomposes valid indices; chunks lie inside `0..len`), inside its

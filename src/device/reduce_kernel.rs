@@ -7,10 +7,11 @@
 //! receives, per input axis `d`, its stride and two extents: `kd` (the axis's extent when
 //! kept, 1 when reduced) and `rd` (the reverse). Decomposing the output number over the
 //! `kd`s and the element number over the `rd`s gives each coordinate exactly once, so one
-//! source per element type, operation and rank serves a whole reduction, one axis or
-//! several axes, on any strides.
+//! argument list serves a whole reduction, one axis or several axes, on any strides. Each
+//! source is specialised to the axes it decomposes and the width of its integers
+//! ([`ReduceIndex`]), so it divides only where the plan needs it.
 //!
-//! One generator ([`reduce_source_mode`]) writes every variant ([`ReduceMode`]), which
+//! One generator ([`reduce_source_for`]) writes every variant ([`ReduceMode`]), which
 //! [`ReduceSchedule`](super::ReduceSchedule) picks per reduction:
 //!
 //! * layout [`ReduceLayout::Block`]: one block per work item; each thread folds every
@@ -29,6 +30,7 @@
 //! then the partial sums of squared deviations from those means are combined and divided
 //! by `max(len − ddof, 0)`. No `E[x²] − E[x]²`, and no merge of per-chunk moments.
 
+use super::handle::IndexWidth;
 use super::storage::DeviceElem;
 
 /// The entry point of every generated reduction and softmax kernel.
@@ -203,6 +205,118 @@ impl ReducePlan {
         }
         pos
     }
+
+    /// Whether every output number, element number and position of this plan fits in an
+    /// `i32` (the outputs times their elements, and `Σ (extent - 1) * |stride|`), so its
+    /// kernels may compute them in 32 bits.
+    ///
+    /// ```
+    /// use mdtensor::device::ReducePlan;
+    /// assert!(ReducePlan::new(&[4096, 4096], &[4096, 1], &[false, true]).fits_i32());
+    /// assert!(!ReducePlan::new(&[2, 3], &[1 << 31, 1], &[false, true]).fits_i32());
+    /// ```
+    pub fn fits_i32(&self) -> bool {
+        let max = i32::MAX as usize;
+        let span = self.strides.iter().enumerate().try_fold(0usize, |acc, (d, &st)| {
+            (self.kd[d] * self.rd[d]).saturating_sub(1).checked_mul(st.unsigned_abs()).and_then(|x| acc.checked_add(x))
+        });
+        self.n_out.checked_mul(self.len).is_some_and(|n| n <= max) && span.is_some_and(|x| x <= max)
+    }
+}
+
+/// What a generated reduction's index arithmetic is specialised for: the axes its output
+/// number is decomposed over (the kept axes) and its element number (the reduced axes),
+/// outermost first, and the integers it computes in. An axis in neither list has extent
+/// 1; the outermost axis of each list needs no remainder, and a list of one axis no
+/// division at all, so a contiguous whole reduction or a row reduction divides nothing.
+///
+/// ```
+/// use mdtensor::device::{IndexWidth, ReduceIndex, ReducePlan};
+/// let rows = ReducePlan::new(&[6, 4], &[4, 1], &[false, true]);
+/// let ix = ReduceIndex::of(&rows);
+/// assert_eq!((ix.kept.as_slice(), ix.reduced.as_slice(), ix.width), ([0].as_slice(), [1].as_slice(), IndexWidth::I32));
+/// assert_eq!(ReduceIndex::general(2).kept, [0, 1]);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ReduceIndex {
+    /// The number of axes of the plan (of its stride and extent arguments).
+    pub rank: usize,
+    /// Axes the output number is decomposed over, outermost first.
+    pub kept: Vec<usize>,
+    /// Axes the element number is decomposed over, outermost first.
+    pub reduced: Vec<usize>,
+    /// The integers of the arithmetic.
+    pub width: IndexWidth,
+}
+
+impl ReduceIndex {
+    /// A kernel for any plan of `rank` axes: every axis decomposed on both sides (the
+    /// other side's extent is 1), in 64 bits.
+    pub fn general(rank: usize) -> Self {
+        ReduceIndex { rank, kept: (0..rank).collect(), reduced: (0..rank).collect(), width: IndexWidth::I64 }
+    }
+
+    /// The kernel specialised for `plan`: its kept and reduced axes, 32-bit when
+    /// [`ReducePlan::fits_i32`]. Plans of more than 32 axes get [`ReduceIndex::general`].
+    pub fn of(plan: &ReducePlan) -> Self {
+        let rank = plan.strides.len();
+        if rank > 32 {
+            return ReduceIndex::general(rank);
+        }
+        ReduceIndex {
+            rank,
+            kept: (0..rank).filter(|&d| plan.kd[d] != 1).collect(),
+            reduced: (0..rank).filter(|&d| plan.rd[d] != 1).collect(),
+            width: if plan.fits_i32() { IndexWidth::I32 } else { IndexWidth::I64 },
+        }
+    }
+
+    /// The kernel cache's [`variant`](super::KernelKey::variant) of this specialisation
+    /// (with the key's rank and [`LayoutClass`](super::LayoutClass) carrying the rest):
+    /// the kept axes' bits, then the reduced axes' bits shifted by 32; all ones for
+    /// [`ReduceIndex::general`].
+    pub fn key(&self) -> u64 {
+        if *self == ReduceIndex::general(self.rank) {
+            return u64::MAX;
+        }
+        let bits = |axes: &[usize]| axes.iter().fold(0u64, |b, &d| b | 1 << d);
+        bits(&self.kept) | bits(&self.reduced) << 32
+    }
+
+    /// The C types and casts of this width.
+    fn ints(&self) -> Ints {
+        match self.width {
+            IndexWidth::I64 => Ints { u: "long long", i: "long long", wide: true },
+            IndexWidth::I32 => Ints { u: "unsigned int", i: "int", wide: false },
+        }
+    }
+}
+
+/// The integer types of a kernel: `u` for numbers and coordinates, `i` for positions.
+#[derive(Clone, Copy)]
+struct Ints {
+    u: &'static str,
+    i: &'static str,
+    wide: bool,
+}
+
+impl Ints {
+    /// A `long long` parameter as a number of this width.
+    fn u(&self, p: &str) -> String {
+        if self.wide {
+            p.to_string()
+        } else {
+            format!("({}){p}", self.u)
+        }
+    }
+    /// A `long long` parameter as a position of this width.
+    fn i(&self, p: &str) -> String {
+        if self.wide {
+            p.to_string()
+        } else {
+            format!("({}){p}", self.i)
+        }
+    }
 }
 
 /// Threads per block of a reduction of `len` elements per output: the smallest power of
@@ -235,16 +349,36 @@ pub fn reduce_grid(n_out: usize, max_blocks: u32) -> Option<u32> {
     Some(n_out.min(max_blocks.max(1) as usize) as u32)
 }
 
-/// Lines computing `var` from the number `from`, decomposed over the extents `{ext}{d}`,
-/// into the position `{pos}` through the strides `{st}{d}`, last axis fastest.
-fn decompose(s: &mut String, rank: usize, from: &str, ext: &str, strides: &[&str], pos: &[&str], indent: &str) {
-    s.push_str(&format!("{indent}long long q = {from};\n"));
-    for d in (0..rank).rev() {
-        s.push_str(&format!("{indent}{{\n{indent}    const long long c = q % {ext}{d};\n"));
+/// Lines adding to each position `{pos}` the coordinates of the number `from` decomposed
+/// over the extents `{ext}{d}` of `axes` (outermost first, last fastest) times the strides
+/// `{st}{d}`. The outermost coordinate is what remains of the number (it is below its
+/// extent), so it takes no remainder.
+#[allow(clippy::too_many_arguments)]
+fn decompose(
+    s: &mut String,
+    n: Ints,
+    axes: &[usize],
+    from: &str,
+    ext: &str,
+    strides: &[&str],
+    pos: &[&str],
+    indent: &str,
+) {
+    if axes.is_empty() {
+        return;
+    }
+    s.push_str(&format!("{indent}{} q = {from};\n", n.u));
+    for (k, &d) in axes.iter().enumerate().rev() {
+        let e = n.u(&format!("{ext}{d}"));
+        let c = if k == 0 { "q".to_string() } else { format!("q % {e}") };
+        s.push_str(&format!("{indent}{{\n{indent}    const {} c = {c};\n", n.u));
         for (st, p) in strides.iter().zip(pos) {
-            s.push_str(&format!("{indent}    {p} += c * {st}{d};\n"));
+            s.push_str(&format!("{indent}    {p} += ({})c * {};\n", n.i, n.i(&format!("{st}{d}"))));
         }
-        s.push_str(&format!("{indent}    q /= {ext}{d};\n{indent}}}\n"));
+        if k > 0 {
+            s.push_str(&format!("{indent}    q /= {e};\n"));
+        }
+        s.push_str(&format!("{indent}}}\n"));
     }
 }
 
@@ -320,13 +454,14 @@ impl ReduceMode {
     }
 }
 
-/// What the generator writes for one kernel: the rank and the mode.
-struct Gen {
-    rank: usize,
+/// What the generator writes for one kernel: the index specialisation and the mode.
+struct Gen<'a> {
+    ix: &'a ReduceIndex,
+    n: Ints,
     mode: ReduceMode,
 }
 
-impl Gen {
+impl Gen<'_> {
     fn block(&self) -> bool {
         self.mode.layout == ReduceLayout::Block
     }
@@ -416,9 +551,28 @@ pub fn reduce_source<T: DeviceElem>(op: ReduceOp, rank: usize) -> String {
 /// assert!(src.contains("const long long xp = ppos[off];"));
 /// ```
 pub fn reduce_source_mode<T: DeviceElem>(op: ReduceOp, rank: usize, mode: ReduceMode) -> String {
+    reduce_source_for::<T>(op, &ReduceIndex::general(rank), mode)
+}
+
+/// The source of [`reduce_source_mode`]'s kernel specialised to `ix` (the same
+/// arguments; the extents of axes outside `ix`'s lists are not read): what the device's
+/// launches run, one kernel per specialisation.
+///
+/// ```
+/// use mdtensor::device::{reduce_source_for, ReduceIndex, ReduceMode, ReduceOp, ReducePlan};
+/// // A contiguous whole sum: one axis, no division.
+/// let plan = ReducePlan::new(&[1 << 20], &[1], &[true]);
+/// let src = reduce_source_for::<f32>(ReduceOp::Sum, &ReduceIndex::of(&plan), ReduceMode::BLOCK);
+/// assert!(src.contains("for (unsigned int r = t; r < (unsigned int)len; r += blockDim.x) {"));
+/// assert!(!src.contains('%') && !src.contains("q /="));
+/// ```
+pub fn reduce_source_for<T: DeviceElem>(op: ReduceOp, ix: &ReduceIndex, mode: ReduceMode) -> String {
     let op = mode.kernel_op(op);
     let t = T::C_TYPE;
-    let g = Gen { rank, mode };
+    let rank = ix.rank;
+    let n = ix.ints();
+    let g = Gen { ix, n, mode };
+    let u = n.u;
     let stage = mode.stage;
     let mut params = vec![format!("const {t}* __restrict__ in"), format!("{t}* __restrict__ out")];
     if op.has_positions() {
@@ -441,7 +595,10 @@ pub fn reduce_source_mode<T: DeviceElem>(op: ReduceOp, rank: usize, mode: Reduce
     };
     params.extend(shape_params(rank, extra, &[]));
     let mut s = String::new();
-    s.push_str(&format!("// Generated by mdtensor: the reduction {op:?} over {rank} axes"));
+    s.push_str(&format!(
+        "// Generated by mdtensor: the reduction {op:?} over {rank} axes (kept {:?}, reduced {:?}, {:?})",
+        ix.kept, ix.reduced, ix.width
+    ));
     if mode != ReduceMode::BLOCK {
         s.push_str(&format!(", {:?} layout, {:?} stage", mode.layout, stage));
     }
@@ -462,21 +619,23 @@ pub fn reduce_source_mode<T: DeviceElem>(op: ReduceOp, rank: usize, mode: Reduce
     }
     s.push_str("    const unsigned int t = threadIdx.x;\n");
     let (first, step) = if g.block() {
-        ("blockIdx.x", "gridDim.x")
+        ("blockIdx.x".to_string(), "gridDim.x".to_string())
     } else {
-        ("(long long)blockIdx.x * blockDim.x + t", "(long long)gridDim.x * blockDim.x")
+        (format!("({u})blockIdx.x * blockDim.x + t"), format!("({u})gridDim.x * blockDim.x"))
     };
+    let (n_out, len) = (n.u("n_out"), n.u("len"));
     if stage == ReduceStage::Partial {
-        s.push_str(&format!("    for (long long w = {first}; w < n_out * n_chunk; w += {step}) {{\n"));
-        s.push_str("        const long long o = w % n_out;\n        const long long c = w / n_out;\n");
-        s.push_str("        const long long lo = c * chunk;\n");
-        s.push_str("        const long long hi = lo + chunk < len ? lo + chunk : len;\n");
+        let (chunk, n_chunk) = (n.u("chunk"), n.u("n_chunk"));
+        s.push_str(&format!("    for ({u} w = {first}; w < {n_out} * {n_chunk}; w += {step}) {{\n"));
+        s.push_str(&format!("        const {u} o = w % {n_out};\n        const {u} c = w / {n_out};\n"));
+        s.push_str(&format!("        const {u} lo = c * {chunk};\n"));
+        s.push_str(&format!("        const {u} hi = lo + {chunk} < {len} ? lo + {chunk} : {len};\n"));
     } else {
-        s.push_str(&format!("    for (long long o = {first}; o < n_out; o += {step}) {{\n"));
+        s.push_str(&format!("    for ({u} o = {first}; o < {n_out}; o += {step}) {{\n"));
     }
-    s.push_str("        long long base = 0;\n");
+    s.push_str(&format!("        {} base = 0;\n", n.i));
     s.push_str("        {\n");
-    decompose(&mut s, rank, "o", "kd", &["s"], &["base"], "            ");
+    decompose(&mut s, n, &ix.kept, "o", "kd", &["s"], &["base"], "            ");
     s.push_str("        }\n");
     let (total, at, writer) = (g.total(), g.out_index(), g.writer());
     match op {
@@ -590,16 +749,17 @@ fn block_total(s: &mut String, g: &Gen, body: &str, op: &str) {
 /// partial: `body` sees the element's position `off` and its number `r`.
 fn fold_pass(s: &mut String, g: &Gen, body: &str) {
     let partial = g.mode.stage == ReduceStage::Partial;
+    let (u, len) = (g.n.u, g.n.u("len"));
     let head = match (g.block(), partial) {
-        (true, false) => "for (long long r = t; r < len; r += blockDim.x)",
-        (true, true) => "for (long long r = lo + t; r < hi; r += blockDim.x)",
-        (false, false) => "for (long long r = 0; r < len; ++r)",
-        (false, true) => "for (long long r = lo; r < hi; ++r)",
+        (true, false) => format!("for ({u} r = t; r < {len}; r += blockDim.x)"),
+        (true, true) => format!("for ({u} r = lo + t; r < hi; r += blockDim.x)"),
+        (false, false) => format!("for ({u} r = 0; r < {len}; ++r)"),
+        (false, true) => format!("for ({u} r = lo; r < hi; ++r)"),
     };
     s.push_str(&format!("        {head} {{\n"));
-    s.push_str("            long long off = base;\n");
+    s.push_str(&format!("            {} off = base;\n", g.n.i));
     s.push_str("            {\n");
-    decompose(s, g.rank, "r", "rd", &["s"], &["off"], "                ");
+    decompose(s, g.n, &g.ix.reduced, "r", "rd", &["s"], &["off"], "                ");
     s.push_str("            }\n");
     s.push_str(body);
     s.push_str("        }\n");
@@ -628,29 +788,53 @@ fn combine_pass(s: &mut String, body: &str) {
 /// assert!(src.contains("out[oo] = (x - m) - log(sum);"));
 /// ```
 pub fn softmax_source<T: DeviceElem>(log: bool, rank: usize) -> String {
+    softmax_source_for::<T>(log, &ReduceIndex::general(rank))
+}
+
+/// The source of [`softmax_source`]'s kernel specialised to `ix` (the softmax axis
+/// reduced; the same arguments).
+///
+/// ```
+/// use mdtensor::device::{softmax_source_for, ReduceIndex, ReducePlan};
+/// let rows = ReducePlan::new(&[4096, 4096], &[4096, 1], &[false, true]);
+/// let src = softmax_source_for::<f32>(false, &ReduceIndex::of(&rows));
+/// assert!(!src.contains('%') && !src.contains("q /="));
+/// ```
+pub fn softmax_source_for<T: DeviceElem>(log: bool, ix: &ReduceIndex) -> String {
     let t = T::C_TYPE;
+    let rank = ix.rank;
+    let n = ix.ints();
+    let (u, i) = (n.u, n.i);
+    let (n_out, len) = (n.u("n_out"), n.u("len"));
     let m = |f: &str| format!("{f}{}", T::MATH_SUFFIX);
     let mut params =
         vec![format!("const {t}* __restrict__ in"), format!("{t}* __restrict__ out"), format!("{t} neg_inf")];
     params.extend(shape_params(rank, &[], &["os"]));
     let mut s = String::new();
     s.push_str(&format!(
-        "// Generated by mdtensor: {} along one of {rank} axes.\n",
-        if log { "log_softmax" } else { "softmax" }
+        "// Generated by mdtensor: {} along one of {rank} axes (kept {:?}, reduced {:?}, {:?}).\n",
+        if log { "log_softmax" } else { "softmax" },
+        ix.kept,
+        ix.reduced,
+        ix.width
     ));
     s.push_str(&format!("extern \"C\" __global__ void {REDUCE_KERNEL}(\n    {}\n) {{\n", params.join(",\n    ")));
     s.push_str(&format!("    __shared__ {t} sv[{REDUCE_BLOCK_MAX}];\n"));
     s.push_str("    const unsigned int t = threadIdx.x;\n");
-    s.push_str("    for (long long o = blockIdx.x; o < n_out; o += gridDim.x) {\n");
-    s.push_str("        long long base = 0;\n        long long obase = 0;\n        {\n");
-    decompose(&mut s, rank, "o", "kd", &["s", "os"], &["base", "obase"], "            ");
+    s.push_str(&format!("    for ({u} o = blockIdx.x; o < {n_out}; o += gridDim.x) {{\n"));
+    s.push_str(&format!("        {i} base = 0;\n        {i} obase = 0;\n        {{\n"));
+    decompose(&mut s, n, &ix.kept, "o", "kd", &["s", "os"], &["base", "obase"], "            ");
     s.push_str("        }\n");
+    let fiber = |s: &mut String| {
+        s.push_str(&format!("        for ({u} r = t; r < {len}; r += blockDim.x) {{\n"));
+        s.push_str(&format!("            {i} off = base;\n            {i} oo = obase;\n            {{\n"));
+        decompose(s, n, &ix.reduced, "r", "rd", &["s", "os"], &["off", "oo"], "                ");
+        s.push_str("            }\n");
+    };
     // Pass 1: the maximum (a NaN anywhere makes it NaN, as on the host).
     s.push_str(&format!("        {t} mx = neg_inf;\n"));
-    s.push_str("        for (long long r = t; r < len; r += blockDim.x) {\n");
-    s.push_str("            long long off = base;\n            long long oo = obase;\n            {\n");
-    decompose(&mut s, rank, "r", "rd", &["s", "os"], &["off", "oo"], "                ");
-    s.push_str(&format!("            }}\n            (void)oo;\n            const {t} x = in[off];\n            if (x > mx || x != x) mx = x;\n        }}\n"));
+    fiber(&mut s);
+    s.push_str(&format!("            (void)oo;\n            const {t} x = in[off];\n            if (x > mx || x != x) mx = x;\n        }}\n"));
     s.push_str("        sv[t] = mx;\n        __syncthreads();\n");
     s.push_str("        for (unsigned int h = blockDim.x / 2; h > 0; h >>= 1) {\n");
     s.push_str(&format!(
@@ -659,22 +843,15 @@ pub fn softmax_source<T: DeviceElem>(log: bool, rank: usize) -> String {
     s.push_str(&format!("        const {t} m = sv[0];\n        __syncthreads();\n"));
     // Pass 2: Σ exp(x - m).
     s.push_str(&format!("        {t} acc = ({t})0;\n"));
-    s.push_str("        for (long long r = t; r < len; r += blockDim.x) {\n");
-    s.push_str("            long long off = base;\n            long long oo = obase;\n            {\n");
-    decompose(&mut s, rank, "r", "rd", &["s", "os"], &["off", "oo"], "                ");
-    s.push_str(&format!(
-        "            }}\n            (void)oo;\n            acc += {}(in[off] - m);\n        }}\n",
-        m("exp")
-    ));
+    fiber(&mut s);
+    s.push_str(&format!("            (void)oo;\n            acc += {}(in[off] - m);\n        }}\n", m("exp")));
     s.push_str("        sv[t] = acc;\n        __syncthreads();\n");
     s.push_str("        for (unsigned int h = blockDim.x / 2; h > 0; h >>= 1) {\n");
     s.push_str("            if (t < h) sv[t] += sv[t + h];\n            __syncthreads();\n        }\n");
     s.push_str(&format!("        const {t} sum = sv[0];\n        __syncthreads();\n"));
     // Pass 3: write the fiber.
-    s.push_str("        for (long long r = t; r < len; r += blockDim.x) {\n");
-    s.push_str("            long long off = base;\n            long long oo = obase;\n            {\n");
-    decompose(&mut s, rank, "r", "rd", &["s", "os"], &["off", "oo"], "                ");
-    s.push_str(&format!("            }}\n            const {t} x = in[off];\n"));
+    fiber(&mut s);
+    s.push_str(&format!("            const {t} x = in[off];\n"));
     if log {
         s.push_str(&format!("            out[oo] = (x - m) - {}(sum);\n", m("log")));
     } else {

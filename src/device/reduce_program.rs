@@ -4,7 +4,7 @@
 //! only resolves the buffer slots and queues the launches.
 
 use super::launch::KArg;
-use super::reduce_kernel::{ReduceMode, ReduceOp, ReducePlan, ReduceStage};
+use super::reduce_kernel::{ReduceIndex, ReduceMode, ReduceOp, ReducePlan, ReduceStage};
 use super::reduce_schedule::{reduce_launch, ReduceSchedule};
 
 /// The buffers a reduction's launches name, by slot ([`KArg::Buf`]).
@@ -24,16 +24,16 @@ pub enum ReduceSlot {
     Means = 5,
 }
 
-/// One launch: the kernel of `op` in `mode` over `rank` axes, for `work.0` work items of
-/// at most `work.1` elements, with `args` in the kernel's parameter order.
+/// One launch: the kernel of `op` in `mode` specialised to `index`, for `work.0` work
+/// items of at most `work.1` elements, with `args` in the kernel's parameter order.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReduceStep<T> {
     /// The operation whose kernel runs.
     pub op: ReduceOp,
     /// Its layout and stage.
     pub mode: ReduceMode,
-    /// The axes of its plan.
-    pub rank: usize,
+    /// Its index specialisation ([`reduce_source_for`](super::reduce_source_for)).
+    pub index: ReduceIndex,
     /// Work items and most elements per item.
     pub work: (usize, usize),
     /// The arguments ([`reduce_source_mode`](super::reduce_source_mode)'s list).
@@ -109,7 +109,7 @@ pub fn reduce_program<T: Copy>(
 ) -> Option<ReduceProgram<T>> {
     use ReduceSlot::*;
     let buf = |s: ReduceSlot| KArg::Buf(s as usize);
-    let rank = plan.strides.len();
+    let (index, cindex) = (ReduceIndex::of(plan), ReduceIndex::of(&sched.combine_plan(plan.n_out)));
     if !sched.is_split() {
         let mode = ReduceMode { layout: sched.layout, stage: ReduceStage::Whole };
         let mut args = vec![buf(Input), buf(Values)];
@@ -120,7 +120,7 @@ pub fn reduce_program<T: Copy>(
             args.push(KArg::Elem(ddof));
         }
         args.extend(plan_args(plan));
-        let step = ReduceStep { op, mode, rank, work: (plan.n_out, plan.len), args };
+        let step = ReduceStep { op, mode, index, work: (plan.n_out, plan.len), args };
         return Some(ReduceProgram { n_out: plan.n_out, n_part: 0, means: false, steps: vec![step] });
     }
     let n_part = plan.n_out.checked_mul(sched.n_chunk)?;
@@ -132,10 +132,10 @@ pub fn reduce_program<T: Copy>(
     if op.has_ddof() {
         let mut args = vec![buf(Input), buf(Partials)];
         args.extend(partial_args(plan, sched));
-        steps.push(ReduceStep { op: ReduceOp::Sum, mode: pmode, rank, work: pwork, args });
+        steps.push(ReduceStep { op: ReduceOp::Sum, mode: pmode, index: index.clone(), work: pwork, args });
         let mut args = vec![buf(Partials), buf(Means)];
         args.extend(combine_args(&cplan, plan.len));
-        steps.push(ReduceStep { op: ReduceOp::Mean, mode: cmode, rank: 2, work: cwork, args });
+        steps.push(ReduceStep { op: ReduceOp::Mean, mode: cmode, index: cindex.clone(), work: cwork, args });
     }
     let mut args = vec![buf(Input), buf(Partials)];
     if op.has_positions() {
@@ -145,7 +145,7 @@ pub fn reduce_program<T: Copy>(
         args.push(buf(Means));
     }
     args.extend(partial_args(plan, sched));
-    steps.push(ReduceStep { op, mode: pmode, rank, work: pwork, args });
+    steps.push(ReduceStep { op, mode: pmode, index, work: pwork, args });
     let mut args = vec![buf(Partials), buf(Values)];
     if op.has_positions() {
         args.push(buf(Positions));
@@ -155,14 +155,14 @@ pub fn reduce_program<T: Copy>(
         args.push(KArg::Elem(ddof));
     }
     args.extend(combine_args(&cplan, plan.len));
-    steps.push(ReduceStep { op, mode: cmode, rank: 2, work: cwork, args });
+    steps.push(ReduceStep { op, mode: cmode, index: cindex, work: cwork, args });
     Some(ReduceProgram { n_out: plan.n_out, n_part, means: op.has_ddof(), steps })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::device::reduce_kernel::{reduce_source_mode, ReduceLayout, REDUCE_KERNEL};
+    use crate::device::reduce_kernel::{reduce_source_for, ReduceLayout, REDUCE_KERNEL};
 
     /// The parameters of a generated kernel, in order: (C type, name).
     fn params(src: &str) -> Vec<(String, String)> {
@@ -210,7 +210,7 @@ mod tests {
                 let prog = reduce_program(op, 1.0f32, &plan, &sched).unwrap();
                 assert_eq!(prog.steps.len(), if op.has_ddof() { 4 } else { 2 });
                 for step in &prog.steps {
-                    let ps = params(&reduce_source_mode::<f32>(step.op, step.rank, step.mode));
+                    let ps = params(&reduce_source_for::<f32>(step.op, &step.index, step.mode));
                     assert_eq!(ps.len(), step.args.len(), "{op:?} {:?}: {ps:?}", step.mode);
                     let (p, extra): (&ReducePlan, Vec<(&str, usize)>) = match step.mode.stage {
                         ReduceStage::Partial => (&plan, vec![("chunk", sched.chunk), ("n_chunk", sched.n_chunk)]),

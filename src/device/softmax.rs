@@ -2,10 +2,10 @@
 //! axis rules (`::<I>` checked by the type, `_dyn` at run time) and stable algorithm
 //! (each fiber shifted by its maximum), one block per fiber ([`softmax_source`]).
 
-use super::handle::{IndexWidth, KernelKey, LayoutClass};
+use super::handle::{KernelKey, LayoutClass};
 use super::launch::{launch, KArg};
 use super::reduce::DeviceTensor;
-use super::reduce_kernel::{reduce_block, reduce_grid, softmax_source, ReducePlan, REDUCE_KERNEL};
+use super::reduce_kernel::{reduce_block, reduce_grid, softmax_source_for, ReduceIndex, ReducePlan, REDUCE_KERNEL};
 use super::reduce_program::plan_args;
 use super::storage::{Cuda, DeviceElem, DeviceStorage};
 use super::tensor::alloc;
@@ -37,13 +37,16 @@ fn softmax_along<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>>(
     let ostrides = <RowMajor as Layout<E>>::strides(&ext, &());
     match reduce_grid(plan.n_out, dev.max_blocks()) {
         Some(grid) if plan.len > 0 => {
+            // Output positions are below `n_out * len` too, so the plan's width covers them.
+            let ix = ReduceIndex::of(&plan);
             let key = KernelKey {
                 tree: if log { "mdt_log_softmax" } else { "mdt_softmax" },
                 elem: T::C_TYPE,
                 rank,
-                class: LayoutClass::Strided(IndexWidth::I64),
+                class: LayoutClass::Strided(ix.width),
+                variant: ix.key(),
             };
-            let f = dev.kernel(key, REDUCE_KERNEL, || softmax_source::<T>(log, rank))?;
+            let f = dev.kernel(key, REDUCE_KERNEL, || softmax_source_for::<T>(log, &ix))?;
             let stream = dev.stream();
             let (buf, start, _) = x.storage.region();
             let first = (start + S::offset(&x.mapping)) as u64 * core::mem::size_of::<T>() as u64;

@@ -1,6 +1,8 @@
 //! Device tensors: moving elements between host and device, and views that never copy.
 
+use super::eval::DeviceEval;
 use super::handle::{driver_error, guard, Device};
+use super::kernel::Leaf;
 use super::storage::{Cuda, DeviceElem, DeviceStorage, DeviceStorageMut};
 use crate::error::{DeviceError, ShapeError};
 use crate::extents::Extents;
@@ -169,8 +171,9 @@ impl<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>> Tensor<T, E,
     }
 
     /// A row-major host copy (the reverse of [`Tensor::to_device`]); waits for the
-    /// device's queued work first. A strided view copies the span it covers and gathers
-    /// on the host.
+    /// device's queued work first. A strided view without gaps (a transpose, a flip)
+    /// copies its span and reorders on the host; one with gaps is gathered on the device
+    /// first.
     pub fn to_host(&self) -> Result<Tensor<T, E>, DeviceError> {
         let ext = self.extents.clone();
         let n = ext.numel();
@@ -186,6 +189,11 @@ impl<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>> Tensor<T, E,
             return Tensor::try_from_vec(ext, v).map_err(|(e, _)| shape_err(e));
         }
         let span = (hi - lo + 1) as usize;
+        if span > n {
+            // A view with gaps (a column, a stepped slice): gathered on the device by the
+            // copy kernel, so only its elements cross the bus, not the span they lie in.
+            return Leaf(self).eval_on(&dev)?.to_host();
+        }
         let mut v = host_buffer::<T>(span)?;
         download(&dev, buf, (first as isize + lo) as usize, &mut v)?;
         let strides = self.strides();

@@ -7,9 +7,9 @@
 use super::device_emulator::{available, launch, Slot};
 use super::device_reduce_cpu::{better, Rng};
 use mdtensor::device::{
-    kernel_source, launch_grid, reduce_block, reduce_grid, reduce_program, reduce_source_mode, select, softmax_args,
-    softmax_source, Cuda, DeviceExpr, DeviceMath, ElementwisePlan, IndexWidth, LayoutClass, ReduceOp, ReducePlan,
-    ReduceSchedule, ReduceSlot, KERNEL_NAME, REDUCE_KERNEL,
+    kernel_source, launch_grid, reduce_block, reduce_grid, reduce_program, reduce_source_for, select, softmax_args,
+    softmax_source, softmax_source_for, Cuda, DeviceExpr, DeviceMath, ElementwisePlan, IndexWidth, LayoutClass,
+    ReduceIndex, ReduceOp, ReducePlan, ReduceSchedule, ReduceSlot, KERNEL_NAME, REDUCE_KERNEL,
 };
 use mdtensor::{DynRank, RowMajor, Tensor};
 
@@ -318,7 +318,12 @@ fn emulated_reduction_programs_match_a_plain_fold() {
                 let mut input = data.clone();
                 for step in &prog.steps {
                     let Some(grid) = step.grid(max_blocks) else { continue };
-                    let src = reduce_source_mode::<f64>(step.op, step.rank, step.mode);
+                    // The device's kernel, or every other case the same one in 64 bits.
+                    let mut index = step.index.clone();
+                    if case % 4 == 1 {
+                        index.width = IndexWidth::I64;
+                    }
+                    let src = reduce_source_for::<f64>(step.op, &index, step.mode);
                     let mut slots = [
                         Slot::Elems(&mut input[..], layout.1),
                         Slot::Elems(&mut vals[..], 0),
@@ -375,7 +380,12 @@ fn emulated_softmax_matches_the_host() {
             let want = if log { host.log_softmax_dyn(axis as isize) } else { host.softmax_dyn(axis as isize) }.to_vec();
             let mut out = vec![f64::INFINITY; want.len()];
             let mut input = data.clone();
-            let src = softmax_source::<f64>(log, rank);
+            // The device's specialised kernel, and the general one.
+            let src = if case % 2 == 0 {
+                softmax_source_for::<f64>(log, &ReduceIndex::of(&plan))
+            } else {
+                softmax_source::<f64>(log, rank)
+            };
             let args = softmax_args::<f64>(&plan, &ostrides);
             let grid = (reduce_grid(plan.n_out, 5).unwrap(), reduce_block(plan.len));
             launch(

@@ -11,8 +11,9 @@
 use mdtensor::device::KArg;
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_void, CString};
+use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 extern "C" {
     fn dlopen(filename: *const c_char, flag: c_int) -> *mut c_void;
@@ -121,15 +122,16 @@ fn param_types(src: &str, name: &str) -> Vec<String> {
         .collect()
 }
 
+/// The launcher of `src`, compiled once per process (test threads compile different
+/// kernels side by side) and kept on disk between runs, by a hash of the full text.
 fn compile(src: &str, name: &str) -> LaunchFn {
-    static CACHE: OnceLock<Mutex<HashMap<String, usize>>> = OnceLock::new();
-    let cache = CACHE.get_or_init(Default::default);
-    let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
-    let n = cache.len();
-    let handle = *cache.entry(src.to_string()).or_insert_with(|| {
-        let cxx = compiler().expect("a C++ compiler");
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("emulated-kernels-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+    type Cache = Mutex<HashMap<String, Arc<OnceLock<usize>>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let slot = {
+        let mut cache = CACHE.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+        cache.entry(src.to_string()).or_default().clone()
+    };
+    let handle = *slot.get_or_init(|| {
         let args: Vec<String> =
             param_types(src, name).iter().enumerate().map(|(i, t)| format!("*({t}*)mdt_params[{i}]")).collect();
         let syncs = u8::from(src.contains("__syncthreads"));
@@ -138,19 +140,30 @@ fn compile(src: &str, name: &str) -> LaunchFn {
              static void mdt_entry() {{ {name}({}); mdt_done[mdt_cur] = true; }}\n{LAUNCHER}",
             args.join(", ")
         );
-        let cpp = dir.join(format!("k{n}.cpp"));
-        let so = dir.join(format!("k{n}.so"));
-        std::fs::write(&cpp, &text).unwrap();
-        let out = std::process::Command::new(cxx)
-            .args(["-std=c++17", "-O1", "-shared", "-fPIC", "-o"])
-            .arg(&so)
-            .arg(&cpp)
-            .output()
-            .expect("the C++ compiler runs");
-        assert!(out.status.success(), "{}\n--- source ---\n{text}", String::from_utf8_lossy(&out.stderr));
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        text.hash(&mut h);
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("emulated-kernels");
+        std::fs::create_dir_all(&dir).unwrap();
+        let so = dir.join(format!("{:016x}.so", h.finish()));
+        if !so.exists() {
+            // Built under a name of this process, then renamed: other test processes may
+            // build the same kernel at the same time.
+            let tmp = dir.join(format!("{:016x}-{}", h.finish(), std::process::id()));
+            let cpp = tmp.with_extension("cpp");
+            std::fs::write(&cpp, &text).unwrap();
+            let out = std::process::Command::new(compiler().expect("a C++ compiler"))
+                .args(["-std=c++17", "-O1", "-shared", "-fPIC", "-o"])
+                .arg(tmp.with_extension("so"))
+                .arg(&cpp)
+                .output()
+                .expect("the C++ compiler runs");
+            assert!(out.status.success(), "{}\n--- source ---\n{text}", String::from_utf8_lossy(&out.stderr));
+            std::fs::rename(tmp.with_extension("so"), &so).unwrap();
+            std::fs::remove_file(&cpp).ok();
+        }
         let path = CString::new(so.to_str().unwrap()).unwrap();
-        // SAFETY: a library built just above from the generated source and the shim; it
-        // runs no code when loaded.
+        // SAFETY: a library built from the generated source and the shim; it runs no code
+        // when loaded.
         let h = unsafe { dlopen(path.as_ptr(), RTLD_NOW) };
         assert!(!h.is_null(), "dlopen: {:?}", unsafe { std::ffi::CStr::from_ptr(dlerror()) });
         h as usize
@@ -175,9 +188,6 @@ pub enum Slot<'a, T> {
 /// Runs kernel `name` of `src` on `grid` blocks of `block` threads with `args`, buffer slot
 /// `k` being `slots[k]`.
 pub fn launch<T: Copy>(src: &str, name: &str, (grid, block): (u32, u32), args: &[KArg<T>], slots: &mut [Slot<'_, T>]) {
-    // Launches take turns: `__shared__` arrays are statics of the loaded library.
-    static TURN: Mutex<()> = Mutex::new(());
-    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
     let k = compile(src, name);
     // A GPU launch with a wrong count fails or reads garbage; here it is a clear failure.
     assert_eq!(param_types(src, name).len(), args.len(), "arguments for the parameters of\n{src}");
@@ -219,6 +229,10 @@ pub fn launch<T: Copy>(src: &str, name: &str, (grid, block): (u32, u32), args: &
         })
         .collect();
     let params: Vec<*const c_void> = vals.iter().map(|v| v.as_ptr() as *const c_void).collect();
+    // Launches take turns: a kernel's `__shared__` arrays and the scheduler's state are
+    // statics of its library.
+    static TURN: Mutex<()> = Mutex::new(());
+    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
     // SAFETY: the arguments follow the kernel's parameters (what the library's launch
     // passes to the GPU; the count is checked above) and point into buffers and values
     // that outlive the call.

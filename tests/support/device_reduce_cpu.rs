@@ -4,9 +4,9 @@
 //! generated sources, and the result types of every form.
 
 use mdtensor::device::{
-    reduce_block, reduce_grid, reduce_source, reduce_source_mode, softmax_source, Cuda, CudaRef, DeviceReductions,
-    DeviceSoftmax, DeviceTensor, ReduceLayout, ReduceMode, ReduceOp, ReducePlan, ReduceStage, REDUCE_BLOCK_MAX,
-    REDUCE_KERNEL,
+    reduce_block, reduce_grid, reduce_source, reduce_source_for, reduce_source_mode, softmax_source,
+    softmax_source_for, Cuda, CudaRef, DeviceReductions, DeviceSoftmax, DeviceTensor, ReduceIndex, ReduceLayout,
+    ReduceMode, ReduceOp, ReducePlan, ReduceStage, REDUCE_BLOCK_MAX, REDUCE_KERNEL,
 };
 use mdtensor::{ext, DynRank, RowMajor, Strided, Tensor};
 
@@ -190,9 +190,7 @@ fn close(a: f64, b: f64) -> bool {
     a == b || (a.is_nan() && b.is_nan()) || (a - b).abs() <= 1e-12 * (1.0 + a.abs().max(b.abs()))
 }
 
-/// Sums over the axes of `mask` in plain loops, in f64: the reference for sums. (The host's
-/// `sum_axis` is not used: it gives wrong sums for some shapes, e.g. `[16, 257, 1]` along
-/// axis 1, which is outside the device code's reach and is reported separately.)
+/// Sums over the axes of `mask` in plain loops, in f64: the reference for sums.
 pub fn naive_sums(host: &Tensor<f64, DynRank>, dims: &[usize], mask: &[bool]) -> Vec<f64> {
     let kept: Vec<usize> = (0..dims.len()).filter(|&d| !mask[d]).map(|d| dims[d]).collect();
     let mut out = vec![0.0; kept.iter().product()];
@@ -600,6 +598,28 @@ pub fn reduction_sources() -> Vec<(String, String)> {
                 v.push((format!("softmax log={log} f32 rank {rank}"), softmax_source::<f32>(log, rank)));
                 v.push((format!("softmax log={log} f64 rank {rank}"), softmax_source::<f64>(log, rank)));
             }
+        }
+    }
+    // The specialisations the device launches: kept and reduced axes of coalesced plans,
+    // in 32 and 64 bits.
+    let plans = [
+        ReducePlan::new(&[1 << 10], &[1], &[true]),
+        ReducePlan::new(&[64, 64], &[64, 1], &[false, true]),
+        ReducePlan::new(&[64, 64], &[64, 1], &[true, false]),
+        ReducePlan::new(&[4, 5, 6], &[1, 4, 20], &[true, false, true]),
+        ReducePlan::new(&[1 << 20, 1 << 12], &[1 << 12, 1], &[false, true]),
+    ];
+    for plan in &plans {
+        let ix = ReduceIndex::of(&plan.coalesced());
+        // A fold, an extreme and a variance: the three shapes of kernel body.
+        for op in [ReduceOp::Sum, ReduceOp::Max, ReduceOp::Var] {
+            for mode in all_modes() {
+                let m = format!("{:?}/{:?} {ix:?}", mode.layout, mode.stage);
+                v.push((format!("{op:?} {m} f32"), reduce_source_for::<f32>(op, &ix, mode)));
+            }
+        }
+        for log in [false, true] {
+            v.push((format!("softmax log={log} f32 {ix:?}"), softmax_source_for::<f32>(log, &ix)));
         }
     }
     v
