@@ -95,7 +95,7 @@ pub use reduce::{DeviceReductions, DeviceTensor};
 pub use reduce_kernel::{
     reduce_block, reduce_grid, reduce_source, reduce_source_for, reduce_source_mode, softmax_source,
     softmax_source_for, ReduceIndex, ReduceLayout, ReduceMode, ReduceOp, ReducePlan, ReduceStage, REDUCE_BLOCK_MAX,
-    REDUCE_KERNEL,
+    REDUCE_KERNEL, SOFTMAX_REGS,
 };
 pub use reduce_program::{reduce_program, ReduceProgram, ReduceSlot, ReduceStep};
 pub use reduce_schedule::{reduce_launch, ReduceSchedule, BLOCK_CHUNK_MIN, THREAD_CHUNK_MIN};

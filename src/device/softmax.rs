@@ -5,7 +5,10 @@
 use super::handle::{KernelKey, LayoutClass};
 use super::launch::{launch, KArg};
 use super::reduce::DeviceTensor;
-use super::reduce_kernel::{reduce_block, reduce_grid, softmax_source_for, ReduceIndex, ReducePlan, REDUCE_KERNEL};
+use super::reduce_kernel::{
+    reduce_block, reduce_grid, softmax_source_for, ReduceIndex, ReducePlan, REDUCE_BLOCK_MAX, REDUCE_KERNEL,
+    SOFTMAX_REGS,
+};
 use super::reduce_program::plan_args;
 use super::storage::{Cuda, DeviceElem, DeviceStorage};
 use super::tensor::alloc;
@@ -39,14 +42,20 @@ fn softmax_along<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>>(
         Some(grid) if plan.len > 0 => {
             // Output positions are below `n_out * len` too, so the plan's width covers them.
             let ix = ReduceIndex::of(&plan);
+            let cached = plan.len <= REDUCE_BLOCK_MAX as usize * SOFTMAX_REGS;
             let key = KernelKey {
-                tree: if log { "mdt_log_softmax" } else { "mdt_softmax" },
+                tree: match (log, cached) {
+                    (false, false) => "mdt_softmax",
+                    (false, true) => "mdt_softmax/cached",
+                    (true, false) => "mdt_log_softmax",
+                    (true, true) => "mdt_log_softmax/cached",
+                },
                 elem: T::C_TYPE,
                 rank,
                 class: LayoutClass::Strided(ix.width),
                 variant: ix.key(),
             };
-            let f = dev.kernel(key, REDUCE_KERNEL, || softmax_source_for::<T>(log, &ix))?;
+            let f = dev.kernel(key, REDUCE_KERNEL, || softmax_source_for::<T>(log, &ix, cached))?;
             let stream = dev.stream();
             let (buf, start, _) = x.storage.region();
             let first = (start + S::offset(&x.mapping)) as u64 * core::mem::size_of::<T>() as u64;

@@ -9,7 +9,7 @@ use super::device_reduce_cpu::{better, Rng};
 use mdtensor::device::{
     kernel_source, launch_grid, reduce_block, reduce_grid, reduce_program, reduce_source_for, select, softmax_args,
     softmax_source, softmax_source_for, Cuda, DeviceExpr, DeviceMath, ElementwisePlan, IndexWidth, LayoutClass,
-    ReduceIndex, ReduceOp, ReducePlan, ReduceSchedule, ReduceSlot, KERNEL_NAME, REDUCE_KERNEL,
+    ReduceIndex, ReduceOp, ReducePlan, ReduceSchedule, ReduceSlot, KERNEL_NAME, REDUCE_KERNEL, SOFTMAX_REGS,
 };
 use mdtensor::{DynRank, RowMajor, Tensor};
 
@@ -381,10 +381,10 @@ fn emulated_softmax_matches_the_host() {
             let mut out = vec![f64::INFINITY; want.len()];
             let mut input = data.clone();
             // The device's specialised kernel, and the general one.
-            let src = if case % 2 == 0 {
-                softmax_source_for::<f64>(log, &ReduceIndex::of(&plan))
-            } else {
-                softmax_source::<f64>(log, rank)
+            let src = match case % 3 {
+                0 => softmax_source_for::<f64>(log, &ReduceIndex::of(&plan), plan.len <= 256 * SOFTMAX_REGS),
+                1 => softmax_source_for::<f64>(log, &ReduceIndex::of(&plan), false),
+                _ => softmax_source::<f64>(log, rank),
             };
             let args = softmax_args::<f64>(&plan, &ostrides);
             let grid = (reduce_grid(plan.n_out, 5).unwrap(), reduce_block(plan.len));

@@ -442,7 +442,7 @@ fn softmax_sources_shift_by_the_maximum() {
             assert_eq!(s.matches('(').count(), s.matches(')').count(), "{s}");
             assert!(s.contains(&format!("long long os{}", rank - 1)), "{s}");
             assert!(s.contains("if (x > mx || x != x) mx = x;"), "{s}");
-            assert!(s.contains("acc += expf(in[off] - m);"), "{s}");
+            assert!(s.contains("acc += expf(x - m);"), "{s}");
             let out = if log { "out[oo] = (x - m) - logf(sum);" } else { "out[oo] = expf(x - m) / sum;" };
             assert!(s.contains(out), "{s}");
         }
@@ -619,7 +619,12 @@ pub fn reduction_sources() -> Vec<(String, String)> {
             }
         }
         for log in [false, true] {
-            v.push((format!("softmax log={log} f32 {ix:?}"), softmax_source_for::<f32>(log, &ix)));
+            for cached in [false, true] {
+                v.push((
+                    format!("softmax log={log} cached={cached} f32 {ix:?}"),
+                    softmax_source_for::<f32>(log, &ix, cached),
+                ));
+            }
         }
     }
     v
