@@ -177,6 +177,28 @@ fn broadcasting_transposed_and_static_leaves() -> Result<(), mdtensor::Error> {
 }
 
 #[test]
+fn results_keep_the_hosts_order() -> Result<(), mdtensor::Error> {
+    let Some(dev) = gpu() else { return Ok(()) };
+    let mut rng = Rng(11);
+    for _ in 0..4 {
+        let (m, n) = (rng.dim(50), rng.dim(70));
+        let (at, bt, r) = (rng.tensor64([n, m]), rng.tensor64([n, m]), rng.tensor64([m, n]));
+        let (dat, dbt, dr) = (at.to_device(&dev)?, bt.to_device(&dev)?, r.to_device(&dev)?);
+        // Column-major operands (transposed views) give a column-major result, walked
+        // flat, as the host's.
+        let want = (at.t() * bt.t() + 1.0).eval();
+        let got: Tensor<f64, ext![_, _], ColMajor, Cuda<f64>> = (dat.t() * dbt.t() + 1.0).eval_on(&dev)?;
+        assert_eq!(got.to_host()?.to_vec(), want.to_vec());
+        // The first operand with an order decides; eval_row_major_on overrides it.
+        let got: Tensor<f64, ext![_, _], RowMajor, Cuda<f64>> = (&dr - dat.t()).eval_on(&dev)?;
+        assert_eq!(got.to_host()?.to_vec(), (&r - at.t()).eval().to_vec());
+        let got = (dat.t() - &dr).eval_row_major_on(&dev)?;
+        assert_eq!(got.to_host()?.to_vec(), (at.t() - &r).eval().to_vec());
+    }
+    Ok(())
+}
+
+#[test]
 fn named_math_matches_the_host_within_cuda_ulps() -> Result<(), mdtensor::Error> {
     let Some(dev) = gpu() else { return Ok(()) };
     let mut rng = Rng(99);

@@ -8,7 +8,7 @@ use super::launch::launch as launch_kernel;
 use super::storage::{Cuda, DeviceElem, DeviceStorageMut};
 use crate::error::DeviceError;
 use crate::extents::{broadcast_strides, BroadcastTo, Extents};
-use crate::layout::{Layout, RowMajor};
+use crate::layout::{DenseOf, Layout, RowMajor};
 use crate::ops::{ExprShape, IntoExpr};
 use crate::tensor::Tensor;
 use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut};
@@ -71,11 +71,44 @@ fn launch<X: DeviceExpr>(x: &X, dev: &Device, out: Out<'_, X::Item>) -> Result<(
     res
 }
 
+/// A new device tensor in the layout `L` holding `x`, written by one launch.
+fn eval_dense<X: DeviceExpr, L: Layout<X::Extents>>(
+    x: X,
+    dev: &Device,
+) -> Result<Tensor<X::Item, X::Extents, L, Cuda<X::Item>>, DeviceError> {
+    let dims = x.shape().map_err(DeviceError::Shape)?;
+    let ext = <X::Extents as Extents>::from_dims(dims.as_ref()).map_err(DeviceError::Shape)?;
+    let n = ext.checked_numel("eval_on", core::mem::size_of::<X::Item>()).map_err(DeviceError::Shape)?;
+    let bytes = n * core::mem::size_of::<X::Item>();
+    // At least one element, as the driver refuses zero-byte allocations. SAFETY: the
+    // launch below writes every element before the tensor is returned.
+    let mut buf = guard("cuMemAlloc", || unsafe { dev.stream().alloc::<X::Item>(n.max(1)) })?
+        .map_err(|e| driver_error("alloc", bytes, e))?;
+    let mapping = L::dense_mapping(&ext);
+    let strides = L::strides(&ext, &mapping);
+    let d = ext.dims();
+    launch(&x, dev, Out { buf: &mut buf, first: 0, dims: d.as_ref(), strides: strides.as_ref() })?;
+    // SAFETY: the `n` elements of `L`'s fresh dense mapping, all written by the launch.
+    Ok(unsafe { Tensor::from_parts_unchecked(Cuda { buf, dev: dev.clone() }, ext, mapping) })
+}
+
+/// The tensor [`DeviceEval::eval_on`] returns for `X`: dense in the order of its operands
+/// ([`DeviceExpr::Order`]), on the device.
+pub type DeviceEvaluated<X> = Tensor<
+    <X as DeviceExpr>::Item,
+    <X as ExprShape>::Extents,
+    DenseOf<<X as DeviceExpr>::Order, <X as ExprShape>::Extents>,
+    Cuda<<X as DeviceExpr>::Item>,
+>;
+
 /// Evaluation of device expressions (blanket: every [`DeviceExpr`] has it).
 pub trait DeviceEval: DeviceExpr {
-    /// Evaluates into a new row-major device tensor with one fused kernel (compiled on
-    /// first use of this expression's type, then cached on `dev`); `Err` when dynamic
-    /// extents do not broadcast or the device fails.
+    /// Evaluates into a new device tensor with one fused kernel (compiled on first use of
+    /// this expression's type, then cached on `dev`); `Err` when dynamic extents do not
+    /// broadcast or the device fails. The result is dense in the host's order
+    /// ([`Expr::try_eval`](crate::ops::Expr::try_eval)): the order of the first operand
+    /// that has one (column-major operands give a column-major result), row-major when
+    /// none has.
     ///
     /// ```no_run
     /// use mdtensor::device::{Device, DeviceEval};
@@ -87,23 +120,27 @@ pub trait DeviceEval: DeviceExpr {
     /// assert_eq!(c.to_host()?.to_vec(), [21.0, 42.0, 23.0, 44.0]);
     /// # Ok::<(), mdtensor::Error>(())
     /// ```
-    fn eval_on(
+    fn eval_on(self, dev: &Device) -> Result<DeviceEvaluated<Self>, DeviceError> {
+        eval_dense(self, dev)
+    }
+
+    /// Evaluates into a new row-major device tensor whatever the operands' order (numpy's
+    /// `ascontiguousarray`, the host's `eval_row_major`).
+    ///
+    /// ```no_run
+    /// use mdtensor::device::{Device, DeviceEval};
+    /// use mdtensor::{tensor, RowMajor};
+    /// let dev = Device::new(0)?;
+    /// let a = tensor![[1.0f64, 2.0], [3.0, 4.0]].to_device(&dev)?;
+    /// let t = a.t().eval_row_major_on(&dev)?; // a column-major view, copied row-major
+    /// assert_eq!(t.to_host()?.to_vec(), [1.0, 3.0, 2.0, 4.0]);
+    /// # Ok::<(), mdtensor::Error>(())
+    /// ```
+    fn eval_row_major_on(
         self,
         dev: &Device,
     ) -> Result<Tensor<Self::Item, Self::Extents, RowMajor, Cuda<Self::Item>>, DeviceError> {
-        let dims = self.shape().map_err(DeviceError::Shape)?;
-        let ext = <Self::Extents as Extents>::from_dims(dims.as_ref()).map_err(DeviceError::Shape)?;
-        let n = ext.checked_numel("eval_on", core::mem::size_of::<Self::Item>()).map_err(DeviceError::Shape)?;
-        let bytes = n * core::mem::size_of::<Self::Item>();
-        // At least one element, as the driver refuses zero-byte allocations. SAFETY: the
-        // launch below writes every element before the tensor is returned.
-        let mut buf = guard("cuMemAlloc", || unsafe { dev.stream().alloc::<Self::Item>(n.max(1)) })?
-            .map_err(|e| driver_error("alloc", bytes, e))?;
-        let strides = <RowMajor as Layout<Self::Extents>>::strides(&ext, &());
-        let d = ext.dims();
-        launch(&self, dev, Out { buf: &mut buf, first: 0, dims: d.as_ref(), strides: strides.as_ref() })?;
-        // SAFETY: `n` elements in row-major order, all written by the launch.
-        Ok(unsafe { Tensor::from_parts_unchecked(Cuda { buf, dev: dev.clone() }, ext, ()) })
+        eval_dense(self, dev)
     }
 }
 impl<X: DeviceExpr> DeviceEval for X {}

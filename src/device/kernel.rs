@@ -10,7 +10,7 @@ use super::storage::{Cuda, CudaRef, DeviceElem, DeviceStorage};
 use crate::error::ShapeError;
 use crate::extents::CanBroadcast;
 use crate::extents::Extents;
-use crate::layout::Layout;
+use crate::layout::{AnyOrder, Layout, ResultOrder};
 use crate::ops::{
     AbsOp, AddOp, Binary, CosOp, DivOp, EqOp, ExpOp, ExprShape, FloorOp, GeOp, GtOp, IntoExpr, LeOp, LnOp, LtOp, MulOp,
     NeOp, NegOp, Owned, PowfOp, ReluOp, RemOp, RoundOp, ScalarLeaf, SigmoidOp, SinOp, SqrtOp, SubOp, TanhOp, Unary,
@@ -116,6 +116,10 @@ pub struct Args<'a, T: DeviceElem> {
 pub trait DeviceExpr: ExprShape<Elem = Self::Item> {
     /// The element type (the same as [`ExprShape::Elem`], with the device bound).
     type Item: DeviceElem;
+    /// The order of the evaluated result, by the host's rule
+    /// ([`Expr::Order`](crate::ops::Expr::Order)): the first leaf with a dense order
+    /// decides; scalars and views with arbitrary strides have no say.
+    type Order: ResultOrder;
     /// The C expression computing this node at the current element.
     fn emit(g: &mut Gen) -> String;
     /// Pushes this tree's leaves and parameters in [`DeviceExpr::emit`]'s order.
@@ -206,6 +210,7 @@ impl<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>> ExprShape fo
 
 impl<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>> DeviceExpr for Leaf<'_, T, E, S, St> {
     type Item = T;
+    type Order = S::Order;
     fn emit(g: &mut Gen) -> String {
         g.leaf()
     }
@@ -225,6 +230,7 @@ macro_rules! device_leaf {
         }
         impl<$($g)* E: Extents, S: Layout<E>> DeviceExpr for &Tensor<$T, E, S, $St> {
             type Item = $T;
+            type Order = S::Order;
             fn emit(g: &mut Gen) -> String {
                 g.leaf()
             }
@@ -245,6 +251,7 @@ macro_rules! device_leaf {
         }
         impl<$($g)* E: Extents, S: Layout<E>> DeviceExpr for Owned<Tensor<$T, E, S, $St>> {
             type Item = $T;
+            type Order = S::Order;
             fn emit(g: &mut Gen) -> String {
                 g.leaf()
             }
@@ -275,6 +282,7 @@ where
     ScalarLeaf<T>: ExprShape<Elem = T>,
 {
     type Item = T;
+    type Order = AnyOrder;
     fn emit(g: &mut Gen) -> String {
         g.param()
     }
@@ -290,6 +298,7 @@ macro_rules! device_binary {
             Binary<L, R, $Op>: ExprShape<Elem = L::Item>,
         {
             type Item = L::Item;
+            type Order = <L::Order as ResultOrder>::Then<R::Order>;
             fn emit($g: &mut Gen) -> String {
                 let $l = L::emit($g);
                 let $r = R::emit($g);
@@ -316,6 +325,7 @@ where
     Unary<X, NegOp>: ExprShape<Elem = X::Item>,
 {
     type Item = X::Item;
+    type Order = X::Order;
     fn emit(g: &mut Gen) -> String {
         format!("(-{})", X::emit(g))
     }
@@ -345,6 +355,7 @@ macro_rules! device_unary {
                 Unary<X, $Op>: ExprShape<Elem = X::Item>,
             {
                 type Item = X::Item;
+                type Order = X::Order;
                 fn emit($g: &mut Gen) -> String {
                     let $x = X::emit($g);
                     $body
@@ -406,6 +417,7 @@ where
     Unary<X, PowfOp<X::Item>>: ExprShape<Elem = X::Item>,
 {
     type Item = X::Item;
+    type Order = X::Order;
     fn emit(g: &mut Gen) -> String {
         let x = X::emit(g);
         let p = g.param();

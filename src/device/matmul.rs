@@ -202,7 +202,7 @@ fn side<'a, T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>>(
     }
     // cuBLAS needs one unit stride per matrix: a row-major copy with the fused kernel.
     let dev = x.device().clone();
-    let t = copy.insert(Leaf(x).eval_on(&dev)?);
+    let t = copy.insert(Leaf(x).eval_row_major_on(&dev)?);
     let strides = t.strides().as_ref().to_vec();
     let layout = operand_layout(&dims, &strides, left)
         .ok_or_else(|| DeviceError::Driver("matmul: a row-major copy has no cuBLAS layout".into()))?;

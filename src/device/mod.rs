@@ -85,7 +85,7 @@ mod storage;
 mod tensor;
 
 pub use elementwise_plan::ElementwisePlan;
-pub use eval::DeviceEval;
+pub use eval::{DeviceEval, DeviceEvaluated};
 pub use gemm_layout::{gemm_args, mat_layout, MatLayout};
 pub use handle::{compile_cubin, compile_ptx, Device, IndexWidth, KernelKey, LayoutClass};
 pub use kernel::{kernel_source, launch_grid, Args, DeviceExpr, DeviceMath, Gen, Leaf, LeafArg, BLOCK, KERNEL_NAME};

@@ -7,6 +7,7 @@
 use super::kernel::{Args, DeviceExpr, Gen};
 use super::storage::DeviceElem;
 use crate::extents::{BroadcastWith, CanBroadcast};
+use crate::layout::ResultOrder;
 use crate::ops::{Binary, EqOp, ExprShape, GeOp, GtOp, IntoExpr, LeOp, LtOp, NeOp, PairOp, PickOp};
 
 /// A `bool` expression the fused kernel can compute: a comparison of two device
@@ -14,6 +15,8 @@ use crate::ops::{Binary, EqOp, ExprShape, GeOp, GtOp, IntoExpr, LeOp, LtOp, NeOp
 pub trait DeviceCond: ExprShape<Elem = bool> {
     /// The element type of the operands compared.
     type Item: DeviceElem;
+    /// The order its operands vote for ([`DeviceExpr::Order`]).
+    type Order: ResultOrder;
     /// The C condition computing this node at the current element.
     fn emit(g: &mut Gen) -> String;
     /// Pushes the operands' leaves and parameters in [`DeviceCond::emit`]'s order.
@@ -27,6 +30,7 @@ macro_rules! device_compare {
             Binary<L, R, $Op>: ExprShape<Elem = bool>,
         {
             type Item = L::Item;
+            type Order = <L::Order as ResultOrder>::Then<R::Order>;
             fn emit(g: &mut Gen) -> String {
                 let l = L::emit(g);
                 let r = R::emit(g);
@@ -51,6 +55,7 @@ where
     Binary<M, Binary<A, B, PairOp>, PickOp>: ExprShape<Elem = A::Item>,
 {
     type Item = A::Item;
+    type Order = <M::Order as ResultOrder>::Then<<A::Order as ResultOrder>::Then<B::Order>>;
     fn emit(g: &mut Gen) -> String {
         let m = M::emit(g);
         let a = A::emit(g);

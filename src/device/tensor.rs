@@ -192,7 +192,7 @@ impl<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>> Tensor<T, E,
         if span > n {
             // A view with gaps (a column, a stepped slice): gathered on the device by the
             // copy kernel, so only its elements cross the bus, not the span they lie in.
-            return Leaf(self).eval_on(&dev)?.to_host();
+            return Leaf(self).eval_row_major_on(&dev)?.to_host();
         }
         let mut v = host_buffer::<T>(span)?;
         download(&dev, buf, (first as isize + lo) as usize, &mut v)?;

@@ -2,7 +2,7 @@
 //! with the host's result type, and device operations take it in place.
 use mdtensor::device::{Cuda, CudaMut, CudaRef, Device, DeviceEval, DeviceMatmul, DeviceReductions};
 use mdtensor::layout::StaticSliced;
-use mdtensor::{ext, s, DynRank, Full, RowMajor, Span, Strided, Tensor};
+use mdtensor::{ext, s, ColMajor, DynRank, Full, RowMajor, Span, Strided, Tensor};
 
 fn main() {
     let Ok(dev) = Device::new(0) else { return };
@@ -20,6 +20,9 @@ fn main() {
         let _e: Tensor<f32, ext![_, _], RowMajor, Cuda<f32>> = (&s * 2.0f32).eval_on(&dev)?;
         // Views and owned device tensors can also be moved into an expression.
         let _o: Tensor<f32, ext![4, 6], RowMajor, Cuda<f32>> = (a.flip::<0>() - a.view()).eval_on(&dev)?;
+        // The host's result order: a column-major operand gives a column-major result.
+        let _c: Tensor<f32, ext![6, 4], ColMajor, Cuda<f32>> = (a.t() + 1.0f32).eval_on(&dev)?;
+        let _rm: Tensor<f32, ext![6, 4], RowMajor, Cuda<f32>> = a.t().eval_row_major_on(&dev)?;
         let _h: Tensor<f32, ext![6]> = r.to_host()?;
         let _ = (st, f, p);
         let mut m: Tensor<f32, ext![6], Strided, CudaMut<'_, f32>> = a.index_axis_mut::<0>(1);
