@@ -97,8 +97,11 @@ fn flat_kernel_indexes_every_leaf_by_i() {
     assert!(s.contains("float p0"), "{s}");
     assert!(s.contains("long long n"), "{s}");
     assert!(s.contains("out[i] = (a0[i] + (a1[i] * p0));"), "{s}");
-    // Grid-stride loop, no coordinates in the flat class.
-    assert!(s.contains("i += step"), "{s}");
+    // Grid-stride loops, four elements a step apart computed before any is stored, then
+    // the rest one by one; no coordinates in the flat class.
+    assert!(s.contains("for (; i0 + 3 * step < n; i0 += 4 * step) {"), "{s}");
+    assert!(s.find("r3 = ").unwrap() < s.find("out[i0 + 0 * step] = r0;").unwrap(), "{s}");
+    assert!(s.contains("for (; i0 < n; i0 += step) {"), "{s}");
     assert!(!s.contains("c0"), "{s}");
     assert!(!s.contains("double"), "{s}");
 }

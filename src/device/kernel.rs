@@ -25,6 +25,9 @@ pub const KERNEL_NAME: &str = "mdt_elementwise";
 /// Threads per block of elementwise kernels.
 pub const BLOCK: u32 = 256;
 
+/// Elements a thread of a flat elementwise kernel computes per pass before storing them.
+pub const FLAT_UNROLL: usize = 4;
+
 /// Launch parameters of a grid-stride elementwise kernel over `n` elements: blocks of
 /// [`BLOCK`] threads, enough blocks to cover `n` once but no more than `max_blocks`
 /// (a few waves of the device's multiprocessors; each thread then strides over the
@@ -172,7 +175,24 @@ pub fn kernel_source<X: DeviceExpr>(class: LayoutClass, rank: usize) -> String {
     // The element counter has the coordinates' width: with 32 bits, `n < 2^31` and the
     // step is far below `2^31`, so `i + step` cannot wrap.
     s.push_str(&format!("    const {uint} step = ({uint})blockDim.x * gridDim.x;\n"));
-    s.push_str(&format!("    for ({uint} i = ({uint})blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {{\n"));
+    s.push_str(&format!("    {uint} i0 = ({uint})blockIdx.x * blockDim.x + threadIdx.x;\n"));
+    if !strided {
+        // Flat: each thread computes `FLAT_UNROLL` elements a grid step apart before it
+        // stores any, so that many loads per leaf are in flight at once (each one still
+        // coalesced across the warp); the loop below takes the rest.
+        let u = FLAT_UNROLL;
+        s.push_str(&format!("    for (; i0 + {} * step < n; i0 += {u} * step) {{\n", u - 1));
+        for k in 0..u {
+            s.push_str(&format!("        {t} r{k};\n        {{\n            const {uint} i = i0 + {k} * step;\n"));
+            s.push_str(&format!("            r{k} = {body};\n        }}\n"));
+        }
+        for k in 0..u {
+            s.push_str(&format!("        out[i0 + {k} * step] = r{k};\n"));
+        }
+        s.push_str("    }\n");
+    }
+    s.push_str("    for (; i0 < n; i0 += step) {\n");
+    s.push_str(&format!("        const {uint} i = i0;\n"));
     if strided {
         // Row-major coordinates of element `i`, last axis fastest.
         s.push_str(&format!("        {uint} r = i;\n"));

@@ -88,7 +88,9 @@ pub use elementwise_plan::ElementwisePlan;
 pub use eval::{DeviceEval, DeviceEvaluated};
 pub use gemm_layout::{gemm_args, mat_layout, MatLayout};
 pub use handle::{compile_cubin, compile_ptx, Device, IndexWidth, KernelKey, LayoutClass};
-pub use kernel::{kernel_source, launch_grid, Args, DeviceExpr, DeviceMath, Gen, Leaf, LeafArg, BLOCK, KERNEL_NAME};
+pub use kernel::{
+    kernel_source, launch_grid, Args, DeviceExpr, DeviceMath, Gen, Leaf, LeafArg, BLOCK, FLAT_UNROLL, KERNEL_NAME,
+};
 pub use launch::KArg;
 pub use matmul::{gemm_plan, operand_layout, DeviceMatmul, GemmPlan, MatMulInto, Precision};
 pub use reduce::{DeviceReductions, DeviceTensor};
