@@ -145,7 +145,7 @@ fn element_type_picks_c_type_and_math_functions() {
 #[test]
 fn named_math_emits_cuda_functions_in_tree_order() {
     let s = src1(|a: &M32| a.sigmoid().relu().tanh().sqrt().abs().ln(), LayoutClass::Flat, 2);
-    let body = s.lines().find(|l| l.trim_start().starts_with("out[")).unwrap();
+    let body = s.lines().find(|l| l.trim_start().starts_with("out[i] =")).unwrap();
     // Outermost first: ln(abs(sqrt(tanh(relu(sigmoid(a0[i]))))).
     let order =
         ["logf(", "fabsf(", "sqrtf(", "tanhf(", "const float v = ", "expf(-a0[i])", "v < (float)0 ? (float)0 : v"];

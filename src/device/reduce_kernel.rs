@@ -39,6 +39,9 @@ pub const REDUCE_KERNEL: &str = "mdt_reduce";
 /// Most threads of a reduction block (the size of the kernels' shared arrays).
 pub const REDUCE_BLOCK_MAX: u32 = 256;
 
+/// Elements a reduction thread loads before folding them (whole and partial stages).
+pub const REDUCE_UNROLL: usize = 4;
+
 /// What a generated reduction computes per output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ReduceOp {
@@ -459,6 +462,7 @@ struct Gen<'a> {
     ix: &'a ReduceIndex,
     n: Ints,
     mode: ReduceMode,
+    c_type: &'static str,
 }
 
 impl Gen<'_> {
@@ -545,7 +549,7 @@ pub fn reduce_source<T: DeviceElem>(op: ReduceOp, rank: usize) -> String {
 /// let m = ReduceMode { layout: ReduceLayout::Thread, stage: ReduceStage::Partial };
 /// let src = reduce_source_mode::<f32>(ReduceOp::Var, 2, m);
 /// assert!(src.contains("const float mean = means[o];"));
-/// assert!(src.contains("for (long long r = lo; r < hi; ++r) {"));
+/// assert!(src.contains("for (; r0 < hi; r0 += 1) {"));
 /// let m = ReduceMode { layout: ReduceLayout::Block, stage: ReduceStage::Combine };
 /// let src = reduce_source_mode::<f64>(ReduceOp::Max, 2, m);
 /// assert!(src.contains("const long long xp = ppos[off];"));
@@ -563,7 +567,7 @@ pub fn reduce_source_mode<T: DeviceElem>(op: ReduceOp, rank: usize, mode: Reduce
 /// // A contiguous whole sum: one axis, no division.
 /// let plan = ReducePlan::new(&[1 << 20], &[1], &[true]);
 /// let src = reduce_source_for::<f32>(ReduceOp::Sum, &ReduceIndex::of(&plan), ReduceMode::BLOCK);
-/// assert!(src.contains("for (unsigned int r = t; r < (unsigned int)len; r += blockDim.x) {"));
+/// assert!(src.contains("for (; r0 < (unsigned int)len; r0 += blockDim.x) {"));
 /// assert!(!src.contains('%') && !src.contains("q /="));
 /// ```
 pub fn reduce_source_for<T: DeviceElem>(op: ReduceOp, ix: &ReduceIndex, mode: ReduceMode) -> String {
@@ -571,7 +575,7 @@ pub fn reduce_source_for<T: DeviceElem>(op: ReduceOp, ix: &ReduceIndex, mode: Re
     let t = T::C_TYPE;
     let rank = ix.rank;
     let n = ix.ints();
-    let g = Gen { ix, n, mode };
+    let g = Gen { ix, n, mode, c_type: t };
     let u = n.u;
     let stage = mode.stage;
     let mut params = vec![format!("const {t}* __restrict__ in"), format!("{t}* __restrict__ out")];
@@ -644,15 +648,11 @@ pub fn reduce_source_for<T: DeviceElem>(op: ReduceOp, ix: &ReduceIndex, mode: Re
             // Each thread visits increasing `r` (in a combine, increasing chunks): on a tie
             // the earlier element stays.
             let fold = if stage == ReduceStage::Combine {
-                format!(
-                    "            const {t} x = in[off];\n            const long long xp = ppos[off];\n            if (xp >= 0 && (p < 0 || mdt_better(v, x))) {{\n                v = x;\n                p = xp;\n            }}\n"
-                )
+                "            const long long xp = ppos[off];\n            if (xp >= 0 && (p < 0 || mdt_better(v, x))) {\n                v = x;\n                p = xp;\n            }\n"
             } else {
-                format!(
-                    "            const {t} x = in[off];\n            if (p < 0 || mdt_better(v, x)) {{\n                v = x;\n                p = r;\n            }}\n"
-                )
+                "            if (p < 0 || mdt_better(v, x)) {\n                v = x;\n                p = r;\n            }\n"
             };
-            fold_pass(&mut s, &g, &fold);
+            fold_pass(&mut s, &g, fold);
             let (rv, rp) = if g.block() {
                 s.push_str("        sv[t] = v;\n        sp[t] = p;\n");
                 // The partner wins when it is better, or equal and earlier (threads
@@ -672,7 +672,7 @@ pub fn reduce_source_for<T: DeviceElem>(op: ReduceOp, ix: &ReduceIndex, mode: Re
         ReduceOp::Sum | ReduceOp::Mean | ReduceOp::Prod => {
             let (init, fold, comb) = if op == ReduceOp::Prod { ("1", "*", "*") } else { ("0", "+", "+") };
             s.push_str(&format!("        {t} acc = ({t}){init};\n"));
-            block_total(&mut s, &g, &format!("            acc {fold}= in[off];\n"), comb);
+            block_total(&mut s, &g, &format!("            acc {fold}= x;\n"), comb);
             let value = if op == ReduceOp::Mean { format!("{total} / ({t}){}", g.count()) } else { total.to_string() };
             if g.block() {
                 s.push_str(&format!("        if (t == 0) out[{at}] = {value};\n"));
@@ -681,14 +681,14 @@ pub fn reduce_source_for<T: DeviceElem>(op: ReduceOp, ix: &ReduceIndex, mode: Re
             }
         }
         ReduceOp::Var | ReduceOp::Std => {
-            let sq = format!("            const {t} d = in[off] - mean;\n            acc += d * d;\n");
+            let sq = format!("            const {t} d = x - mean;\n            acc += d * d;\n");
             match stage {
                 ReduceStage::Whole => {
                     // Two passes over the output's elements, as the host's two-pass
                     // variance: the mean, then the squared deviations from it (never
                     // E[x²] - E[x]²).
                     s.push_str(&format!("        {t} acc = ({t})0;\n"));
-                    block_total(&mut s, &g, "            acc += in[off];\n", "+");
+                    block_total(&mut s, &g, "            acc += x;\n", "+");
                     s.push_str(&format!("        const {t} mean = {total} / ({t})len;\n"));
                     if g.block() {
                         // Every thread has read the mean before the shared array is reused.
@@ -704,7 +704,7 @@ pub fn reduce_source_for<T: DeviceElem>(op: ReduceOp, ix: &ReduceIndex, mode: Re
                 }
                 ReduceStage::Combine => {
                     s.push_str(&format!("        {t} acc = ({t})0;\n"));
-                    block_total(&mut s, &g, "            acc += in[off];\n", "+");
+                    block_total(&mut s, &g, "            acc += x;\n", "+");
                 }
             }
             if stage == ReduceStage::Partial {
@@ -748,21 +748,46 @@ fn block_total(s: &mut String, g: &Gen, body: &str, op: &str) {
 /// `blockDim`-th one, thread layout: all, in order), within the chunk `lo..hi` for a
 /// partial: `body` sees the element's position `off` and its number `r`.
 fn fold_pass(s: &mut String, g: &Gen, body: &str) {
-    let partial = g.mode.stage == ReduceStage::Partial;
-    let (u, len) = (g.n.u, g.n.u("len"));
-    let head = match (g.block(), partial) {
-        (true, false) => format!("for ({u} r = t; r < {len}; r += blockDim.x)"),
-        (true, true) => format!("for ({u} r = lo + t; r < hi; r += blockDim.x)"),
-        (false, false) => format!("for ({u} r = 0; r < {len}; ++r)"),
-        (false, true) => format!("for ({u} r = lo; r < hi; ++r)"),
+    let (u, i, len) = (g.n.u, g.n.i, g.n.u("len"));
+    let t = g.c_type;
+    let (first, end) = match g.mode.stage {
+        ReduceStage::Partial => (if g.block() { "lo + t".to_string() } else { "lo".to_string() }, "hi".to_string()),
+        _ => (if g.block() { "t".to_string() } else { "0".to_string() }, len),
     };
-    s.push_str(&format!("        {head} {{\n"));
-    s.push_str(&format!("            {} off = base;\n", g.n.i));
-    s.push_str("            {\n");
-    decompose(s, g.n, &g.ix.reduced, "r", "rd", &["s"], &["off"], "                ");
-    s.push_str("            }\n");
+    let step = if g.block() { "blockDim.x" } else { "1" };
+    // Element `r`'s position `off`, under `indent`.
+    let locate = |s: &mut String, indent: &str| {
+        s.push_str(&format!("{indent}{i} off = base;\n{indent}{{\n"));
+        decompose(s, g.n, &g.ix.reduced, "r", "rd", &["s"], &["off"], &format!("{indent}    "));
+        s.push_str(&format!("{indent}}}\n"));
+    };
+    // A scope of its own: a variance folds twice.
+    s.push_str(&format!("        {{\n        {u} r0 = {first};\n"));
+    if g.mode.stage != ReduceStage::Combine {
+        // The thread's next `REDUCE_UNROLL` elements are loaded before any is folded, so
+        // that many loads are in flight; they are folded in the same order as one by one,
+        // so the result does not depend on the unrolling.
+        let k_max = REDUCE_UNROLL;
+        s.push_str(&format!("        for (; r0 + {} * {step} < {end}; r0 += {k_max} * {step}) {{\n", k_max - 1));
+        for k in 0..k_max {
+            s.push_str(&format!(
+                "            {t} x{k};\n            {{\n                const {u} r = r0 + {k} * {step};\n"
+            ));
+            locate(s, "                ");
+            s.push_str(&format!("                x{k} = in[off];\n            }}\n"));
+        }
+        for k in 0..k_max {
+            s.push_str(&format!("            {{\n            const {u} r = r0 + {k} * {step};\n            (void)r;\n            const {t} x = x{k};\n"));
+            s.push_str(body);
+            s.push_str("            }\n");
+        }
+        s.push_str("        }\n");
+    }
+    s.push_str(&format!("        for (; r0 < {end}; r0 += {step}) {{\n            const {u} r = r0;\n"));
+    locate(s, "            ");
+    s.push_str(&format!("            const {t} x = in[off];\n"));
     s.push_str(body);
-    s.push_str("        }\n");
+    s.push_str("        }\n        }\n");
 }
 
 /// The pairwise combine of the threads' partial results in shared memory: `body` merges
@@ -852,18 +877,20 @@ pub fn softmax_source_for<T: DeviceElem>(log: bool, ix: &ReduceIndex, cached: bo
         decompose(s, n, &ix.reduced, "r", "rd", &["s", "os"], &["off", "oo"], "                ");
         s.push_str("            }\n            (void)off;\n            (void)oo;\n");
     };
-    // The element of the current iteration: read in pass 1 (and kept when cached), then
-    // from its register or read again.
-    let first = if cached {
-        format!("xv[k] = in[off];\n            const {t} x = xv[k];")
-    } else {
-        format!("const {t} x = in[off];")
-    };
+    // The element of the current iteration: from its register, or read again.
     let again = if cached { format!("const {t} x = xv[k];") } else { format!("const {t} x = in[off];") };
-    // Pass 1: the maximum (a NaN anywhere makes it NaN, as on the host).
+    // Pass 1: the maximum (a NaN anywhere makes it NaN, as on the host). Cached, every
+    // register is loaded before any is compared, so the loads are in flight together.
     s.push_str(&format!("        {t} mx = neg_inf;\n"));
+    if cached {
+        s.push_str(&format!("#pragma unroll\n        for (int k = 0; k < {SOFTMAX_REGS}; ++k) {{\n"));
+        s.push_str(&format!("            const {u} r = t + ({u})k * blockDim.x;\n            if (r < {len}) {{\n"));
+        s.push_str(&format!("                {i} off = base;\n                {{\n"));
+        decompose(&mut s, n, &ix.reduced, "r", "rd", &["s"], &["off"], "                    ");
+        s.push_str("                }\n                xv[k] = in[off];\n            }\n        }\n");
+    }
     fiber(&mut s);
-    s.push_str(&format!("            {first}\n            if (x > mx || x != x) mx = x;\n        }}\n"));
+    s.push_str(&format!("            {again}\n            if (x > mx || x != x) mx = x;\n        }}\n"));
     s.push_str("        sv[t] = mx;\n        __syncthreads();\n");
     s.push_str("        for (unsigned int h = blockDim.x / 2; h > 0; h >>= 1) {\n");
     s.push_str(&format!(

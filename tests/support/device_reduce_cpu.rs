@@ -409,12 +409,12 @@ fn reduction_sources_carry_the_plan_and_the_nan_rule() {
     assert!(reduce_source::<f32>(ReduceOp::Sum, 1).contains("if (t == 0) out[o] = sv[0];"));
     assert!(reduce_source::<f64>(ReduceOp::Mean, 1).contains("out[o] = sv[0] / (double)len;"));
     let prod = reduce_source::<f32>(ReduceOp::Prod, 2);
-    assert!(prod.contains("float acc = (float)1;") && prod.contains("acc *= in[off];"), "{prod}");
+    assert!(prod.contains("float acc = (float)1;") && prod.contains("acc *= x;"), "{prod}");
     assert!(prod.contains("sv[t] *= sv[t + h];"), "{prod}");
     let var = reduce_source::<f64>(ReduceOp::Var, 3);
     for line in [
         "const double mean = sv[0] / (double)len;",
-        "const double d = in[off] - mean;",
+        "const double d = x - mean;",
         "acc += d * d;",
         "double div = (double)len - ddof;",
         "if (div < (double)0) div = (double)0;",
@@ -424,7 +424,7 @@ fn reduction_sources_carry_the_plan_and_the_nan_rule() {
     }
     assert!(!var.contains("sqrt"), "{var}");
     // The mean pass comes before the deviations pass.
-    assert!(var.find("const double mean").unwrap() < var.find("in[off] - mean").unwrap(), "{var}");
+    assert!(var.find("const double mean").unwrap() < var.find("x - mean").unwrap(), "{var}");
     assert!(reduce_source::<f32>(ReduceOp::Std, 1).contains("out[o] = sqrtf(sv[0] / div);"));
     assert!(reduce_source::<f64>(ReduceOp::Std, 1).contains("out[o] = sqrt(sv[0] / div);"));
 }

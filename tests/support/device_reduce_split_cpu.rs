@@ -477,7 +477,9 @@ fn split_sources_index_chunks_and_partials() {
         "const long long c = w / n_out;",
         "const long long lo = c * chunk;",
         "const long long hi = lo + chunk < len ? lo + chunk : len;",
-        "for (long long r = lo + t; r < hi; r += blockDim.x) {",
+        "long long r0 = lo + t;",
+        "for (; r0 + 3 * blockDim.x < hi; r0 += 4 * blockDim.x) {",
+        "for (; r0 < hi; r0 += blockDim.x) {",
         "if (t == 0) out[w] = sv[0];",
         "long long chunk,\n    long long n_chunk,",
     ] {
@@ -486,7 +488,8 @@ fn split_sources_index_chunks_and_partials() {
     let s = reduce_source_mode::<f64>(ReduceOp::Min, 3, partial(ReduceLayout::Thread));
     for line in [
         "for (long long w = (long long)blockIdx.x * blockDim.x + t; w < n_out * n_chunk; w += (long long)gridDim.x * blockDim.x) {",
-        "for (long long r = lo; r < hi; ++r) {",
+        "long long r0 = lo;",
+        "for (; r0 + 3 * 1 < hi; r0 += 4 * 1) {",
         "p = r;",
         "out[w] = v;\n            pos[w] = p;",
     ] {
