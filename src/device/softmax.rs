@@ -1,6 +1,6 @@
 //! `softmax` and `log_softmax` of device tensors along one axis: the host's names,
 //! axis rules (`::<I>` checked by the type, `_dyn` at run time) and stable algorithm
-//! (each fiber shifted by its maximum), one block per fiber ([`softmax_source`]).
+//! (each fiber shifted by its maximum), one block per fiber ([`softmax_source_for`](super::softmax_source_for)).
 
 use super::handle::{KernelKey, LayoutClass};
 use super::launch::{launch, KArg};
@@ -77,7 +77,7 @@ fn softmax_along<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>>(
     Ok(unsafe { Tensor::from_parts_unchecked(Cuda { buf: out, dev }, ext, ()) })
 }
 
-/// The arguments of [`softmax_source`]'s kernel for the fibers of `plan` (the softmax
+/// The arguments of [`softmax_source`](super::softmax_source)'s kernel for the fibers of `plan` (the softmax
 /// axis reduced), writing a row-major output of `out_strides`: buffer slot 0 is the input
 /// at its element `[0, …, 0]`, slot 1 the output.
 ///
