@@ -21,7 +21,7 @@ use crate::ops::{reduced_mask, rename, Ddof};
 use crate::tensor::Tensor;
 use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut};
 
-/// A row-major tensor in device memory: what device operations return.
+/// A row-major tensor in device memory: what reductions, softmax and products return.
 pub type DeviceTensor<T, E> = Tensor<T, E, RowMajor, Cuda<T>>;
 
 /// The outputs of one reduction launch: `n_out` values and, for an extreme, positions.

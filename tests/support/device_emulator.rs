@@ -31,7 +31,7 @@ const SHIM: &str = r#"
 #include <ucontext.h>
 struct mdt_dim3 { unsigned int x, y, z; };
 static mdt_dim3 threadIdx, blockIdx, blockDim, gridDim;
-enum { MDT_MAX_THREADS = 1024, MDT_STACK = 1 << 16 };
+enum { MDT_MAX_THREADS = 256, MDT_STACK = 1 << 16 }; // the library launches blocks of at most 256
 static ucontext_t mdt_main, mdt_ctx[MDT_MAX_THREADS];
 static char* mdt_stacks;
 static bool mdt_done[MDT_MAX_THREADS];
@@ -188,6 +188,7 @@ pub enum Slot<'a, T> {
 /// Runs kernel `name` of `src` on `grid` blocks of `block` threads with `args`, buffer slot
 /// `k` being `slots[k]`.
 pub fn launch<T: Copy>(src: &str, name: &str, (grid, block): (u32, u32), args: &[KArg<T>], slots: &mut [Slot<'_, T>]) {
+    assert!(block <= 256, "the emulator runs blocks of at most 256 threads, not {block}");
     let k = compile(src, name);
     // A GPU launch with a wrong count fails or reads garbage; here it is a clear failure.
     assert_eq!(param_types(src, name).len(), args.len(), "arguments for the parameters of\n{src}");
