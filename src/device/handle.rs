@@ -54,6 +54,43 @@ pub enum IndexWidth {
     I64,
 }
 
+impl IndexWidth {
+    /// The C types and casts of this width, for the source generators.
+    pub(crate) fn ints(self) -> Ints {
+        match self {
+            IndexWidth::I64 => Ints { u: "long long", i: "long long", wide: true },
+            IndexWidth::I32 => Ints { u: "unsigned int", i: "int", wide: false },
+        }
+    }
+}
+
+/// The integer types of a kernel: `u` for numbers and coordinates, `i` for positions.
+#[derive(Clone, Copy)]
+pub(crate) struct Ints {
+    pub(crate) u: &'static str,
+    pub(crate) i: &'static str,
+    wide: bool,
+}
+
+impl Ints {
+    /// A `long long` parameter (or a number) as a number of this width.
+    pub(crate) fn u(&self, p: &str) -> String {
+        if self.wide {
+            p.to_string()
+        } else {
+            format!("({}){p}", self.u)
+        }
+    }
+    /// A `long long` parameter (or a coordinate) as a position of this width.
+    pub(crate) fn i(&self, p: &str) -> String {
+        if self.wide {
+            p.to_string()
+        } else {
+            format!("({}){p}", self.i)
+        }
+    }
+}
+
 /// The cache key of a generated kernel: the expression's type, element type, rank and
 /// layout class. The type is named by `type_name` rather than `TypeId` because device
 /// expressions borrow their leaves (`TypeId` needs `'static`); the name leaves out
@@ -69,7 +106,7 @@ pub struct KernelKey {
     /// The layout class.
     pub class: LayoutClass,
     /// Any further specialisation of the source (a reduction's kept and reduced axes,
-    /// [`ReduceIndex::key`](super::ReduceIndex::key)); 0 for elementwise kernels.
+    /// [`ReduceIndex::kernel_key`](super::ReduceIndex::kernel_key)); 0 for elementwise kernels.
     pub variant: u64,
 }
 

@@ -71,8 +71,8 @@ impl Gen {
         match self.class {
             LayoutClass::Flat => format!("a{k}[i]"),
             LayoutClass::Strided(w) => {
-                let cast = if w == IndexWidth::I32 { "(int)" } else { "" };
-                let pos: Vec<String> = (0..self.rank).map(|d| format!("{cast}c{d} * s{k}_{d}")).collect();
+                let pos: Vec<String> =
+                    (0..self.rank).map(|d| format!("{} * s{k}_{d}", w.ints().i(&format!("c{d}")))).collect();
                 if pos.is_empty() {
                     format!("a{k}[0]")
                 } else {
@@ -147,12 +147,11 @@ pub fn kernel_source<X: DeviceExpr>(class: LayoutClass, rank: usize) -> String {
     let t = X::Item::C_TYPE;
     // The C types of strides, dims and coordinates: 64-bit, or 32-bit when every position
     // fits (coordinates unsigned, as unsigned division is the cheaper one).
-    let (strided, int, uint) = match class {
-        LayoutClass::Flat => (false, "long long", "long long"),
-        LayoutClass::Strided(IndexWidth::I64) => (true, "long long", "long long"),
-        LayoutClass::Strided(IndexWidth::I32) => (true, "int", "unsigned int"),
+    let (strided, n) = match class {
+        LayoutClass::Flat => (false, IndexWidth::I64.ints()),
+        LayoutClass::Strided(w) => (true, w.ints()),
     };
-    let cast = if int == "int" { "(int)" } else { "" };
+    let (int, uint) = (n.i, n.u);
     let mut params = vec![format!("{t}* __restrict__ out")];
     if strided {
         params.extend((0..rank).map(|d| format!("{int} os{d}")));
@@ -203,7 +202,7 @@ pub fn kernel_source<X: DeviceExpr>(class: LayoutClass, rank: usize) -> String {
                 s.push_str(&format!("        const {uint} c{d} = r % d{d};\n        r /= d{d};\n"));
             }
         }
-        let pos: Vec<String> = (0..rank).map(|d| format!("{cast}c{d} * os{d}")).collect();
+        let pos: Vec<String> = (0..rank).map(|d| format!("{} * os{d}", n.i(&format!("c{d}")))).collect();
         let pos = if pos.is_empty() { "0".into() } else { pos.join(" + ") };
         s.push_str(&format!("        out[{pos}] = {body};\n"));
     } else {

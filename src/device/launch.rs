@@ -23,14 +23,6 @@ pub enum KArg<T> {
     Elem(T),
 }
 
-/// The value of one argument once its slot is resolved.
-enum Resolved<T> {
-    Addr(u64),
-    Int(i64),
-    Int32(i32),
-    Elem(T),
-}
-
 /// Queues `f` on `dev`'s stream with `grid` blocks of `block` threads (static shared
 /// memory only), buffer slot `k` at device address `addrs[k]`.
 ///
@@ -46,25 +38,25 @@ pub(crate) unsafe fn launch<T: DeviceElem>(
     addrs: &[u64],
     kernel: &str,
 ) -> Result<(), DeviceError> {
-    let mut vals = Vec::new();
+    // The device address of each buffer argument (0 for the others), resolved first: the
+    // builder borrows every argument until the launch.
+    let mut resolved = Vec::new();
     for a in args {
-        vals.push(match *a {
-            KArg::Buf(k) => Resolved::Addr(*addrs.get(k).ok_or_else(|| DeviceError::Launch {
+        resolved.push(match *a {
+            KArg::Buf(k) => *addrs.get(k).ok_or_else(|| DeviceError::Launch {
                 kernel: kernel.to_owned(),
                 reason: format!("argument names buffer slot {k} of {}", addrs.len()),
-            })?),
-            KArg::Int(i) => Resolved::Int(i),
-            KArg::Int32(i) => Resolved::Int32(i),
-            KArg::Elem(e) => Resolved::Elem(e),
+            })?,
+            _ => 0,
         });
     }
     let mut b = dev.stream().launch_builder(f);
-    for v in &vals {
-        match v {
-            Resolved::Addr(p) => b.arg(p),
-            Resolved::Int(i) => b.arg(i),
-            Resolved::Int32(i) => b.arg(i),
-            Resolved::Elem(e) => b.arg(e),
+    for (a, addr) in args.iter().zip(&resolved) {
+        match a {
+            KArg::Buf(_) => b.arg(addr),
+            KArg::Int(i) => b.arg(i),
+            KArg::Int32(i) => b.arg(i),
+            KArg::Elem(e) => b.arg(e),
         };
     }
     let cfg = LaunchConfig { grid_dim: (grid, 1, 1), block_dim: (block, 1, 1), shared_mem_bytes: 0 };

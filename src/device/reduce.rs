@@ -6,7 +6,7 @@
 //! mode and index specialisation ([`reduce_source_for`]), on the schedule [`ReduceSchedule`] picks; any
 //! strides.
 
-use super::handle::{driver_error, guard, Device, KernelKey, LayoutClass};
+use super::handle::{driver_error, guard, Device};
 use super::launch::launch;
 use super::reduce_kernel::{reduce_source_for, ReduceMode, ReduceOp, ReducePlan, REDUCE_KERNEL};
 use super::reduce_program::reduce_program;
@@ -115,13 +115,7 @@ fn run<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>>(
     for step in &prog.steps {
         let Some(grid) = step.grid(dev.max_blocks()) else { continue };
         let name = step.op.key_in(step.mode);
-        let key = KernelKey {
-            tree: name,
-            elem: T::C_TYPE,
-            rank: step.index.rank,
-            class: LayoutClass::Strided(step.index.width),
-            variant: step.index.key(),
-        };
+        let key = step.index.kernel_key(name, T::C_TYPE);
         let f = dev.kernel(key, REDUCE_KERNEL, || reduce_source_for::<T>(step.op, &step.index, step.mode))?;
         // SAFETY: `reduce_program` lists each stage's arguments in `reduce_source_for`'s
         // order for its op, mode and index, naming the buffers allocated above with the

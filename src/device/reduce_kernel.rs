@@ -30,7 +30,7 @@
 //! then the partial sums of squared deviations from those means are combined and divided
 //! by `max(len − ddof, 0)`. No `E[x²] − E[x]²`, and no merge of per-chunk moments.
 
-use super::handle::IndexWidth;
+use super::handle::{IndexWidth, Ints, KernelKey, LayoutClass};
 use super::storage::DeviceElem;
 
 /// The entry point of every generated reduction and softmax kernel.
@@ -274,51 +274,24 @@ impl ReduceIndex {
         }
     }
 
-    /// The kernel cache's [`variant`](super::KernelKey::variant) of this specialisation
-    /// (with the key's rank and [`LayoutClass`](super::LayoutClass) carrying the rest):
-    /// the kept axes' bits, then the reduced axes' bits shifted by 32; all ones for
-    /// [`ReduceIndex::general`].
-    pub fn key(&self) -> u64 {
-        if *self == ReduceIndex::general(self.rank) {
-            return u64::MAX;
-        }
+    /// The kernel cache's key for the source `tree` of element type `elem` specialised
+    /// here: the rank, the width as [`LayoutClass::Strided`], and as the
+    /// [`variant`](KernelKey::variant) the kept axes' bits, then the reduced axes' bits
+    /// shifted by 32 (all ones for [`ReduceIndex::general`]).
+    ///
+    /// ```
+    /// use mdtensor::device::{ReduceIndex, ReducePlan};
+    /// let rows = ReduceIndex::of(&ReducePlan::new(&[6, 4], &[4, 1], &[false, true]));
+    /// assert_eq!(rows.kernel_key("mdt_reduce/sum", "float").variant, 1 | 2 << 32);
+    /// ```
+    pub fn kernel_key(&self, tree: &'static str, elem: &'static str) -> KernelKey {
         let bits = |axes: &[usize]| axes.iter().fold(0u64, |b, &d| b | 1 << d);
-        bits(&self.kept) | bits(&self.reduced) << 32
-    }
-
-    /// The C types and casts of this width.
-    fn ints(&self) -> Ints {
-        match self.width {
-            IndexWidth::I64 => Ints { u: "long long", i: "long long", wide: true },
-            IndexWidth::I32 => Ints { u: "unsigned int", i: "int", wide: false },
-        }
-    }
-}
-
-/// The integer types of a kernel: `u` for numbers and coordinates, `i` for positions.
-#[derive(Clone, Copy)]
-struct Ints {
-    u: &'static str,
-    i: &'static str,
-    wide: bool,
-}
-
-impl Ints {
-    /// A `long long` parameter as a number of this width.
-    fn u(&self, p: &str) -> String {
-        if self.wide {
-            p.to_string()
+        let variant = if *self == ReduceIndex::general(self.rank) {
+            u64::MAX
         } else {
-            format!("({}){p}", self.u)
-        }
-    }
-    /// A `long long` parameter as a position of this width.
-    fn i(&self, p: &str) -> String {
-        if self.wide {
-            p.to_string()
-        } else {
-            format!("({}){p}", self.i)
-        }
+            bits(&self.kept) | bits(&self.reduced) << 32
+        };
+        KernelKey { tree, elem, rank: self.rank, class: LayoutClass::Strided(self.width), variant }
     }
 }
 
@@ -574,7 +547,7 @@ pub fn reduce_source_for<T: DeviceElem>(op: ReduceOp, ix: &ReduceIndex, mode: Re
     let op = mode.kernel_op(op);
     let t = T::C_TYPE;
     let rank = ix.rank;
-    let n = ix.ints();
+    let n = ix.width.ints();
     let g = Gen { ix, n, mode, c_type: t };
     let u = n.u;
     let stage = mode.stage;
@@ -836,7 +809,7 @@ pub const SOFTMAX_REGS: usize = 16;
 pub fn softmax_source_for<T: DeviceElem>(log: bool, ix: &ReduceIndex, cached: bool) -> String {
     let t = T::C_TYPE;
     let rank = ix.rank;
-    let n = ix.ints();
+    let n = ix.width.ints();
     let (u, i) = (n.u, n.i);
     let (n_out, len) = (n.u("n_out"), n.u("len"));
     let m = |f: &str| format!("{f}{}", T::MATH_SUFFIX);

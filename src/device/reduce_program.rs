@@ -109,7 +109,7 @@ pub fn reduce_program<T: Copy>(
 ) -> Option<ReduceProgram<T>> {
     use ReduceSlot::*;
     let buf = |s: ReduceSlot| KArg::Buf(s as usize);
-    let (index, cindex) = (ReduceIndex::of(plan), ReduceIndex::of(&sched.combine_plan(plan.n_out)));
+    let index = ReduceIndex::of(plan);
     if !sched.is_split() {
         let mode = ReduceMode { layout: sched.layout, stage: ReduceStage::Whole };
         let mut args = vec![buf(Input), buf(Values)];
@@ -126,6 +126,7 @@ pub fn reduce_program<T: Copy>(
     let n_part = plan.n_out.checked_mul(sched.n_chunk)?;
     let pmode = ReduceMode { layout: sched.layout, stage: ReduceStage::Partial };
     let cplan = sched.combine_plan(plan.n_out);
+    let cindex = ReduceIndex::of(&cplan);
     let cmode = ReduceMode { layout: ReduceSchedule::layout_of(&cplan), stage: ReduceStage::Combine };
     let (pwork, cwork) = ((n_part, sched.chunk), (plan.n_out, sched.n_chunk));
     let mut steps = Vec::new();

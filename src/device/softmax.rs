@@ -2,7 +2,6 @@
 //! axis rules (`::<I>` checked by the type, `_dyn` at run time) and stable algorithm
 //! (each fiber shifted by its maximum), one block per fiber ([`softmax_source_for`](super::softmax_source_for)).
 
-use super::handle::{KernelKey, LayoutClass};
 use super::launch::{launch, KArg};
 use super::reduce::DeviceTensor;
 use super::reduce_kernel::{
@@ -43,18 +42,13 @@ fn softmax_along<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>>(
             // Output positions are below `n_out * len` too, so the plan's width covers them.
             let ix = ReduceIndex::of(&plan);
             let cached = plan.len <= REDUCE_BLOCK_MAX as usize * SOFTMAX_REGS;
-            let key = KernelKey {
-                tree: match (log, cached) {
-                    (false, false) => "mdt_softmax",
-                    (false, true) => "mdt_softmax/cached",
-                    (true, false) => "mdt_log_softmax",
-                    (true, true) => "mdt_log_softmax/cached",
-                },
-                elem: T::C_TYPE,
-                rank,
-                class: LayoutClass::Strided(ix.width),
-                variant: ix.key(),
+            let tree = match (log, cached) {
+                (false, false) => "mdt_softmax",
+                (false, true) => "mdt_softmax/cached",
+                (true, false) => "mdt_log_softmax",
+                (true, true) => "mdt_log_softmax/cached",
             };
+            let key = ix.kernel_key(tree, T::C_TYPE);
             let f = dev.kernel(key, REDUCE_KERNEL, || softmax_source_for::<T>(log, &ix, cached))?;
             let stream = dev.stream();
             let (buf, start, _) = x.storage.region();
