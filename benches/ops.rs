@@ -126,16 +126,17 @@ fn mixed_layout(c: &mut Criterion) {
     let (a, b) = (md_mat(N, value), md_mat(N, value2));
     let (na, nb) = (nd_mat(N, value), nd_mat(N, value2));
     assert_same((&a + b.t()).eval().as_slice().unwrap(), &(&na + &nb.t()));
-    // A transposed row-major matrix is a column-major view: `mapv` keeps that order (as
-    // ndarray's does), so the copy is the same memory; `to_standard_layout` transposes.
-    let copy = a.t().mapv(|x| x);
+    // A transposed row-major matrix is a column-major view: `mapv_in_order` keeps that
+    // order (as ndarray's `mapv` does), so the copy is the same memory;
+    // `to_standard_layout` transposes.
+    let copy = a.t().mapv_in_order(|x| x);
     assert_eq!(copy.as_slice_memory_order(), a.as_slice());
     assert_same(a.t().to_standard_layout().as_slice().unwrap(), &na.t().as_standard_layout().into_owned());
 
     let mut g = big_group(c, "mixed_layout");
     g.bench_function("mdtensor_add_transposed", |bch| bch.iter(|| (black_box(&a) + black_box(&b).t()).eval()));
     g.bench_function("ndarray_add_transposed", |bch| bch.iter(|| black_box(&na) + &black_box(&nb).t()));
-    g.bench_function("mdtensor_t_mapv", |bch| bch.iter(|| black_box(&a).t().mapv(|x| x)));
+    g.bench_function("mdtensor_t_mapv", |bch| bch.iter(|| black_box(&a).t().mapv_in_order(|x| x)));
     g.bench_function("mdtensor_t_to_standard_layout", |bch| bch.iter(|| black_box(&a).t().to_standard_layout()));
     g.bench_function("ndarray_t_standard_layout", |bch| {
         bch.iter(|| black_box(&na).t().as_standard_layout().into_owned())
@@ -143,9 +144,9 @@ fn mixed_layout(c: &mut Criterion) {
     g.finish();
 }
 
-/// Column-major operands: mdtensor's result is column-major (written in memory order),
-/// as ndarray's for Fortran-order arrays; `eval_row_major` is the row-major result of the
-/// same expression (a transposing copy).
+/// Column-major operands: mdtensor's `eval_in_order` result is column-major (written in
+/// memory order), as ndarray's for Fortran-order arrays; `eval_row_major` (the same as
+/// `eval`) is the row-major result of the same expression (a transposing copy).
 fn col_major(c: &mut Criterion) {
     type ColMat = Tensor<f32, ext![_, _], mdtensor::ColMajor>;
     let (a, b) = (ColMat::from_fn([N, N], |[i, j]| value(i, j)), ColMat::from_fn([N, N], |[i, j]| value2(i, j)));
@@ -155,20 +156,20 @@ fn col_major(c: &mut Criterion) {
     let (na, nb) = (na.to_owned(), nb.to_owned());
     assert!(na.t().is_standard_layout());
     let nrow = Array1::from_shape_fn(N, |j| value3(0, j));
-    let sum = (&a + &b).eval();
+    let sum = (&a + &b).eval_in_order();
     assert_same(sum.to_standard_layout().as_slice().unwrap(), &(&na + &nb));
     assert_eq!(sum.strides(), [1, N as isize]);
     assert_same((&a + &row).eval_row_major().as_slice().unwrap(), &(&na + &nrow));
 
     let mut g = big_group(c, "col_major");
-    g.bench_function("mdtensor_add", |bch| bch.iter(|| (black_box(&a) + black_box(&b)).eval()));
+    g.bench_function("mdtensor_add", |bch| bch.iter(|| (black_box(&a) + black_box(&b)).eval_in_order()));
     g.bench_function("mdtensor_add_row_major_result", |bch| {
         bch.iter(|| (black_box(&a) + black_box(&b)).eval_row_major())
     });
     g.bench_function("ndarray_add", |bch| bch.iter(|| black_box(&na) + black_box(&nb)));
-    g.bench_function("mdtensor_add_row", |bch| bch.iter(|| (black_box(&a) + black_box(&row)).eval()));
+    g.bench_function("mdtensor_add_row", |bch| bch.iter(|| (black_box(&a) + black_box(&row)).eval_in_order()));
     g.bench_function("ndarray_add_row", |bch| bch.iter(|| black_box(&na) + black_box(&nrow)));
-    g.bench_function("mdtensor_mapv", |bch| bch.iter(|| black_box(&a).mapv(|x| x * 2.0 + 1.0)));
+    g.bench_function("mdtensor_mapv", |bch| bch.iter(|| black_box(&a).mapv_in_order(|x| x * 2.0 + 1.0)));
     g.bench_function("ndarray_mapv", |bch| bch.iter(|| black_box(&na).mapv(|x| x * 2.0 + 1.0)));
     g.finish();
 

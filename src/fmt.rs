@@ -114,7 +114,8 @@ impl<T: fmt::Display, E: Extents, S: Layout<E>, St: DenseStorage<T>> fmt::Displa
     /// A precision flag (`{:.3}`) prints every element with exactly that many digits
     /// after the point (numpy's `floatmode='fixed'`). `Complex<f32>`/`Complex<f64>` print
     /// as numpy prints complex numbers: the real parts formatted together, the imaginary
-    /// parts together with their sign, then `j`. Tensors above 1000 elements show the
+    /// parts together with their sign, then `j`. `bool` elements print as `True` and
+    /// `False`. Tensors above 1000 elements show the
     /// first and last 3 entries of each axis around `...`. Rows wrap at 75 columns
     /// (numpy's `linewidth`), continuing under the row's first element.
     ///
@@ -129,6 +130,8 @@ impl<T: fmt::Display, E: Extents, S: Layout<E>, St: DenseStorage<T>> fmt::Displa
     /// let z = tensor![Complex::new(1.0, 2.0), Complex::new(3.0, -1.0)];
     /// assert_eq!(z.to_string(), "[1.+2.j, 3.-1.j]");
     /// assert_eq!(format!("{:.1}", z), "[1.0+2.0j, 3.0-1.0j]");
+    /// // Booleans as numpy spells them, right-aligned like other elements.
+    /// assert_eq!(tensor![true, false].to_string(), "[ True, False]");
     /// // A rank-0 tensor prints its element as numpy prints a scalar.
     /// assert_eq!(Tensor::<f64, DynRank>::from_vec(vec![], vec![21.0]).to_string(), "21.0");
     /// // numpy: np.arange(30)
@@ -175,11 +178,14 @@ impl<T: fmt::Display, E: Extents, S: Layout<E>, St: DenseStorage<T>> fmt::Displa
             p.cells = float::numpy_cells(&shown, cutoff, false);
             p.width = p.cells.iter().map(|c| c.chars().count()).max().unwrap_or(0);
         } else {
+            let boolean = core::any::type_name::<T>() == "bool";
             let mut cells = Vec::new();
             p.visit(
                 &mut |i| {
                     let e = elem(i);
                     cells.push(match (precision, complex) {
+                        // numpy's words, whatever the precision (which would cut a string).
+                        _ if boolean => numpy_bool(&e.to_string()),
                         (Some(p), Some(_)) => complex::complex_fixed(e, p),
                         (Some(p), None) => format!("{e:.p$}"),
                         (None, _) => e.to_string(),
@@ -188,9 +194,22 @@ impl<T: fmt::Display, E: Extents, S: Layout<E>, St: DenseStorage<T>> fmt::Displa
                 &mut Vec::with_capacity(dims.len()),
             );
             p.width = cells.iter().map(|c| c.chars().count()).max().unwrap_or(0);
+            if boolean && !dims.is_empty() {
+                // numpy gives `True` a column of `False`'s width even when no `False` shows.
+                p.width = p.width.max(5);
+            }
             p.cells = cells;
         }
         f.write_str(&p.render(0, 1, LINE_WIDTH, &mut 0))
+    }
+}
+
+/// numpy's spelling of a `bool` element (`True`, `False`) from Rust's (`true`, `false`).
+fn numpy_bool(rust: &str) -> String {
+    match rust {
+        "true" => "True".into(),
+        "false" => "False".into(),
+        other => other.into(),
     }
 }
 

@@ -140,7 +140,7 @@
 //! | `a[:, ::2].reshape(…, copy=False)` | `a.reshape_strided(shape)` (a `Strided` view of any layout the strides allow; `Err(NotContiguous)` where numpy would copy) |
 //! | `np.ascontiguousarray(a.T).reshape(-1)` | `a.t().to_standard_layout().reshape(ext![6])` |
 //! | `a.T` | `a.t()` (a `ColMajor` view: no copy) |
-//! | `a.T + 1`, `np.exp(f_array)` (default `order='K'`: the result keeps the operands' memory order) | the same in the type: the first operand with a dense order decides, so column-major operands (or `a.t()`) give a `ColMajor` result written in memory order; views with arbitrary strides and scalars have no say, and with none the result is row-major ([`ResultOrder`](crate::ResultOrder)). `expr.eval_row_major()` is `np.ascontiguousarray(expr)`; `a @ b` is column-major when both are |
+//! | `a.T + 1`, `np.exp(f_array)` (default `order='K'`: the result keeps the operands' memory order) | `(a.t() + 1.0).eval_in_order()`, `x.mapv_in_order(f)`: the first operand with a dense order decides, in the type, so column-major operands (or `a.t()`) give a `ColMajor` result written in memory order; views with arbitrary strides and scalars have no say, and with none the result is row-major ([`ResultOrder`](crate::ResultOrder)). `expr.eval()` is `np.ascontiguousarray(expr)` (a row-major `Tensor<T, E>`, the type generic code names); `a @ b` is column-major when both are |
 //! | `np.transpose(a, (2, 0, 1))` | `a.permute(&[2, 0, 1])` (or `&[-1, 0, 1]`), or `a.permute_axes::<(Ax<2>, Ax<0>, Ax<1>)>()` (static) |
 //! | `a.shape`, `a.ndim`, `a.size` | `a.shape()` / `a.dims()`, `a.rank()`, `a.numel()` |
 //!

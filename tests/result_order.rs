@@ -83,7 +83,7 @@ proptest! {
         let n = numel(&shape);
         let data: Vec<i64> = (0..n as i64).map(|i| i.wrapping_mul(seed % 97) % 1000).collect();
         let a = Tensor::<i64, DynRank>::from_vec(shape.clone(), data.clone());
-        let t: Tensor<i64, DynRank, ColMajor> = (a.t() * 2 + a.t()).eval();
+        let t: Tensor<i64, DynRank, ColMajor> = (a.t() * 2 + a.t()).eval_in_order();
         let rshape: Vec<usize> = shape.iter().rev().copied().collect();
         for idx in all_indices(&rshape) {
             let src: Vec<usize> = idx.iter().rev().copied().collect();
@@ -106,8 +106,8 @@ proptest! {
         prop_assert_eq!(r.to_vec(), want.iter().map(|x| x + seed).collect::<Vec<_>>());
         // Beside a column-major operand, the column-major order wins, whichever side.
         let c = col_major(&shape, &(0..numel(&shape) as i64).collect::<Vec<_>>());
-        let l: Tensor<i64, DynRank, ColMajor> = (&v * 10 + &c).eval();
-        let rr: Tensor<i64, DynRank, ColMajor> = (&c + &v * 10).eval();
+        let l: Tensor<i64, DynRank, ColMajor> = (&v * 10 + &c).eval_in_order();
+        let rr: Tensor<i64, DynRank, ColMajor> = (&c + &v * 10).eval_in_order();
         let sum: Vec<i64> = want.iter().zip(0..).map(|(x, i)| 10 * x + i).collect();
         prop_assert_eq!(l.to_vec(), sum.clone());
         prop_assert_eq!(rr.to_vec(), sum);
@@ -163,12 +163,12 @@ proptest! {
     fn map_mapv_and_zip_with_keep_the_order((shape, a, small, b) in broadcast_pair()) {
         let ca = col_major(&shape, &a);
         let cb = col_major(&small, &b);
-        let m: Tensor<String, DynRank, ColMajor> = ca.map(|x| x.to_string());
+        let m: Tensor<String, DynRank, ColMajor> = ca.map_in_order(|x| x.to_string());
         prop_assert_eq!(m.to_vec(), a.iter().map(|x| x.to_string()).collect::<Vec<_>>());
         prop_assert_eq!(&m.strides()[..], &col_major_strides(&shape)[..]);
-        let mv: Tensor<i64, DynRank, ColMajor> = ca.mapv(|x| x * x);
+        let mv: Tensor<i64, DynRank, ColMajor> = ca.mapv_in_order(|x| x * x);
         prop_assert_eq!(mv.to_vec(), a.iter().map(|x| x * x).collect::<Vec<_>>());
-        let z: Tensor<i64, DynRank, ColMajor> = ca.zip_with(&cb, |x, y| x - y);
+        let z: Tensor<i64, DynRank, ColMajor> = Expr::zip_with(&ca, &cb, |x, y| x - y).eval_in_order();
         let want: Vec<i64> =
             all_indices(&shape).iter().map(|i| a[flat(&shape, i)] - broadcast_read(&b, &small, &shape, i)).collect();
         prop_assert_eq!(z.to_vec(), want);
@@ -183,21 +183,28 @@ fn check_column_major(shape: &[usize], a: &[i64], small: &[usize], b: &[i64]) ->
         all_indices(shape).iter().map(|i| 2 * a[flat(shape, i)] - broadcast_read(b, small, shape, i)).collect();
     // Same order on both sides: the result type says ColMajor, the strides agree, and the
     // values are the row-major reference's.
-    let c: Tensor<i64, DynRank, ColMajor> = (&ca * 2 - &cb).eval();
+    let c: Tensor<i64, DynRank, ColMajor> = (&ca * 2 - &cb).eval_in_order();
     prop_assert_eq!(c.to_vec(), want.clone());
     prop_assert_eq!(&c.strides()[..], &col_major_strides(shape)[..]);
     prop_assert!(c.as_slice_memory_order().is_some());
     // A scalar first has no say; an owned operand counts like a borrowed one.
-    let d: Tensor<i64, DynRank, ColMajor> = (0i64 - &cb + ca.clone() * 2).eval();
+    let d: Tensor<i64, DynRank, ColMajor> = (0i64 - &cb + ca.clone() * 2).eval_in_order();
     prop_assert_eq!(d.to_vec(), want.clone());
     // Compound assignment into a column-major tensor, in its memory order.
     let mut e = ca.clone();
     e *= 2;
     e -= &cb;
     prop_assert_eq!(e.to_vec(), want.clone());
-    // Row-major when asked for, whatever the operands.
+    // Row-major when asked for, whatever the operands: `eval` (so generic code gets the
+    // `Tensor<T, E>` it names) and `eval_row_major`.
     let r: Tensor<i64, DynRank> = (&ca * 2 - &cb).eval_row_major();
-    prop_assert_eq!(r.to_vec(), want);
+    prop_assert_eq!(r.to_vec(), want.clone());
+    let r: Tensor<i64, DynRank> = (&ca * 2 - &cb).eval();
+    prop_assert!(r.is_standard_layout());
+    prop_assert_eq!(r.to_vec(), want.clone());
+    let m: Tensor<i64, DynRank> = ca.mapv(|x| 2 * x);
+    prop_assert!(m.is_standard_layout());
+    prop_assert_eq!(m.to_vec(), a.iter().map(|x| 2 * x).collect::<Vec<_>>());
     Ok(())
 }
 
@@ -206,7 +213,7 @@ fn the_first_operand_with_an_order_decides() {
     // `from_vec` takes the buffer in memory order: columns [1, 2], [3, 4], [5, 6].
     let c = Tensor::<f64, ext![2, 3], ColMajor>::from_vec(ext![2, 3], vec![1., 2., 3., 4., 5., 6.]);
     let bias = tensor![10., 20., 30.];
-    let x: Tensor<f64, ext![2, 3], ColMajor> = (&c + &bias).eval();
+    let x: Tensor<f64, ext![2, 3], ColMajor> = (&c + &bias).eval_in_order();
     let y: Tensor<f64, ext![2, 3]> = (&bias + &c).eval();
     assert_eq!(x.to_vec(), y.to_vec());
     assert_eq!(x.as_slice_memory_order(), Some(&[11., 12., 23., 24., 35., 36.][..]));
@@ -214,7 +221,7 @@ fn the_first_operand_with_an_order_decides() {
     let z: Tensor<f64, ext![_, _]> = (c.slice(s![..1, ..]) * 1.0).eval();
     assert_eq!(z.to_vec(), [1., 3., 5.]);
     // Math functions keep their operand's order; the row-major copy is one call away.
-    let e: Tensor<f64, ext![2, 3], ColMajor> = c.exp().eval();
+    let e: Tensor<f64, ext![2, 3], ColMajor> = c.exp().eval_in_order();
     for (x, v) in e.to_standard_layout().to_vec().iter().zip(c.to_vec()) {
         // (Miri perturbs the last bits of `exp`.)
         assert!((x - v.exp()).abs() <= 1e-12 * x.abs());

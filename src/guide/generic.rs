@@ -166,28 +166,44 @@
 //!
 //! ## The order of computed results
 //!
-//! What is computed from tensors (`eval`, `mapv`, `map`, `zip_with`, `matmul`) is dense in
-//! its operands' order: the policy [`DenseOf<S::Order, E>`](crate::layout::DenseOf) for one
-//! operand of policy `S` (`RowMajor` for `RowMajor` and strided views, `ColMajor` for
-//! `ColMajor`), [`Evaluated<X>`](crate::ops::Evaluated) for an expression. Generic code over
-//! `S: Layout<E>` spells that type, or asks for a row-major result with
-//! [`eval_row_major`](crate::Expr::eval_row_major):
+//! What is computed from tensors (`eval`, `mapv`, `map`, `zip_with`, `clip`) is a
+//! row-major `Tensor<T, E>` whatever the operands' stride policies, so a function over
+//! `S: Layout<E>` (or over `DenseTensor`) returns the type its signature names, with no
+//! order type in sight. The `_in_order` forms keep the operands' order instead (numpy's
+//! `order='K'`): [`eval_in_order`](crate::Expr::eval_in_order),
+//! [`mapv_in_order`](crate::Tensor::mapv_in_order),
+//! [`map_in_order`](crate::Tensor::map_in_order). Column-major operands then give a
+//! column-major result written in one flat pass, where `eval` would transpose; the
+//! result's policy is [`DenseOf<S::Order, E>`](crate::layout::DenseOf)
+//! ([`Evaluated<X>`](crate::ops::Evaluated) for an expression), which generic code spells
+//! out:
 //!
 //! ```
 //! use mdtensor::layout::DenseOf;
-//! use mdtensor::{prelude::*, DenseStorage, Extents, Layout, StridePolicy, Tensor};
+//! use mdtensor::{prelude::*, DenseStorage, DenseTensor, Extents, Layout, StridePolicy, Tensor};
 //!
-//! fn doubled<E: Extents, S: Layout<E>, St: DenseStorage<f64>>(
+//! fn normalize<E: Extents, S: Layout<E>, St: DenseStorage<f64>>(t: &Tensor<f64, E, S, St>) -> Tensor<f64, E> {
+//!     let s = t.sum();
+//!     (t / s).eval()
+//! }
+//! fn doubled<E: Extents, S: Layout<E>, St: DenseStorage<f64>>(t: &Tensor<f64, E, S, St>) -> Tensor<f64, E> {
+//!     t.mapv(|x| 2.0 * x)
+//! }
+//! fn standardize<X: DenseTensor<Elem = f64>>(x: &X) -> Tensor<f64, X::Extents> {
+//!     let v = x.view();
+//!     ((&v - v.mean()) / v.std(0)).eval()
+//! }
+//! // The order-following form: a column-major input gives a column-major result.
+//! fn doubled_k<E: Extents, S: Layout<E>, St: DenseStorage<f64>>(
 //!     t: &Tensor<f64, E, S, St>,
 //! ) -> Tensor<f64, E, DenseOf<<S as StridePolicy>::Order, E>> {
-//!     t.mapv(|x| 2.0 * x) // keeps the order: a column-major input gives a column-major result
-//! }
-//! fn doubled_c<E: Extents, S: Layout<E>, St: DenseStorage<f64>>(t: &Tensor<f64, E, S, St>) -> Tensor<f64, E> {
-//!     (t * 2.0).eval_row_major()
+//!     t.mapv_in_order(|x| 2.0 * x)
 //! }
 //! let a = mdtensor::tensor![[1.0, 2.0], [3.0, 4.0]];
-//! assert_eq!(doubled(&a.t()).to_vec(), doubled_c(&a.t()).to_vec());
-//! assert!(!doubled(&a.t()).is_standard_layout() && doubled_c(&a.t()).is_standard_layout());
+//! assert_eq!(normalize(&a.t()).to_vec(), [0.1, 0.3, 0.2, 0.4]);
+//! assert_eq!(doubled(&a.t()).to_vec(), doubled_k(&a.t()).to_vec());
+//! assert!(doubled(&a.t()).is_standard_layout() && !doubled_k(&a.t()).is_standard_layout());
+//! assert_eq!(standardize(&a.t()).to_vec(), standardize(&a.t().to_standard_layout()).to_vec());
 //! ```
 //!
 //! ## Joining over generic extents

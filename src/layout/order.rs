@@ -8,6 +8,11 @@
 //! ([`AnyOrder`]), as do scalars. An operation over several operands takes the order of
 //! the first operand that votes ([`ResultOrder::Then`]); when none does, the result is
 //! row-major.
+//!
+//! The order-following forms ask for it (`eval_in_order`, `mapv_in_order`,
+//! `map_in_order`) and `matmul` uses [`ResultOrder::Both`]; `eval`, `mapv`, `map`,
+//! `zip_with` and `clip` give row-major `Tensor<T, E>`, the type that code generic over
+//! the stride policy can name (for a generic `S` the projection below stays opaque).
 
 use super::{ColMajor, Layout, RowMajor};
 use crate::extents::Extents;
@@ -20,12 +25,14 @@ use crate::extents::Extents;
 /// let a = tensor![[1.0, 2.0], [3.0, 4.0]];
 /// // A transposed row-major matrix is a column-major view; what is computed from it is
 /// // column-major too, written in its memory order.
-/// let c: Tensor<f64, _, ColMajor> = (a.t() * 2.0).eval();
+/// let c: Tensor<f64, _, ColMajor> = (a.t() * 2.0).eval_in_order();
 /// assert_eq!(c.to_vec(), [2.0, 6.0, 4.0, 8.0]);
 /// assert_eq!(c.as_slice_memory_order(), Some(&[2.0, 4.0, 6.0, 8.0][..]));
 /// // The first operand that has a dense order decides.
-/// let d = (&a + a.t()).eval(); // row-major
+/// let d = (&a + a.t()).eval_in_order(); // row-major
 /// assert!(d.is_standard_layout());
+/// // `eval` is row-major whatever the operands.
+/// assert!((a.t() * 2.0).eval().is_standard_layout());
 /// ```
 pub trait ResultOrder: 'static {
     /// This order, unless it abstains; then `B`'s.

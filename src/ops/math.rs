@@ -9,7 +9,7 @@ use crate::error::or_panic;
 use crate::error::ShapeError;
 use crate::exec::forms::forms;
 use crate::extents::{BroadcastWith, CanBroadcast, Extents};
-use crate::layout::{DenseOf, Layout, ResultOrder};
+use crate::layout::{DenseOf, Layout, RowMajor};
 use crate::storage::{DenseStorage, DenseStorageMut, Heap};
 use crate::tensor::Inexact;
 use crate::tensor::Tensor;
@@ -420,44 +420,57 @@ impl<T: Copy + Send + Sync> BinaryOp<bool, (T, T)> for PickOp {
 }
 
 /// What [`Tensor::zip_with`] returns: `U`s over the broadcast extents of `self` (extents
-/// `E`, policy `S`) and `R`, in the order of the first operand that has one.
-pub type Zipped<U, E, S, R> = Tensor<
-    U,
-    <E as BroadcastWith<<R as ExprShape>::Extents>>::Broadcast,
-    DenseOf<
-        <<S as crate::layout::StridePolicy>::Order as ResultOrder>::Then<<R as Expr>::Order>,
-        <E as BroadcastWith<<R as ExprShape>::Extents>>::Broadcast,
-    >,
->;
+/// `E`) and `R`, row-major.
+pub type Zipped<U, E, R> = Tensor<U, <E as BroadcastWith<<R as ExprShape>::Extents>>::Broadcast>;
 
 /// # Elementwise: math
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
-    /// A new tensor of `f(&x)` for every element (eager, any element type), in this
-    /// tensor's order: a column-major tensor (or a transposed row-major one) maps to a
-    /// column-major result, its elements visited in memory order, as ndarray's `map`;
-    /// a view with arbitrary strides maps to a row-major result, visited in logical order.
+    /// A new row-major tensor of `f(&x)` for every element (eager, any element type),
+    /// visited in logical order; [`Tensor::map_in_order`] keeps this tensor's order.
+    ///
+    /// ```
+    /// use mdtensor::{tensor, DenseStorage, Extents, Layout, Tensor};
+    /// let t = tensor![[1, 2], [3, 4]];
+    /// assert_eq!(t.map(|x| x.to_string()).to_vec(), ["1", "2", "3", "4"]);
+    /// // Over any layout, the result is the `Tensor<U, E>` the signature names.
+    /// fn labels<E: Extents, S: Layout<E>, St: DenseStorage<i32>>(t: &Tensor<i32, E, S, St>) -> Tensor<String, E> {
+    ///     t.map(|x| format!("#{x}"))
+    /// }
+    /// assert_eq!(labels(&t.t()).to_vec(), ["#1", "#3", "#2", "#4"]);
+    /// ```
+    #[track_caller]
+    pub fn map<U, F: FnMut(&T) -> U>(&self, f: F) -> Tensor<U, E> {
+        or_panic(self.try_map_op("map", f))
+    }
+    /// A new tensor of `f(&x)` for every element, in this tensor's order: a column-major
+    /// tensor (or a transposed row-major one) maps to a column-major result, its elements
+    /// visited in memory order, as ndarray's `map`; a view with arbitrary strides maps to
+    /// a row-major result, visited in logical order.
     ///
     /// ```
     /// use mdtensor::{tensor, ColMajor, Tensor};
     /// let t = tensor![[1, 2], [3, 4]];
-    /// assert_eq!(t.map(|x| x.to_string()).to_vec(), ["1", "2", "3", "4"]);
-    /// let c: Tensor<String, _, ColMajor> = t.t().map(|x| x.to_string());
+    /// let c: Tensor<String, _, ColMajor> = t.t().map_in_order(|x| x.to_string());
     /// assert_eq!(c[[0, 1]], "3");
     /// ```
     #[track_caller]
-    pub fn map<U, F: FnMut(&T) -> U>(&self, f: F) -> Tensor<U, E, DenseOf<S::Order, E>> {
-        or_panic(self.try_map_op("map", f))
+    pub fn map_in_order<U, F: FnMut(&T) -> U>(&self, f: F) -> Tensor<U, E, DenseOf<S::Order, E>> {
+        or_panic(self.try_map_dense::<U, DenseOf<S::Order, E>, F>("map_in_order", f))
     }
     /// [`Tensor::map`] with a refused allocation as `Err(OutOfMemory)` naming `op`.
-    pub(crate) fn try_map_op<U, F: FnMut(&T) -> U>(
+    pub(crate) fn try_map_op<U, F: FnMut(&T) -> U>(&self, op: &'static str, f: F) -> Result<Tensor<U, E>, ShapeError> {
+        self.try_map_dense::<U, RowMajor, F>(op, f)
+    }
+    /// [`Tensor::try_map_op`] into the dense order of `L`.
+    fn try_map_dense<U, L: Layout<E>, F: FnMut(&T) -> U>(
         &self,
         op: &'static str,
         mut f: F,
-    ) -> Result<Tensor<U, E, DenseOf<S::Order, E>>, ShapeError> {
+    ) -> Result<Tensor<U, E, L>, ShapeError> {
         let ext = self.extents().clone();
-        let mapping = <DenseOf<S::Order, E> as Layout<E>>::dense_mapping(&ext);
-        let out = <DenseOf<S::Order, E> as Layout<E>>::strides(&ext, &mapping);
-        let buf = if <DenseOf<S::Order, E> as Layout<E>>::is_row_major_contiguous(&ext, &mapping) {
+        let mapping = <L as Layout<E>>::dense_mapping(&ext);
+        let out = <L as Layout<E>>::strides(&ext, &mapping);
+        let buf = if <L as Layout<E>>::is_row_major_contiguous(&ext, &mapping) {
             let mut it = self.iter();
             AlignedBuf::try_from_fn(self.numel(), |_| f(it.next().expect("numel elements")))
         } else {
@@ -487,26 +500,55 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         // SAFETY: numel elements in the result policy's dense order.
         Ok(unsafe { Tensor::from_parts_unchecked(Heap::from_aligned(buf), ext, mapping) })
     }
-    /// A new tensor of `f(x)` for every element (eager; fused and parallel through the
-    /// expression engine), in this tensor's order as [`Tensor::map`].
-    pub fn mapv<U: Copy + Send + Sync, F: Fn(T) -> U + Copy + Send + Sync>(
+    /// A new row-major tensor of `f(x)` for every element (eager; fused and parallel
+    /// through the expression engine); [`Tensor::mapv_in_order`] keeps this tensor's
+    /// order.
+    ///
+    /// ```
+    /// use mdtensor::{tensor, DenseStorage, Extents, Layout, Tensor};
+    /// fn doubled<E: Extents, S: Layout<E>, St: DenseStorage<f64>>(t: &Tensor<f64, E, S, St>) -> Tensor<f64, E> {
+    ///     t.mapv(|x| 2.0 * x)
+    /// }
+    /// let m = tensor![[1.0, 2.0], [3.0, 4.0]];
+    /// assert_eq!(doubled(&m.t()).to_vec(), [2.0, 6.0, 4.0, 8.0]);
+    /// assert!(doubled(&m.t()).is_standard_layout());
+    /// ```
+    #[track_caller]
+    pub fn mapv<U: Copy + Send + Sync, F: Fn(T) -> U + Copy + Send + Sync>(&self, f: F) -> Tensor<U, E>
+    where
+        T: Copy + Send + Sync,
+    {
+        Unary::new(self, f).eval()
+    }
+    /// A new tensor of `f(x)` for every element in this tensor's order, as
+    /// [`Tensor::map_in_order`]: a column-major tensor is mapped in one flat pass over its
+    /// memory.
+    ///
+    /// ```
+    /// use mdtensor::{tensor, ColMajor, Tensor};
+    /// let m = tensor![[1.0, 2.0], [3.0, 4.0]];
+    /// let c: Tensor<f64, _, ColMajor> = m.t().mapv_in_order(|x| x + 1.0);
+    /// assert_eq!(c.as_slice_memory_order(), Some(&[2.0, 3.0, 4.0, 5.0][..]));
+    /// ```
+    #[track_caller]
+    pub fn mapv_in_order<U: Copy + Send + Sync, F: Fn(T) -> U + Copy + Send + Sync>(
         &self,
         f: F,
     ) -> Tensor<U, E, DenseOf<S::Order, E>>
     where
         T: Copy + Send + Sync,
     {
-        Unary::new(self, f).eval()
+        Unary::new(self, f).eval_in_order()
     }
     forms! {
-        /// A new tensor of `f(a, b)` with `b` broadcast against `self`, in the order of the
-        /// first operand that has one (see [`Expr::try_eval`]); `Err` when dynamic extents
-        /// do not broadcast.
+        /// A new row-major tensor of `f(a, b)` with `b` broadcast against `self`; `Err`
+        /// when dynamic extents do not broadcast. `Expr::zip_with(self, rhs, f)` is the
+        /// lazy form (`.eval_in_order()` of it keeps the operands' order).
         pub fn try_zip_with[R: IntoExpr, U: Copy + Send + Sync, F](
             &self,
             rhs: R,
             f: F,
-        ) -> Result<Zipped<U, E, S, R::Expr>, ShapeError>
+        ) -> Result<Zipped<U, E, R::Expr>, ShapeError>
         where [T: Copy + Send + Sync, R::Expr: Expr, E: CanBroadcast<<R::Expr as ExprShape>::Extents>, F: Fn(T, <R::Expr as ExprShape>::Elem) -> U + Copy + Send + Sync]
         {
             Binary::new(self, rhs.into_expr(), FnOp(f)).try_eval()

@@ -7,7 +7,7 @@ use super::reduce::Reductions;
 use crate::error::ShapeError;
 use crate::exec::forms::forms;
 use crate::extents::{extents_from, Axis, DynRank, Extents, RemoveAxis};
-use crate::layout::{DenseOf, Layout};
+use crate::layout::Layout;
 use crate::storage::DenseStorage;
 use crate::tensor::{NanOrd, Tensor};
 use num_traits::Float;
@@ -106,11 +106,11 @@ impl<T: PartialOrd + Copy + Send + Sync, E: Extents, S: Layout<E>, St: DenseStor
     /// assert!(tensor![-2.0, 0.5].clip(f64::NAN, 1.0).iter().all(|x| x.is_nan()));
     /// ```
     #[track_caller]
-    pub fn clip(&self, lo: T, hi: T) -> Tensor<T, E, DenseOf<S::Order, E>> {
+    pub fn clip(&self, lo: T, hi: T) -> Tensor<T, E> {
         self.mapv(move |x| clip_one(x, lo, hi))
     }
     /// [`Tensor::clip`], with a refused allocation as `Err(OutOfMemory)`.
-    pub fn try_clip(&self, lo: T, hi: T) -> Result<Tensor<T, E, DenseOf<S::Order, E>>, ShapeError> {
+    pub fn try_clip(&self, lo: T, hi: T) -> Result<Tensor<T, E>, ShapeError> {
         Unary::new(self, move |x| clip_one(x, lo, hi)).try_eval()
     }
 }

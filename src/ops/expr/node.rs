@@ -62,37 +62,40 @@ pub trait Expr: ExprShape {
     /// `0..dims.len()`): axis `k` of the traversal is axis `axes[k]` of the result.
     fn cursor_in(&self, dims: &[usize], axes: &[usize]) -> Self::Cursor;
 
-    /// Evaluates into a new tensor in one pass; `Err` when dynamic extents do not
-    /// broadcast. Large results are computed on rayon's pool.
+    /// Evaluates into a new row-major tensor in one pass; `Err` when dynamic extents do
+    /// not broadcast. Large results are computed on rayon's pool.
     ///
-    /// The result is dense in the order of the first operand that has one
-    /// ([`Expr::Order`]): column-major operands give a column-major result, written in
-    /// their memory order, as numpy's default `order='K'`; views with arbitrary strides
-    /// and scalars have no say, and with no say at all the result is row-major.
-    fn try_eval(self) -> Result<Evaluated<Self>, ShapeError> {
-        try_eval_ordered(self, Par::Auto)
+    /// The result is `Tensor<Elem, Extents>` whatever the operands' stride policies, so
+    /// generic code over any layout gets back the type its signature names;
+    /// [`Expr::try_eval_in_order`] keeps the operands' order instead.
+    fn try_eval(self) -> Result<Tensor<Self::Elem, Self::Extents>, ShapeError> {
+        try_eval(self, Par::Auto)
     }
-    /// Evaluates into a new tensor (in the operands' order, see [`Expr::try_eval`]);
-    /// panics when dynamic extents do not broadcast.
+    /// Evaluates into a new row-major tensor (see [`Expr::try_eval`]); panics when
+    /// dynamic extents do not broadcast.
     ///
     /// ```
-    /// use mdtensor::{prelude::*, tensor, ColMajor, Tensor};
+    /// use mdtensor::{prelude::*, tensor, DenseStorage, Extents, Layout, Tensor};
     /// let (a, b) = (tensor![1.0, 2.0, 3.0], tensor![10.0, 20.0, 30.0]);
     /// let c = (&a * 2.0 + &b).eval();
     /// assert_eq!(c.to_vec(), [12.0, 24.0, 36.0]);
-    /// let m = tensor![[1, 2], [3, 4]];
-    /// let t: Tensor<i32, _, ColMajor> = (m.t() + 1).eval(); // follows the transposed view
-    /// assert_eq!(t.to_vec(), [2, 4, 3, 5]);
+    /// // Over any layout and storage, the result is the `Tensor<T, E>` the signature names.
+    /// fn normalize<E: Extents, S: Layout<E>, St: DenseStorage<f64>>(t: &Tensor<f64, E, S, St>) -> Tensor<f64, E> {
+    ///     let s = t.sum();
+    ///     (t / s).eval()
+    /// }
+    /// let m = tensor![[1.0, 2.0], [3.0, 4.0]];
+    /// assert_eq!(normalize(&m.t()).to_vec(), [0.1, 0.3, 0.2, 0.4]);
     /// ```
     #[track_caller]
-    fn eval(self) -> Evaluated<Self> {
+    fn eval(self) -> Tensor<Self::Elem, Self::Extents> {
         or_panic(self.try_eval())
     }
     forms! {
         /// [`Expr::try_eval`] with an explicit choice of threads.
-        fn try_eval_with[](self, par: Par) -> Result<Evaluated<Self>, ShapeError>
+        fn try_eval_with[](self, par: Par) -> Result<Tensor<Self::Elem, Self::Extents>, ShapeError>
         {
-            try_eval_ordered(self, par)
+            try_eval(self, par)
         }
         /// [`Expr::eval`] with an explicit choice of threads.
         ///
@@ -104,14 +107,47 @@ pub trait Expr: ExprShape {
         fn eval_with;
     }
     forms! {
-        /// Evaluates into a new row-major tensor whatever the operands' order (numpy's
-        /// `ascontiguousarray(expr)`); `Err` when dynamic extents do not broadcast.
+        /// Evaluates into a new tensor dense in the order of the first operand that has
+        /// one ([`Expr::Order`], numpy's default `order='K'`): column-major operands give a
+        /// column-major result written in their memory order (a flat pass, no transposing
+        /// copy); views with arbitrary strides and scalars have no say, and with no say at
+        /// all the result is row-major. `Err` when dynamic extents do not broadcast.
+        ///
+        /// The result's policy is [`Evaluated<Self>`]: concrete for concrete operands,
+        /// a projection in code generic over the stride policy (name it, or use
+        /// [`Expr::try_eval`] for a `Tensor<T, E>`).
+        fn try_eval_in_order_with[](self) with par -> Result<Evaluated<Self>, ShapeError>
+        {
+            try_eval_ordered(self, par)
+        }
+        /// See [`Expr::try_eval_in_order_with`].
+        fn try_eval_in_order;
+        /// Evaluates into a new tensor in its operands' order (see
+        /// [`Expr::try_eval_in_order_with`]); panics when dynamic extents do not broadcast.
+        ///
+        /// ```
+        /// use mdtensor::{prelude::*, tensor, ColMajor, Tensor};
+        /// let m = tensor![[1, 2], [3, 4]];
+        /// let t: Tensor<i32, _, ColMajor> = (m.t() + 1).eval_in_order(); // follows the transposed view
+        /// assert_eq!(t.to_vec(), [2, 4, 3, 5]);
+        /// assert_eq!(t.as_slice_memory_order(), Some(&[2, 3, 4, 5][..]));
+        /// let r = (m.t() + 1).eval(); // row-major
+        /// assert!(r.is_standard_layout() && r == t);
+        /// ```
+        fn eval_in_order;
+        /// [`Expr::eval_in_order`] with an explicit choice of threads.
+        fn eval_in_order_with;
+    }
+    forms! {
+        /// Evaluates into a new row-major tensor: the same as [`Expr::try_eval`], named
+        /// for contrast with [`Expr::try_eval_in_order`] (numpy's
+        /// `ascontiguousarray(expr)`).
         fn try_eval_row_major[](self) -> Result<Tensor<Self::Elem, Self::Extents>, ShapeError>
         {
             try_eval(self, Par::Auto)
         }
         /// [`Expr::try_eval_row_major`], panicking on extents that do not broadcast: the
-        /// form for generic code that needs a `Tensor<T, E>` (`RowMajor`) back.
+        /// same as [`Expr::eval`].
         ///
         /// ```
         /// use mdtensor::{prelude::*, tensor, Tensor};
@@ -210,8 +246,9 @@ pub trait IntoExpr {
     fn into_expr(self) -> Self::Expr;
 }
 
-/// The tensor an expression evaluates to ([`Expr::eval`]): its element type and extents,
-/// dense in the order its operands decide ([`Expr::Order`]), on the heap.
+/// The tensor an expression evaluates to in its operands' order
+/// ([`Expr::eval_in_order`]): its element type and extents, dense in the order its operands
+/// decide ([`Expr::Order`]), on the heap. [`Expr::eval`] gives `Tensor<Elem, Extents>`.
 pub type Evaluated<X> =
     Tensor<<X as ExprShape>::Elem, <X as ExprShape>::Extents, DenseOf<<X as Expr>::Order, <X as ExprShape>::Extents>>;
 
