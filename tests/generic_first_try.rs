@@ -4,9 +4,10 @@
 //! are checked against plain loops on row-major, column-major, transposed and stepped
 //! inputs.
 
+use mdtensor::extents::{ConcatAlong, StackAxis};
 use mdtensor::layout::DenseOf;
 use mdtensor::prelude::*;
-use mdtensor::{s, ColMajor, DenseStorage, DenseTensor, Extents, Layout, StridePolicy, Tensor};
+use mdtensor::{s, stack, ColMajor, DenseStorage, DenseTensor, DynRank, Extents, Layout, StridePolicy, Tensor};
 
 fn normalize<E: Extents, S: Layout<E>, St: DenseStorage<f64> + Sync>(t: &Tensor<f64, E, S, St>) -> Tensor<f64, E> {
     let s = t.sum();
@@ -45,6 +46,22 @@ fn doubled_in_order<E: Extents, S: Layout<E>, St: DenseStorage<f64>>(
     t: &Tensor<f64, E, S, St>,
 ) -> Tensor<f64, E, DenseOf<<S as StridePolicy>::Order, E>> {
     t.mapv_in_order(|x| 2.0 * x)
+}
+
+/// Joins with the one bound rustc suggests for each (`E: Extents + ConcatAlong<0, E>`,
+/// `E: Extents + StackAxis<0>`), written as it suggests them.
+fn append_rows<E: Extents + mdtensor::extents::ConcatAlong<0, E>>(
+    a: &Tensor<f32, E>,
+    b: &Tensor<f32, E>,
+) -> Tensor<f32, <E as ConcatAlong<0, E>>::Output> {
+    a.concatenate::<0, _>(b)
+}
+
+fn pair<E: Extents + mdtensor::extents::StackAxis<0>>(
+    a: &Tensor<f32, E>,
+    b: &Tensor<f32, E>,
+) -> Tensor<f32, <E as StackAxis<0>>::Output> {
+    stack::<0, _, _, _, _>(&[a, b])
 }
 
 fn plain_std(v: &[f64]) -> (f64, f64) {
@@ -127,4 +144,27 @@ fn column_major_results_are_reachable_and_exact() {
     let rm = (&c * 2.0).eval();
     assert!(rm.is_standard_layout());
     assert_eq!(rm.to_vec(), k.to_vec());
+}
+
+#[test]
+fn generic_joins_compile_with_the_suggested_bound() {
+    let a = Tensor::<f32, mdtensor::ext![_, _]>::from_fn([2, 3], |[i, j]| (i * 3 + j) as f32);
+    let b = Tensor::<f32, mdtensor::ext![_, _]>::from_fn([2, 3], |[i, j]| (10 + i * 3 + j) as f32);
+    let c = append_rows(&a, &b);
+    assert_eq!(c.shape(), [4, 3]);
+    assert_eq!(c.to_vec(), a.to_vec().into_iter().chain(b.to_vec()).collect::<Vec<_>>());
+    let p = pair(&a, &b);
+    assert_eq!(p.shape(), [2, 2, 3]);
+    assert_eq!(p.to_vec(), c.to_vec());
+    // Static extents: the joined axis is added in the type.
+    let s = mdtensor::tensor![[1.0f32, 2.0], [3.0, 4.0]];
+    let j: Tensor<f32, mdtensor::ext![4, 2]> = append_rows(&s, &s);
+    assert_eq!(j.to_vec(), [1.0, 2.0, 3.0, 4.0, 1.0, 2.0, 3.0, 4.0]);
+    assert_eq!(pair(&s, &s).shape(), [2, 2, 2]);
+    // Dynamic rank: the same functions, checked at run time.
+    let d = Tensor::<f32, DynRank>::from_vec(vec![3], vec![1.0, 2.0, 3.0]);
+    assert_eq!(append_rows(&d, &d).to_vec(), [1.0, 2.0, 3.0, 1.0, 2.0, 3.0]);
+    assert_eq!(pair(&d, &d).shape(), [2, 3]);
+    let e = Tensor::<f32, DynRank>::from_vec(vec![1, 3], vec![1.0, 2.0, 3.0]);
+    assert!(d.try_concatenate::<0, _>(&e).is_err());
 }

@@ -211,9 +211,10 @@
 //! `concatenate` and `stack` state their shape rules as bounds, which generic code
 //! repeats: [`ConcatAlong<I, Rhs>`](crate::extents::ConcatAlong) (same rank, equal extents
 //! off axis `I`; the output adds the extents along it) and
-//! [`StackAxis<I>`](crate::extents::StackAxis) (a new axis at `0..=rank`). Their `Output`
-//! names the result's extents; with [`DynRank`](crate::DynRank) the same code checks at
-//! run time.
+//! [`StackAxis<I>`](crate::extents::StackAxis) (a new axis at `0..=rank`). Without the
+//! bound, the error names it, and rustc's `help:` writes it in (`E: Extents +
+//! mdtensor::extents::ConcatAlong<0, E>`); their `Output` names the result's extents; with
+//! [`DynRank`](crate::DynRank) the same code checks at run time.
 //!
 //! ```
 //! use mdtensor::extents::{ConcatAlong, StackAxis};

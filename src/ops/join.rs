@@ -42,6 +42,28 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> DenseOperand<T> for Tenso
     }
 }
 
+/// A right operand of [`Tensor::concatenate`] that joins after a tensor of extents `L`
+/// along axis `I`: every [`DenseOperand`] whose extents `L` can be joined with
+/// ([`ConcatAlong`]), through one blanket impl.
+///
+/// The method's bound is on the operand (whose type is still `_` when rustc looks the
+/// method up) rather than on `L`: a bound on a generic `L` with no `ConcatAlong` would
+/// hide the method (E0599, "trait bounds were not satisfied", suggesting
+/// `L: ConcatAlong<_, _>`), where this one reports the missing `L: ConcatAlong<I, R>` once,
+/// with the axis and the operand filled in, as the bound to add.
+pub trait ConcatOperand<T, const I: usize, L: Extents>: DenseOperand<T> {
+    /// The extents of the joined tensor.
+    type Joined: Extents;
+    /// The joined extents, or why run-time extents do not fit.
+    fn joined_extents(lhs: &L, rhs: &Self) -> Result<Self::Joined, ShapeError>;
+}
+impl<T, const I: usize, L: ConcatAlong<I, R::Extents>, R: DenseOperand<T>> ConcatOperand<T, I, L> for R {
+    type Joined = <L as ConcatAlong<I, R::Extents>>::Output;
+    fn joined_extents(lhs: &L, rhs: &R) -> Result<Self::Joined, ShapeError> {
+        lhs.concat_along(rhs.operand_extents())
+    }
+}
+
 /// The elements of `parts` interleaved block by block: for each index of the axes before
 /// `axis`, every part's sub-block from `axis` on, in order.
 /// The result's buffer is allocated fallibly before anything is read: a join of huge
@@ -174,15 +196,21 @@ where
 
 /// Joins tensors of equal extents along a new axis `I` of extent `parts.len()` (numpy's
 /// `stack(parts, axis=I)`); the other axes keep their types. `Err` for no parts or
-/// differing extents.
+/// differing extents. Generic code over `E` names `E: StackAxis<I>` (the bound rustc
+/// suggests; the result's extents are its `Output`).
 ///
 /// ```
-/// use mdtensor::{ext, stack, tensor};
+/// use mdtensor::extents::StackAxis;
+/// use mdtensor::{ext, stack, tensor, Tensor};
 /// let a = tensor![1, 2, 3];
 /// let b = tensor![4, 5, 6];
 /// let s = stack::<1, _, _, _, _>(&[&a, &b]);
 /// let _: &(mdtensor::Const<3>, mdtensor::Dyn) = s.extents();
 /// assert_eq!(s.to_vec(), [1, 4, 2, 5, 3, 6]);
+/// fn pair<E: StackAxis<0>>(a: &Tensor<f32, E>, b: &Tensor<f32, E>) -> Tensor<f32, E::Output> {
+///     stack::<0, _, _, _, _>(&[a, b])
+/// }
+/// assert_eq!(pair(&tensor![1.0, 2.0], &tensor![3.0, 4.0]).shape(), [2, 2]);
 /// ```
 #[track_caller]
 pub fn stack<const I: usize, T: Clone, E, S: Layout<E>, St: DenseStorage<T>>(
@@ -270,13 +298,13 @@ fn section_bounds(
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     forms! {
         /// See [`Tensor::concatenate`].
-        pub fn try_concatenate[const I: usize, R: DenseOperand<T>]::<I, R>(
+        pub fn try_concatenate[const I: usize, R: ConcatOperand<T, I, E>]::<I, R>(
             &self,
             other: &R,
-        ) -> Result<Tensor<T, <E as ConcatAlong<I, R::Extents>>::Output>, ShapeError>
-        where [E: ConcatAlong<I, R::Extents>, T: Clone]
+        ) -> Result<Tensor<T, R::Joined>, ShapeError>
+        where [T: Clone]
         {
-            let ext = self.extents().concat_along(other.operand_extents())?;
+            let ext = R::joined_extents(self.extents(), other)?;
             let views = [dyn_view(self), other.operand_view()];
             let dims = ext.dims();
             let n = checked_numel("concatenate", dims.as_ref(), core::mem::size_of::<T>())?;

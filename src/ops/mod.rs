@@ -66,7 +66,9 @@ pub use cumulative::Accumulate;
 pub use ddof::Ddof;
 pub use expr::UnaryOp;
 pub use expr::{Binary, BinaryOp, Evaluated, Expr, ExprShape, FnOp, IntoExpr, Owned, ScalarLeaf, Unary};
-pub use join::{concatenate_dyn, stack, stack_dyn, try_concatenate_dyn, try_stack, try_stack_dyn, DenseOperand};
+pub use join::{
+    concatenate_dyn, stack, stack_dyn, try_concatenate_dyn, try_stack, try_stack_dyn, ConcatOperand, DenseOperand,
+};
 pub use linalg::{Product, ProductLayout};
 pub use math::{
     select, AbsOp, CosOp, ElementwiseExt, EqOp, ExpOp, FloorOp, GeOp, GtOp, LeOp, LnOp, LtOp, NeOp, PairOp, PickOp,
