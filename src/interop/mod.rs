@@ -13,5 +13,7 @@ pub mod nalgebra;
 #[cfg(feature = "ndarray-0_17")]
 pub mod ndarray;
 
+#[cfg(feature = "nalgebra-0_35")]
+pub(crate) use crate::tensor::strides_unique;
 #[cfg(any(feature = "ndarray-0_17", feature = "nalgebra-0_35"))]
-pub(crate) use crate::tensor::{strides_unique, view_parts, ViewParts};
+pub(crate) use crate::tensor::{view_parts, ViewParts};
