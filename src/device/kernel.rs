@@ -116,6 +116,11 @@ pub struct Args<'a, T: DeviceElem> {
 /// An expression that runs on the device: its kernel source from its type, its values
 /// from itself. Implemented for borrowed device tensors, scalars, `+ - * / %`, unary `-`
 /// and the device math of [`DeviceMath`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be evaluated on the device",
+    label = "every operand of a device expression must be a device tensor or a scalar",
+    note = "move host operands with `.to_device(&dev)` first (or copy device operands back with `.to_host()` and evaluate on the host with `.eval()`)"
+)]
 pub trait DeviceExpr: ExprShape<Elem = Self::Item> {
     /// The element type (the same as [`ExprShape::Elem`], with the device bound).
     type Item: DeviceElem;

@@ -88,6 +88,11 @@ impl<T: DeviceElem> Storage<T> for CudaMut<'_, T> {
 /// stands for. It plays the part that [`DenseStorage`](crate::DenseStorage) plays on the
 /// host, with a buffer handle where that trait has a pointer; the dense invariant holds
 /// the same way (every valid index's position lies inside the region).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not in device memory: a device operation got a host tensor",
+    label = "this operand must be a device tensor (storage `Cuda`, `CudaRef` or `CudaMut`)",
+    note = "move the host tensor to the device with `.to_device(&dev)` first, or bring the device tensor back with `.to_host()` and compute on the host"
+)]
 pub trait DeviceStorage<T: DeviceElem>: Storage<T> {
     /// The device the elements live on.
     fn device(&self) -> &Device;
@@ -96,6 +101,11 @@ pub trait DeviceStorage<T: DeviceElem>: Storage<T> {
 }
 
 /// A device storage that can be written.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not writable device memory",
+    label = "this needs a device tensor that can be written (storage `Cuda` or `CudaMut`)",
+    note = "a host tensor moves with `.to_device(&dev)`; a read-only `CudaRef` view is copied with `.eval_on(&dev)`"
+)]
 pub trait DeviceStorageMut<T: DeviceElem>: DeviceStorage<T> {
     /// The buffer for writing, the region's first element and its length.
     fn region_mut(&mut self) -> (&mut CudaSlice<T>, usize, usize);

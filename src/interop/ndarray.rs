@@ -137,7 +137,9 @@ unsafe fn nd_view_mut<'a, T, D: Dimension>(first: *mut T, dims: &[usize], stride
 }
 
 /// # Conversion: ndarray
-impl<T, E: NdarrayDim, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
+// The storage bounds are on each method, so that on a device tensor the method is found
+// and the unmet bound says to copy with `.to_host()` (see `DenseStorage`), not E0599.
+impl<T, E: NdarrayDim, S: Layout<E>, St> Tensor<T, E, S, St> {
     /// An ndarray view of the same elements, for any stride policy (negative and zero
     /// strides included); never copies. (From a tensor view, [`Tensor::into_ndarray_view`]
     /// keeps the view's own lifetime.)
@@ -151,7 +153,10 @@ impl<T, E: NdarrayDim, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// assert_eq!(a[[2, 1]], 6);
     /// assert_eq!(a.as_ptr(), t.as_ptr());
     /// ```
-    pub fn as_ndarray(&self) -> ArrayView<'_, T, E::Dim> {
+    pub fn as_ndarray(&self) -> ArrayView<'_, T, E::Dim>
+    where
+        St: DenseStorage<T>,
+    {
         // SAFETY: the dense invariant puts every element inside the storage region, which
         // `&self` keeps alive and unwritten; constructors checked the element count.
         unsafe { nd_view(self.as_ptr(), self.dims().as_ref(), self.strides().as_ref()) }
@@ -336,7 +341,7 @@ impl<T, E: Extents, S: Layout<E>> Tensor<T, E, S, Heap<T>> {
 }
 
 /// # Conversion: ndarray
-impl<T: Clone, E: NdarrayDim, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
+impl<T: Clone, E: NdarrayDim, S: Layout<E>, St> Tensor<T, E, S, St> {
     /// An owned ndarray array with the same elements. No copy when the storage is a `Vec`
     /// the tensor was given (by `from_vec` or `from_ndarray`) holding exactly its elements
     /// in row- or column-major order; one copy otherwise (a crate-allocated buffer, a
@@ -354,7 +359,10 @@ impl<T: Clone, E: NdarrayDim, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S,
         clippy::disallowed_methods,
         reason = "a conversion without a try_ form copies at most what the tensor already holds"
     )]
-    pub fn into_ndarray(self) -> Array<T, E::Dim> {
+    pub fn into_ndarray(self) -> Array<T, E::Dim>
+    where
+        St: DenseStorage<T>,
+    {
         let shape: E::Dim = nd_dim(self.dims().as_ref());
         let strides = self.strides();
         let row = is_dense_order::<E, RowMajor>(&self.extents, strides.as_ref());

@@ -67,7 +67,9 @@ fn value_walker<T, E: Extents, S: Layout<E>, St>(t: &Tensor<T, E, S, St>) -> Wal
 }
 
 /// # Iteration
-impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
+// The storage bound is on each method, so that on a device tensor the method is found and
+// the unmet bound says to copy with `.to_host()` (see `DenseStorage`), not E0599.
+impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     /// Iterates over `&T` in logical order.
     ///
     /// ```
@@ -75,7 +77,10 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// let t = tensor![[1, 2, 3], [4, 5, 6]];
     /// assert_eq!(t.t().iter().copied().collect::<Vec<_>>(), [1, 4, 2, 5, 3, 6]);
     /// ```
-    pub fn iter(&self) -> Iter<'_, T, E> {
+    pub fn iter(&self) -> Iter<'_, T, E>
+    where
+        St: DenseStorage<T>,
+    {
         Iter { base: self.as_ptr(), walker: value_walker(self), _borrow: PhantomData }
     }
     /// Iterates over `(index, &T)` in logical order.
@@ -86,7 +91,10 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// let (idx, v) = t.indexed_iter().last().unwrap();
     /// assert_eq!((idx, *v), ([1, 1], 4));
     /// ```
-    pub fn indexed_iter(&self) -> IndexedIter<'_, T, E> {
+    pub fn indexed_iter(&self) -> IndexedIter<'_, T, E>
+    where
+        St: DenseStorage<T>,
+    {
         let ext = self.extents();
         IndexedIter {
             base: self.as_ptr(),
@@ -99,6 +107,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     pub fn to_vec(&self) -> Vec<T>
     where
         T: Clone,
+        St: DenseStorage<T>,
     {
         crate::error::or_panic(self.try_to_vec())
     }
@@ -115,6 +124,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     pub fn try_to_vec(&self) -> Result<Vec<T>, crate::ShapeError>
     where
         T: Clone,
+        St: DenseStorage<T>,
     {
         self.to_vec_op("to_vec")
     }
@@ -122,6 +132,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     pub(crate) fn to_vec_op(&self, op: &'static str) -> Result<Vec<T>, crate::ShapeError>
     where
         T: Clone,
+        St: DenseStorage<T>,
     {
         let mut v = crate::alloc::try_vec_with_capacity(op, self.numel())?;
         v.extend(self.iter().cloned());

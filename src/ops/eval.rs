@@ -184,7 +184,9 @@ impl<T: Copy + Send + Sync, E: Extents, S: Layout<E>, St: crate::storage::DenseS
 }
 
 /// # Elementwise: assignment and evaluation
-impl<T, E: Extents, S: Layout<E>, St: crate::storage::DenseStorage<T>> Tensor<T, E, S, St> {
+// The storage bound is on each method, so that on a device tensor the method is found and
+// the unmet bound says to copy with `.to_host()` (see `DenseStorage`), not E0599.
+impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     /// An owned row-major copy (numpy's `ascontiguousarray`), whatever the policy: the
     /// copy to make before a reshape of a transposed or sliced view.
     ///
@@ -198,6 +200,7 @@ impl<T, E: Extents, S: Layout<E>, St: crate::storage::DenseStorage<T>> Tensor<T,
     pub fn to_standard_layout(&self) -> Tensor<T, E>
     where
         T: Copy + Send + Sync,
+        St: crate::storage::DenseStorage<T>,
     {
         // The elementwise engine copies transposed layouts tile by tile, in parallel.
         Expr::eval_row_major(self)
@@ -218,6 +221,7 @@ impl<T, E: Extents, S: Layout<E>, St: crate::storage::DenseStorage<T>> Tensor<T,
     pub fn try_to_standard_layout(&self) -> Result<Tensor<T, E>, ShapeError>
     where
         T: Copy + Send + Sync,
+        St: crate::storage::DenseStorage<T>,
     {
         Expr::try_eval_row_major(self)
     }

@@ -424,7 +424,10 @@ impl<T: Copy + Send + Sync> BinaryOp<bool, (T, T)> for PickOp {
 pub type Zipped<U, E, R> = Tensor<U, <E as BroadcastWith<<R as ExprShape>::Extents>>::Broadcast>;
 
 /// # Elementwise: math
-impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
+// The storage bound is on each method rather than on the impl, so that on a device tensor
+// the method is found and its unmet bound reports `DenseStorage`'s message (copy with
+// `.to_host()` first) instead of E0599's "exists but its trait bounds were not satisfied".
+impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     /// A new row-major tensor of `f(&x)` for every element (eager, any element type),
     /// visited in logical order; [`Tensor::map_in_order`] keeps this tensor's order.
     ///
@@ -439,7 +442,10 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// assert_eq!(labels(&t.t()).to_vec(), ["#1", "#3", "#2", "#4"]);
     /// ```
     #[track_caller]
-    pub fn map<U, F: FnMut(&T) -> U>(&self, f: F) -> Tensor<U, E> {
+    pub fn map<U, F: FnMut(&T) -> U>(&self, f: F) -> Tensor<U, E>
+    where
+        St: DenseStorage<T>,
+    {
         or_panic(self.try_map_op("map", f))
     }
     /// A new tensor of `f(&x)` for every element, in this tensor's order: a column-major
@@ -454,11 +460,17 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// assert_eq!(c[[0, 1]], "3");
     /// ```
     #[track_caller]
-    pub fn map_in_order<U, F: FnMut(&T) -> U>(&self, f: F) -> Tensor<U, E, DenseOf<S::Order, E>> {
+    pub fn map_in_order<U, F: FnMut(&T) -> U>(&self, f: F) -> Tensor<U, E, DenseOf<S::Order, E>>
+    where
+        St: DenseStorage<T>,
+    {
         or_panic(self.try_map_dense::<U, DenseOf<S::Order, E>, F>("map_in_order", f))
     }
     /// [`Tensor::map`] with a refused allocation as `Err(OutOfMemory)` naming `op`.
-    pub(crate) fn try_map_op<U, F: FnMut(&T) -> U>(&self, op: &'static str, f: F) -> Result<Tensor<U, E>, ShapeError> {
+    pub(crate) fn try_map_op<U, F: FnMut(&T) -> U>(&self, op: &'static str, f: F) -> Result<Tensor<U, E>, ShapeError>
+    where
+        St: DenseStorage<T>,
+    {
         self.try_map_dense::<U, RowMajor, F>(op, f)
     }
     /// [`Tensor::try_map_op`] into the dense order of `L`.
@@ -466,7 +478,10 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         &self,
         op: &'static str,
         mut f: F,
-    ) -> Result<Tensor<U, E, L>, ShapeError> {
+    ) -> Result<Tensor<U, E, L>, ShapeError>
+    where
+        St: DenseStorage<T>,
+    {
         let ext = self.extents().clone();
         let mapping = <L as Layout<E>>::dense_mapping(&ext);
         let out = <L as Layout<E>>::strides(&ext, &mapping);
@@ -517,6 +532,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     pub fn mapv<U: Copy + Send + Sync, F: Fn(T) -> U + Copy + Send + Sync>(&self, f: F) -> Tensor<U, E>
     where
         T: Copy + Send + Sync,
+        St: DenseStorage<T>,
     {
         Unary::new(self, f).eval()
     }
@@ -537,6 +553,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     ) -> Tensor<U, E, DenseOf<S::Order, E>>
     where
         T: Copy + Send + Sync,
+        St: DenseStorage<T>,
     {
         Unary::new(self, f).eval_in_order()
     }
@@ -549,7 +566,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
             rhs: R,
             f: F,
         ) -> Result<Zipped<U, E, R::Expr>, ShapeError>
-        where [T: Copy + Send + Sync, R::Expr: Expr, E: CanBroadcast<<R::Expr as ExprShape>::Extents>, F: Fn(T, <R::Expr as ExprShape>::Elem) -> U + Copy + Send + Sync]
+        where [T: Copy + Send + Sync, R::Expr: Expr, E: CanBroadcast<<R::Expr as ExprShape>::Extents>, F: Fn(T, <R::Expr as ExprShape>::Elem) -> U + Copy + Send + Sync, St: DenseStorage<T>]
         {
             Binary::new(self, rhs.into_expr(), FnOp(f)).try_eval()
         }

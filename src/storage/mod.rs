@@ -106,7 +106,7 @@ pub trait NonDenseStorage {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` does not hold its elements in host memory",
     label = "this needs a tensor whose elements are in host memory",
-    note = "a device tensor (storage `Cuda`, `CudaRef`, `CudaMut`) must be copied with `.to_host()` first; a band or sparse tensor with `.to_dense()`"
+    note = "a device tensor (storage `Cuda`, `CudaRef`, `CudaMut`) must be copied with `.to_host()` first, and a device expression is evaluated with `.eval_on(&dev)`; a band or sparse tensor is copied with `.to_dense()`"
 )]
 pub unsafe trait DenseStorage<T>: Storage<T> {
     /// Start of the region.

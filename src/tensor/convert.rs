@@ -47,7 +47,9 @@ impl<T, E: Extents, S: Layout<E>, St: Viewable<T>> Tensor<T, E, S, St> {
 }
 
 /// # Conversion: owned copies, vectors, storage and stride policies
-impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
+// The storage bound is on each method, so that on a device tensor the method is found and
+// the unmet bound says to copy with `.to_host()` (see `DenseStorage`), not E0599.
+impl<T, E: Extents, S: Layout<E>, St> Tensor<T, E, S, St> {
     /// The elements as a slice when they are consecutive in logical (row-major) order.
     ///
     /// ```
@@ -56,7 +58,10 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// assert_eq!(t.as_slice(), Some(&[1, 2, 3, 4][..]));
     /// assert_eq!(t.t().as_slice(), None);
     /// ```
-    pub fn as_slice(&self) -> Option<&[T]> {
+    pub fn as_slice(&self) -> Option<&[T]>
+    where
+        St: DenseStorage<T>,
+    {
         // SAFETY: row-major contiguity means the numel elements from the first one are
         // exactly the tensor's elements, inside the region (dense invariant).
         self.is_standard_layout().then(|| unsafe { core::slice::from_raw_parts(self.as_ptr(), self.numel()) })
@@ -75,7 +80,10 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// assert_eq!(p.as_slice_memory_order().map(<[i32]>::len), Some(12));
     /// assert_eq!(tensor![[1, 2], [3, 4]].t().as_slice_memory_order(), Some(&[1, 2, 3, 4][..]));
     /// ```
-    pub fn as_slice_memory_order(&self) -> Option<&[T]> {
+    pub fn as_slice_memory_order(&self) -> Option<&[T]>
+    where
+        St: DenseStorage<T>,
+    {
         let dense = S::CONTIGUOUS
             || self.is_standard_layout()
             || crate::layout::is_dense_in_some_order(self.dims().as_ref(), self.strides().as_ref());
@@ -97,6 +105,7 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     pub fn to_owned(&self) -> Tensor<T, E, S::Owned, Heap<T>>
     where
         T: Clone,
+        St: DenseStorage<T>,
         S::Owned: Layout<E>,
     {
         let ext = self.extents.clone();
