@@ -65,17 +65,60 @@ fn the_probe_reports_the_file_cudarc_binds() {
     }
 }
 
-/// Run only as the child of [`broken_drivers_are_an_err_with_nothing_on_stderr`]: opens a
-/// device and prints the result on stdout.
+/// Run only as the child of [`broken_drivers_are_an_err_with_nothing_on_stderr`] and
+/// [`nvrtc_found_outside_the_loader_path_is_the_one_cudarc_uses`]: opens a device, or
+/// compiles a kernel, and prints the result on stdout.
 #[test]
 fn child_opens_a_device() {
-    if std::env::var_os(CHILD).is_none() {
+    match std::env::var(CHILD).as_deref() {
+        Ok("device") => match Device::new(0) {
+            Ok(d) => println!("child-result: opened {d:?}"),
+            Err(e) => println!("child-result: {e}"),
+        },
+        Ok("nvrtc") => {
+            let ptx = mdtensor::device::compile_ptx("extern \"C\" __global__ void k() {}", None);
+            let path = probe::loaded_path(probe::NVRTC);
+            match ptx {
+                Ok(p) => println!("child-result: compiled {} from {path:?}", p.contains(".entry k")),
+                Err(e) => println!("child-result: {e}"),
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Runs this test binary's [`child_opens_a_device`] with `case` and the environment
+/// changes; returns the child's result line, after checking that it succeeded and wrote
+/// nothing on stderr.
+fn child(case: &str, env: &[(&str, Option<&std::ffi::OsStr>)]) -> String {
+    let mut cmd = Command::new(std::env::current_exe().unwrap());
+    cmd.args(["--exact", "device_probe_cpu::child_opens_a_device", "--nocapture", "--test-threads=1"]).env(CHILD, case);
+    for (k, v) in env {
+        match v {
+            Some(v) => cmd.env(k, v),
+            None => cmd.env_remove(k),
+        };
+    }
+    let out = cmd.output().unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{case}: the child failed\n{stdout}\n{stderr}");
+    assert!(stderr.trim().is_empty(), "{case}: the child wrote to stderr:\n{stderr}");
+    // libtest prints the test's name on the same line, before the test's own output.
+    let line = stdout.lines().find_map(|l| l.split_once("child-result: ")).map(|(_, r)| r.to_string());
+    line.unwrap_or_else(|| panic!("{case}: no result from the child:\n{stdout}"))
+}
+
+/// NVRTC in a folder the loader does not search (named by `MDTENSOR_CUDA_LIB_DIR` only) is
+/// loaded by path, and cudarc's load by name then uses that same file: a kernel compiles.
+#[test]
+fn nvrtc_found_outside_the_loader_path_is_the_one_cudarc_uses() {
+    let Ok(path) = probe::ensure_loaded(probe::NVRTC) else {
+        println!("skipped: libnvrtc.so.13 not found");
         return;
-    }
-    match Device::new(0) {
-        Ok(d) => println!("child-result: opened {d:?}"),
-        Err(e) => println!("child-result: {e}"),
-    }
+    };
+    let dir = path.parent().unwrap().as_os_str();
+    let line = child("nvrtc", &[("LD_LIBRARY_PATH", None), ("MDTENSOR_CUDA_LIB_DIR", Some(dir))]);
+    assert_eq!(line, format!("compiled true from {:?}", Some(&path)));
 }
 
 /// Builds a shared library from C source into `dir/file` (and the other names given, as
@@ -134,19 +177,7 @@ fn broken_drivers_are_an_err_with_nothing_on_stderr() {
             println!("skipped: no C compiler (cc or $CC) to build a fake driver");
             return;
         }
-        let out = Command::new(std::env::current_exe().unwrap())
-            .args(["--exact", "device_probe_cpu::child_opens_a_device", "--nocapture", "--test-threads=1"])
-            .env(CHILD, "1")
-            .env("LD_LIBRARY_PATH", &dir)
-            .env_remove("MDTENSOR_CUDA_LIB_DIR")
-            .output()
-            .unwrap();
-        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-        assert!(out.status.success(), "{case}: the child failed\n{stdout}\n{stderr}");
-        assert!(stderr.trim().is_empty(), "{case}: the child wrote to stderr:\n{stderr}");
-        // libtest prints the test's name on the same line, before the test's own output.
-        let line = stdout.lines().find_map(|l| l.split_once("child-result: ")).map(|(_, r)| r);
-        let line = line.unwrap_or_else(|| panic!("{case}: no result from the child:\n{stdout}"));
+        let line = child("device", &[("LD_LIBRARY_PATH", Some(dir.as_os_str())), ("MDTENSOR_CUDA_LIB_DIR", None)]);
         assert!(line.contains("CUDA library libcuda.so.1") && line.contains(&want), "{case}: {line}");
         assert!(line.contains(&dir.display().to_string()), "{case}: the message names the file: {line}");
     }
