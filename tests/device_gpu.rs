@@ -321,6 +321,24 @@ fn kernels_are_compiled_once_per_expression_type() -> Result<(), mdtensor::Error
     assert_eq!(dev.cached_kernels(), 2);
     let _ = (&a.t() - 1.0f32).eval_on(&dev)?;
     assert_eq!(dev.cached_kernels(), 3, "a transposed leaf is another layout class");
+    // A product makes this device's cuBLAS handle, which its teardown then destroys at the
+    // end of the test.
+    let p = a.try_matmul(&a.t())?.to_host()?;
+    let want = h.matmul(&h.t());
+    close32(&p.to_vec(), &want.to_vec(), 1e-5);
+    Ok(())
+}
+
+#[test]
+fn debug_names_the_library_files_in_use() -> Result<(), mdtensor::Error> {
+    let Some(dev) = gpu() else { return Ok(()) };
+    // A product, so that cuBLAS is loaded too.
+    let m = Tensor::<f32, ext![2, 2]>::from_fn(ext![2, 2], |[i, j]| (i + j) as f32).to_device(&dev)?;
+    assert_eq!(m.try_matmul(&m)?.to_host()?.to_vec(), [1.0, 2.0, 2.0, 5.0]);
+    let text = format!("{:?}", *dev);
+    for want in ["libcuda.so", "libcublas.so", "stream_sync: Ordered"] {
+        assert!(text.contains(want), "{want} not in {text}");
+    }
     Ok(())
 }
 
