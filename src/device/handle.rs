@@ -14,8 +14,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 /// Runs a cudarc call, turning a panic (cudarc panics when a library or a symbol cannot
-/// be loaded) into [`DeviceError::Driver`] naming `what`. The probe runs first, so this
-/// is the second guard, for symbols missing from an old library.
+/// be loaded) into [`DeviceError::Driver`] naming `what`. The probe has checked the
+/// library and the functions the device calls first, so this is the second guard (a
+/// panic it catches has already been printed by the panic hook).
 pub(crate) fn guard<R>(what: &str, f: impl FnOnce() -> R) -> Result<R, DeviceError> {
     catch_unwind(AssertUnwindSafe(f)).map_err(|p| {
         let msg = p

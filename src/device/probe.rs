@@ -1,12 +1,16 @@
-//! Finding the CUDA libraries before cudarc looks for them.
+//! Finding and checking the CUDA libraries before cudarc loads them.
 //!
-//! cudarc loads `libcuda`, `libnvrtc` and `libcublas` by name on first use and panics when
-//! one is missing. This module searches the places CUDA really sits (the loader path, the
-//! loader cache, the toolkit's `targets/<arch>-linux/lib`, pip wheels' `nvidia/*/lib`) and
-//! loads what it finds by full path with `RTLD_GLOBAL`: the dynamic loader then answers
-//! cudarc's later load by name with the library already in memory (it matches the
-//! soname), so a library outside the loader path works too. What is not found becomes a
-//! [`DeviceError`] that names the file and every folder looked in.
+//! cudarc loads `libcuda`, `libnvrtc` and `libcublas` by name on first use, binds each
+//! function on its first call, and panics when a library or a function is missing. This
+//! module asks the dynamic loader what cudarc's load would get ([`ensure_loaded`]); when
+//! that is nothing, it searches the places CUDA really sits (the loader path and cache,
+//! the driver's container folder, the toolkit's `targets/<arch>-linux/lib`, pip wheels'
+//! `nvidia/*/lib` in every Python environment in sight: [`search_dirs_from`]) and loads
+//! the file by full path with `RTLD_GLOBAL`, so that the loader answers cudarc's load by
+//! name with it (it matches the soname). Then it checks that the library cudarc will use
+//! is the version wanted and exports every function cudarc binds. What is missing or
+//! unusable becomes a [`DeviceError`] naming the file, or every folder looked in, before
+//! cudarc can panic; nothing is printed.
 
 use crate::error::DeviceError;
 use std::ffi::OsString;
