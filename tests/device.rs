@@ -20,6 +20,8 @@ mod device_batched_cpu;
 mod device_emulated_cpu;
 #[path = "support/device_emulator.rs"]
 mod device_emulator;
+#[path = "support/device_probe_cpu.rs"]
+mod device_probe_cpu;
 #[path = "support/device_reduce_cpu.rs"]
 mod device_reduce_cpu;
 #[path = "support/device_reduce_split_cpu.rs"]

@@ -2,11 +2,16 @@
 //! on random shapes, strides and views. Without a GPU each test prints one line and
 //! passes; with `MDTENSOR_REQUIRE_GPU=1` a missing GPU fails instead
 //! (`scripts/gpu-check.sh` runs these binaries on a GPU machine).
+//!
+//! Every test shares one [`Device`] for the whole process, and they run one at a time
+//! through it: the context and the kernel cache stay between tests (dropping the last
+//! handle would tear both down, and every kernel would compile again).
 #![cfg(feature = "cuda")]
 
-use mdtensor::device::{Cuda, Device, DeviceEval, DeviceMath, DeviceMatmul};
+use mdtensor::device::{Cuda, Device, DeviceEval, DeviceMath, DeviceMatmul, StreamSync};
 use mdtensor::error::DeviceError;
 use mdtensor::{ext, ColMajor, DynRank, Expr, RowMajor, Tensor};
+use std::sync::{Mutex, MutexGuard, OnceLock};
 
 #[path = "support/device_batched_gpu.rs"]
 mod device_batched_gpu;
@@ -15,9 +20,29 @@ mod device_reduce_gpu;
 #[path = "support/device_views_gpu.rs"]
 mod device_views_gpu;
 
-fn gpu() -> Option<Device> {
-    match Device::new(0) {
-        Ok(d) => Some(d),
+/// The process's device, held by one test at a time.
+struct Gpu {
+    dev: Device,
+    _turn: MutexGuard<'static, ()>,
+}
+
+impl std::ops::Deref for Gpu {
+    type Target = Device;
+    fn deref(&self) -> &Device {
+        &self.dev
+    }
+}
+
+/// The shared device (opened by the first test that asks), or `None` with one line
+/// without a GPU (a failure under `MDTENSOR_REQUIRE_GPU=1`).
+fn gpu() -> Option<Gpu> {
+    static DEV: OnceLock<Result<Device, String>> = OnceLock::new();
+    static TURN: Mutex<()> = Mutex::new(());
+    // A test that failed while holding its turn leaves the lock poisoned; the device is
+    // still usable by the next.
+    let turn = TURN.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    match DEV.get_or_init(|| Device::new(0).map_err(|e| e.to_string())) {
+        Ok(d) => Some(Gpu { dev: d.clone(), _turn: turn }),
         Err(e) if std::env::var("MDTENSOR_REQUIRE_GPU").is_ok_and(|v| v == "1") => {
             panic!("MDTENSOR_REQUIRE_GPU=1 but no GPU could be opened: {e}")
         }
@@ -277,17 +302,72 @@ fn copies_into_existing_buffers_check_shapes() -> Result<(), mdtensor::Error> {
     Ok(())
 }
 
+/// Counted on a device of its own (the other stream mode, so not the shared handle): its
+/// cache starts empty whichever tests ran before.
 #[test]
 fn kernels_are_compiled_once_per_expression_type() -> Result<(), mdtensor::Error> {
-    let Some(dev) = gpu() else { return Ok(()) };
-    let a = Tensor::<f32, ext![_, _]>::from_fn([4, 5], |[i, j]| (i + j) as f32).to_device(&dev)?;
-    let before = dev.cached_kernels();
+    let Some(shared) = gpu() else { return Ok(()) };
+    let dev = Device::with_stream_sync(shared.ordinal(), StreamSync::Tracked)?;
+    assert!(dev != *shared && dev.stream_sync() == StreamSync::Tracked);
+    assert_eq!(dev.cached_kernels(), 0, "a new device starts with no kernels");
+    let h = Tensor::<f32, ext![_, _]>::from_fn([4, 5], |[i, j]| (i + j) as f32);
+    let a = h.to_device(&dev)?;
     for k in 0..3 {
-        let _ = (&a * k as f32 + 1.0f32).eval_on(&dev)?;
+        let got = (&a * k as f32 + 1.0f32).eval_on(&dev)?.to_host()?;
+        assert_eq!(got.to_vec(), (&h * k as f32 + 1.0f32).eval().to_vec());
     }
-    assert_eq!(dev.cached_kernels(), before + 1, "one kernel for one tree type and layout");
+    assert_eq!(dev.cached_kernels(), 1, "one kernel for one tree type and layout");
     let _ = (&a - 1.0f32).eval_on(&dev)?;
-    assert_eq!(dev.cached_kernels(), before + 2);
+    assert_eq!(dev.cached_kernels(), 2);
+    let _ = (&a.t() - 1.0f32).eval_on(&dev)?;
+    assert_eq!(dev.cached_kernels(), 3, "a transposed leaf is another layout class");
+    // A product makes this device's cuBLAS handle, which its teardown then destroys at the
+    // end of the test.
+    let p = a.try_matmul(&a.t())?.to_host()?;
+    let want = h.matmul(&h.t());
+    close32(&p.to_vec(), &want.to_vec(), 1e-5);
+    Ok(())
+}
+
+#[test]
+fn debug_names_the_library_files_in_use() -> Result<(), mdtensor::Error> {
+    let Some(dev) = gpu() else { return Ok(()) };
+    // A product, so that cuBLAS is loaded too.
+    let m = Tensor::<f32, ext![2, 2]>::from_fn(ext![2, 2], |[i, j]| (i + j) as f32).to_device(&dev)?;
+    assert_eq!(m.try_matmul(&m)?.to_host()?.to_vec(), [1.0, 2.0, 2.0, 5.0]);
+    let text = format!("{:?}", *dev);
+    for want in ["libcuda.so", "libcublas.so", "stream_sync: Ordered"] {
+        assert!(text.contains(want), "{want} not in {text}");
+    }
+    Ok(())
+}
+
+/// Large copies one after another reuse the device's two staging buffers: each must wait
+/// for the copy that last used a buffer, in both stream modes, or elements of the first
+/// tensor would be overwritten by the second's.
+#[test]
+fn back_to_back_large_copies_reuse_the_staging_buffers_safely() -> Result<(), mdtensor::Error> {
+    let Some(shared) = gpu() else { return Ok(()) };
+    let tracked = Device::with_stream_sync(shared.ordinal(), StreamSync::Tracked)?;
+    for dev in [&*shared, &tracked] {
+        // 36 MiB and a tail each: several chunks per copy, and a partial last chunk.
+        let n = (36 << 20) / 4 + 777;
+        let hs: Vec<Tensor<f32, ext![_]>> = (0..3)
+            .map(|k| Tensor::from_fn([n], |[i]: [usize; 1]| ((i * 31 + k * 7) % 10_007) as f32 - k as f32))
+            .collect();
+        let ds = hs.iter().map(|h| h.to_device(dev)).collect::<Result<Vec<_>, _>>()?;
+        for (h, d) in hs.iter().zip(&ds) {
+            assert!(d.to_host()?.to_vec() == h.to_vec(), "{:?}: a large copy changed elements", dev.stream_sync());
+        }
+        // Into an existing buffer at an offset (a view that starts inside it) and back
+        // into an existing host tensor.
+        let mut big: Tensor<f32, ext![_], RowMajor, Cuda<f32>> = Tensor::zeros_on(dev, [2 * n])?;
+        big.slice_mut(mdtensor::s![n..]).copy_from_host(&hs[1])?;
+        let mut back = Tensor::<f32, ext![_]>::zeros([n]);
+        big.slice(mdtensor::s![n..]).copy_to_host(&mut back)?;
+        assert!(back.to_vec() == hs[1].to_vec());
+        assert!(big.slice(mdtensor::s![..n]).to_host()?.iter().all(|&v| v == 0.0), "only the view was written");
+    }
     Ok(())
 }
 
@@ -392,7 +472,7 @@ fn comparisons_and_select_match_the_host() -> Result<(), mdtensor::Error> {
 fn opening_a_device_twice_gives_the_same_handle() -> Result<(), mdtensor::Error> {
     let Some(dev) = gpu() else { return Ok(()) };
     let again = Device::new(dev.ordinal())?;
-    assert!(again == dev, "a second Device::new of one ordinal shares the first handle");
+    assert!(again == *dev, "a second Device::new of one ordinal shares the first handle");
     // Tensors made through either handle combine.
     let a = Tensor::<f32, ext![_]>::from_fn([5], |[i]| i as f32).to_device(&dev)?;
     let b = Tensor::<f32, ext![_]>::from_fn([5], |[i]| 1.0 + i as f32).to_device(&again)?;

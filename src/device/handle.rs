@@ -1,18 +1,22 @@
-//! The device handle: context, stream, cuBLAS (created on first use) and the cache of
-//! compiled kernels. Every call into cudarc goes through [`guard`], after the probe has
-//! found the library it needs, so a missing library or symbol is an `Err`, never a panic.
+//! The device handle: context, stream, cuBLAS (created on first use), the pinned staging
+//! buffers of large copies and the cache of compiled kernels. Every call into cudarc goes
+//! through [`guard`], after the probe has checked the library it needs, so a missing
+//! library or symbol is an `Err`, never a panic; the teardown ignores what fails after a
+//! fault instead of unwrapping it.
 
 use super::probe;
+use super::staging::Staging;
 use crate::error::DeviceError;
-use cudarc::cublas::CudaBlas;
+use cudarc::cublas::sys::cublasHandle_t;
 use cudarc::driver::{CudaContext, CudaFunction, CudaStream, DriverError};
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 /// Runs a cudarc call, turning a panic (cudarc panics when a library or a symbol cannot
-/// be loaded) into [`DeviceError::Driver`] naming `what`. The probe runs first, so this
-/// is the second guard, for symbols missing from an old library.
+/// be loaded) into [`DeviceError::Driver`] naming `what`. The probe has checked the
+/// library and the functions the device calls first, so this is the second guard (a
+/// panic it catches has already been printed by the panic hook).
 pub(crate) fn guard<R>(what: &str, f: impl FnOnce() -> R) -> Result<R, DeviceError> {
     catch_unwind(AssertUnwindSafe(f)).map_err(|p| {
         let msg = p
@@ -22,6 +26,13 @@ pub(crate) fn guard<R>(what: &str, f: impl FnOnce() -> R) -> Result<R, DeviceErr
             .unwrap_or("(no message)");
         DeviceError::Driver(format!("{what}: the CUDA library could not be used: {msg}"))
     })
+}
+
+/// Runs one step of a teardown, ignoring its failure and any panic: after a sticky fault
+/// (an out-of-bounds access in a kernel) every later CUDA call fails, and a teardown that
+/// panicked in a `drop` while a failing test unwinds would abort the whole process.
+pub(crate) fn release<E>(step: impl FnOnce() -> Result<(), E>) {
+    let _ = catch_unwind(AssertUnwindSafe(step));
 }
 
 /// A driver error as a [`DeviceError`]: out-of-memory keeps the size asked for.
@@ -188,8 +199,83 @@ fn cubin(source: &str, arch: &str) -> Result<Vec<u8>, DeviceError> {
     Ok(bin)
 }
 
+/// How the device's buffers are ordered between uses, which is how cudarc is told to track
+/// them.
+///
+/// Every buffer of a [`Device`] is allocated, used (by kernels, copies and cuBLAS, all
+/// queued on [`Device::stream`]) and freed (`cuMemFreeAsync` on the same stream) on its one
+/// stream, so the stream's order is all the ordering the device needs, and
+/// [`Ordered`](StreamSync::Ordered) is the default. [`Tracked`](StreamSync::Tracked) keeps
+/// cudarc's event tracking between streams, which in cudarc 0.19.10 costs, for every
+/// buffer, two events made at allocation and destroyed at free, and for every use a
+/// stream wait and an event record.
+///
+/// The pinned staging of large copies does not depend on the choice: cudarc records a
+/// pinned buffer's event only while it tracks events (its `SyncOnDrop::Record` checks
+/// `is_managing_stream_synchronization`), so the staging records events of its own.
+///
+/// ```no_run
+/// use mdtensor::device::{Device, StreamSync};
+/// let dev = Device::with_stream_sync(0, StreamSync::Tracked)?;
+/// assert_eq!(dev.stream_sync(), StreamSync::Tracked);
+/// # Ok::<(), mdtensor::error::DeviceError>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum StreamSync {
+    /// One stream orders everything; cudarc tracks no events (the default).
+    #[default]
+    Ordered,
+    /// cudarc records and waits on events around every use of a buffer, as it does for
+    /// buffers shared between streams: needed only when other streams of the same
+    /// [`CudaContext`] (taken from [`Device::stream`]) use the device's buffers.
+    Tracked,
+}
+
+/// The cuBLAS handle of a device, on its stream. cudarc's `CudaBlas` unwraps the result
+/// of `cublasDestroy` in its `drop`; after a sticky fault that fails, and a panic in a drop
+/// during a test's unwinding aborts the process. This handle is destroyed through
+/// [`release`] instead.
+pub(crate) struct Blas {
+    handle: cublasHandle_t,
+    /// The stream the handle queues on, kept alive as long as the handle.
+    _stream: Arc<CudaStream>,
+}
+
+// SAFETY: as for cudarc's `CudaBlas`: a cuBLAS handle may be used from any host thread,
+// and the device never changes its configuration after creating it.
+unsafe impl Send for Blas {}
+// SAFETY: as above.
+unsafe impl Sync for Blas {}
+
+impl Blas {
+    fn new(stream: Arc<CudaStream>) -> Result<Blas, cudarc::cublas::result::CublasError> {
+        let ctx = stream.context();
+        ctx.record_err(ctx.bind_to_thread());
+        let handle = cudarc::cublas::result::create_handle()?;
+        // Made first, so that a failing `set_stream` still destroys the handle.
+        let blas = Blas { handle, _stream: stream };
+        // SAFETY: a live handle and the device's live stream.
+        unsafe { cudarc::cublas::result::set_stream(blas.handle, blas._stream.cu_stream() as _) }?;
+        Ok(blas)
+    }
+
+    /// The raw handle, for cuBLAS calls.
+    pub(crate) fn handle(&self) -> &cublasHandle_t {
+        &self.handle
+    }
+}
+
+impl Drop for Blas {
+    fn drop(&mut self) {
+        let h = self.handle;
+        // SAFETY: made by `create_handle` and destroyed only here.
+        release(|| unsafe { cudarc::cublas::result::destroy_handle(h) });
+    }
+}
+
 struct Inner {
     ordinal: usize,
+    sync: StreamSync,
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
     /// `compute_XY` for NVRTC, from the device's compute capability.
@@ -198,12 +284,27 @@ struct Inner {
     sm: String,
     /// Most blocks an elementwise launch uses: a few waves of resident blocks.
     max_blocks: u32,
-    blas: Mutex<Option<Arc<CudaBlas>>>,
+    blas: Mutex<Option<Arc<Blas>>>,
+    /// Pinned buffers of large copies, made on the first one.
+    staging: Mutex<Option<Staging>>,
     kernels: Mutex<HashMap<KernelKey, CudaFunction>>,
 }
 
-/// The handles open in this process, by ordinal (dead ones are dropped on the next open).
-static OPEN: Mutex<Vec<(usize, Weak<Inner>)>> = Mutex::new(Vec::new());
+impl Drop for Inner {
+    /// The device's own teardown: what is queued finishes before the staging buffers, the
+    /// kernels' modules and the cuBLAS handle go, and no step's failure (every step fails
+    /// after a sticky fault) becomes a panic.
+    fn drop(&mut self) {
+        release(|| self.stream.synchronize());
+        drop(self.blas.get_mut().unwrap_or_else(|e| e.into_inner()).take());
+        drop(self.staging.get_mut().unwrap_or_else(|e| e.into_inner()).take());
+        self.kernels.get_mut().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+}
+
+/// The handles open in this process, by ordinal and stream mode (dead ones are dropped on
+/// the next open).
+static OPEN: Mutex<Vec<(usize, StreamSync, Weak<Inner>)>> = Mutex::new(Vec::new());
 
 /// One GPU: its context, the stream every operation of its tensors runs on, a cuBLAS
 /// handle made on first use and the compiled kernels. Cloning shares all of it, and so
@@ -223,7 +324,14 @@ pub struct Device {
 
 impl core::fmt::Debug for Device {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Device").field("ordinal", &self.inner.ordinal).field("arch", &self.inner.arch).finish()
+        f.debug_struct("Device")
+            .field("ordinal", &self.inner.ordinal)
+            .field("arch", &self.inner.arch)
+            .field("stream_sync", &self.inner.sync)
+            .field("driver", &probe::loaded_path(probe::DRIVER))
+            .field("nvrtc", &probe::loaded_path(probe::NVRTC))
+            .field("cublas", &probe::loaded_path(probe::CUBLAS))
+            .finish()
     }
 }
 
@@ -236,28 +344,45 @@ impl PartialEq for Device {
 }
 
 impl Device {
-    /// Opens GPU `ordinal`. Never panics: without the NVIDIA driver this is
-    /// [`DeviceError::NoDriver`] naming the folders searched; without that device,
-    /// [`DeviceError::NoDevice`].
+    /// Opens GPU `ordinal` with the default [`StreamSync`]. Never panics and prints
+    /// nothing: without the NVIDIA driver this is [`DeviceError::NoDriver`] naming the
+    /// folders searched; with a file in its place that is not a usable driver,
+    /// [`DeviceError::LibraryUnusable`]; without that device, [`DeviceError::NoDevice`].
+    /// `{:?}` of the device names the library files it uses.
     ///
     /// ```no_run
     /// let dev = mdtensor::device::Device::new(0)?;
+    /// println!("{dev:?}");
     /// # Ok::<(), mdtensor::error::DeviceError>(())
     /// ```
     pub fn new(ordinal: usize) -> Result<Device, DeviceError> {
-        // One handle per GPU while any is alive: tensors from two `Device::new(0)` calls
-        // then share a stream and a kernel cache, and compare as the same device.
+        Device::with_stream_sync(ordinal, StreamSync::default())
+    }
+
+    /// Opens GPU `ordinal` with the given [`StreamSync`]. Handles of one ordinal in
+    /// different modes are different devices (each has its stream and kernel cache).
+    ///
+    /// ```no_run
+    /// use mdtensor::device::{Device, StreamSync};
+    /// let dev = Device::with_stream_sync(0, StreamSync::Ordered)?;
+    /// assert!(dev == Device::new(0)?);
+    /// # Ok::<(), mdtensor::error::DeviceError>(())
+    /// ```
+    pub fn with_stream_sync(ordinal: usize, sync: StreamSync) -> Result<Device, DeviceError> {
+        // One handle per GPU and mode while any is alive: tensors from two `Device::new(0)`
+        // calls then share a stream and a kernel cache, and compare as the same device.
         let mut open = OPEN.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        open.retain(|(_, h)| h.strong_count() > 0);
-        if let Some(inner) = open.iter().find(|(o, _)| *o == ordinal).and_then(|(_, h)| h.upgrade()) {
+        open.retain(|(_, _, h)| h.strong_count() > 0);
+        if let Some(inner) = open.iter().find(|(o, m, _)| *o == ordinal && *m == sync).and_then(|(_, _, h)| h.upgrade())
+        {
             return Ok(Device { inner });
         }
-        let dev = Device::open(ordinal)?;
-        open.push((ordinal, Arc::downgrade(&dev.inner)));
+        let dev = Device::open(ordinal, sync)?;
+        open.push((ordinal, sync, Arc::downgrade(&dev.inner)));
         Ok(dev)
     }
 
-    fn open(ordinal: usize) -> Result<Device, DeviceError> {
+    fn open(ordinal: usize, sync: StreamSync) -> Result<Device, DeviceError> {
         probe::ensure_loaded(probe::DRIVER)?;
         let no_device = |reason: String| DeviceError::NoDevice { ordinal, reason };
         let ctx = guard("cuInit", || CudaContext::new(ordinal))?.map_err(|e| no_device(e.to_string()))?;
@@ -267,13 +392,19 @@ impl Device {
             ctx.attribute(cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
         })?
         .map_err(|e| driver_error("multiprocessor count", 0, e))?;
-        // A stream of our own rather than the default one: it puts cudarc in its
-        // multi-stream mode, where it records the events that the pinned staging of large
-        // copies waits on before reusing a buffer.
+        if sync == StreamSync::Ordered {
+            // SAFETY: before this context has made any buffer, so no buffer is tracked;
+            // every buffer the device makes is then allocated, used and freed on its one
+            // stream, whose order is the only ordering they need (see `StreamSync`).
+            unsafe { ctx.disable_event_tracking() };
+        }
+        // A non-blocking stream of our own rather than the legacy default one, which
+        // would also wait for (and hold up) other libraries' work on the GPU.
         let stream = guard("cuStreamCreate", || ctx.new_stream())?.map_err(|e| driver_error("stream", 0, e))?;
         Ok(Device {
             inner: Arc::new(Inner {
                 ordinal,
+                sync,
                 ctx,
                 stream,
                 arch: format!("compute_{maj}{min}"),
@@ -283,6 +414,7 @@ impl Device {
                 // thread strides over the rest.
                 max_blocks: (sms.max(1) as u32).saturating_mul(32),
                 blas: Mutex::new(None),
+                staging: Mutex::new(None),
                 kernels: Mutex::new(HashMap::new()),
             }),
         })
@@ -304,9 +436,28 @@ impl Device {
         &self.inner.arch
     }
 
-    /// The stream every operation on this device's tensors is queued on, in order.
+    /// The stream every operation on this device's tensors is queued on, in order. Work
+    /// of your own on other streams of its context that touches the device's buffers needs
+    /// [`StreamSync::Tracked`].
     pub fn stream(&self) -> &Arc<CudaStream> {
         &self.inner.stream
+    }
+
+    /// How this device orders its buffers' uses.
+    pub fn stream_sync(&self) -> StreamSync {
+        self.inner.sync
+    }
+
+    /// The device's staging buffers (made on first use), locked for one large copy.
+    pub(crate) fn staging(&self) -> Result<MutexGuard<'_, Option<Staging>>, DeviceError> {
+        let mut slot = self.inner.staging.lock().unwrap_or_else(|e| e.into_inner());
+        if slot.is_none() {
+            let bytes = super::staging::STAGING_BYTES * super::staging::STAGING_BUFFERS;
+            let st = guard("cuMemHostAlloc", || Staging::new(&self.inner.ctx))?
+                .map_err(|e| driver_error("pinned staging buffers", bytes, e))?;
+            *slot = Some(st);
+        }
+        Ok(slot)
     }
 
     /// Waits until everything queued on the stream has finished.
@@ -316,13 +467,13 @@ impl Device {
 
     /// The cuBLAS handle on this device's stream, made on first use (`libcublas.so.13`
     /// is looked for then).
-    pub fn cublas(&self) -> Result<Arc<CudaBlas>, DeviceError> {
+    pub(crate) fn cublas(&self) -> Result<Arc<Blas>, DeviceError> {
         let mut slot = self.inner.blas.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(b) = slot.as_ref() {
             return Ok(b.clone());
         }
         probe::ensure_loaded(probe::CUBLAS)?;
-        let b = guard("cublasCreate", || CudaBlas::new(self.inner.stream.clone()))?
+        let b = guard("cublasCreate", || Blas::new(self.inner.stream.clone()))?
             .map_err(|e| DeviceError::Driver(format!("cuBLAS: {e:?}")))?;
         let b = Arc::new(b);
         *slot = Some(b.clone());
@@ -360,8 +511,29 @@ impl Device {
     pub fn max_blocks(&self) -> u32 {
         self.inner.max_blocks
     }
+}
 
-    pub(crate) fn ctx(&self) -> &Arc<CudaContext> {
-        &self.inner.ctx
+#[cfg(test)]
+mod tests {
+    use super::release;
+
+    /// Teardown steps that fail, or panic, inside a `drop` that runs while another panic
+    /// unwinds: the process goes on and the first panic comes back (a panic escaping that
+    /// `drop` would abort the process instead).
+    #[test]
+    fn teardown_steps_never_panic_even_during_unwinding() {
+        struct Teardown;
+        impl Drop for Teardown {
+            fn drop(&mut self) {
+                release(|| Err::<(), _>("a sticky fault"));
+                release(|| -> Result<(), ()> { panic!("an unwrapped error in a library's drop") });
+            }
+        }
+        let r = std::panic::catch_unwind(|| {
+            let _t = Teardown;
+            panic!("a failing test");
+        });
+        let payload = r.expect_err("the test's own panic comes back");
+        assert_eq!(payload.downcast_ref::<&str>(), Some(&"a failing test"));
     }
 }

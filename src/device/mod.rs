@@ -81,13 +81,14 @@ mod reduce_program;
 mod reduce_schedule;
 mod select;
 mod softmax;
+mod staging;
 mod storage;
 mod tensor;
 
 pub use elementwise_plan::ElementwisePlan;
 pub use eval::{DeviceEval, DeviceEvaluated};
 pub use gemm_layout::{gemm_args, mat_layout, MatLayout};
-pub use handle::{compile_cubin, compile_ptx, Device, IndexWidth, KernelKey, LayoutClass};
+pub use handle::{compile_cubin, compile_ptx, Device, IndexWidth, KernelKey, LayoutClass, StreamSync};
 pub use kernel::{
     kernel_source, launch_grid, Args, DeviceExpr, DeviceMath, Gen, Leaf, LeafArg, BLOCK, FLAT_UNROLL, KERNEL_NAME,
 };

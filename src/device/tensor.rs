@@ -9,15 +9,27 @@ use crate::extents::Extents;
 use crate::layout::{Layout, RowMajor, Strided};
 use crate::storage::{DenseStorage, DenseStorageMut, View};
 use crate::tensor::{fits_region, ShapeArg, Tensor};
-use cudarc::driver::{CudaSlice, CudaStream};
+use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut};
 use std::sync::Arc;
 
-/// Copies at least this many bytes go through pinned (page-locked) staging buffers:
-/// from pageable memory the driver copies at a fraction of the bus speed, while
-/// allocating pinned memory costs too much to pay for small copies.
+/// Copies of at least this many bytes go through the device's pinned staging buffers:
+/// from pageable memory the driver copies at a fraction of the bus speed, while for a
+/// small copy the hand-off through staging costs more than it saves.
 pub const PINNED_THRESHOLD_BYTES: usize = 32 << 20;
-/// Size of each of the two pinned staging buffers of a large copy.
-const STAGING_BYTES: usize = 8 << 20;
+
+/// The bytes of a slice of device elements.
+fn bytes_of<T: DeviceElem>(s: &[T]) -> &[u8] {
+    // SAFETY: `DeviceElem` is sealed to `f32` and `f64`, which have no padding; `u8` has
+    // alignment 1 and the length is the slice's size in bytes.
+    unsafe { core::slice::from_raw_parts(s.as_ptr().cast(), core::mem::size_of_val(s)) }
+}
+
+/// The bytes of a mutable slice of device elements.
+fn bytes_of_mut<T: DeviceElem>(s: &mut [T]) -> &mut [u8] {
+    // SAFETY: as in `bytes_of`; every bit pattern is a valid `f32` or `f64`, so any bytes
+    // written through the view leave valid elements.
+    unsafe { core::slice::from_raw_parts_mut(s.as_mut_ptr().cast(), core::mem::size_of_val(s)) }
+}
 
 fn shape_err(e: ShapeError) -> DeviceError {
     DeviceError::Shape(e)
@@ -44,46 +56,28 @@ pub(super) fn alloc<T: DeviceElem>(dev: &Device, n: usize) -> Result<CudaSlice<T
     guard("cuMemAlloc", || unsafe { dev.stream().alloc::<T>(n.max(1)) })?.map_err(|e| driver_error("alloc", bytes, e))
 }
 
-/// Host → device: `src` into `dst[start..start + src.len()]`, through pinned staging
-/// when large.
+/// Host → device: `src` into `dst[start..start + src.len()]`, through the device's pinned
+/// staging when large. Returns once `src` has been read; the device may still be copying.
 fn upload<T: DeviceElem>(dev: &Device, src: &[T], dst: &mut CudaSlice<T>, start: usize) -> Result<(), DeviceError> {
     if src.is_empty() {
         return Ok(());
     }
     let stream: &Arc<CudaStream> = dev.stream();
     let err = |e| driver_error("copy to device", core::mem::size_of_val(src), e);
+    let mut d = dst.slice_mut(start..start + src.len());
     if core::mem::size_of_val(src) < PINNED_THRESHOLD_BYTES {
-        let mut d = dst.slice_mut(start..start + src.len());
         return guard("cuMemcpyHtoD", || stream.memcpy_htod(src, &mut d))?.map_err(err);
     }
-    let chunk = STAGING_BYTES / core::mem::size_of::<T>();
-    // SAFETY: staging memory is written (below) before each copy reads it.
-    let mut staging = [
-        guard("cuMemHostAlloc", || unsafe { dev.ctx().alloc_pinned::<T>(chunk) })?.map_err(err)?,
-        guard("cuMemHostAlloc", || unsafe { dev.ctx().alloc_pinned::<T>(chunk) })?.map_err(err)?,
-    ];
-    let full = src.len() / chunk * chunk;
-    for (k, part) in src[..full].chunks(chunk).enumerate() {
-        let buf = &mut staging[k % 2];
-        // `as_mut_slice` waits for this buffer's previous copy, so filling one buffer
-        // overlaps with the transfer of the other. cudarc records that copy's event only
-        // while it manages stream synchronization, which the device's own stream (not
-        // the default one) and event tracking left on guarantee.
-        guard("pinned", || buf.as_mut_slice())?.map_err(err)?.copy_from_slice(part);
-        let at = start + k * chunk;
-        let mut d = dst.slice_mut(at..at + chunk);
-        guard("cuMemcpyHtoD", || stream.memcpy_htod(&*buf, &mut d))?.map_err(err)?;
-    }
-    if full < src.len() {
-        let mut d = dst.slice_mut(start + full..start + src.len());
-        guard("cuMemcpyHtoD", || stream.memcpy_htod(&src[full..], &mut d))?.map_err(err)?;
-    }
-    // The staging buffers are freed on return: wait until the copies have read them.
-    dev.synchronize()
+    let mut staging = dev.staging()?;
+    let st = staging.as_mut().ok_or_else(|| DeviceError::Driver("copy to device: no staging buffers".into()))?;
+    let (ptr, _record) = d.device_ptr_mut(stream);
+    // SAFETY: `ptr` addresses the `src.len()` elements of `d`, borrowed mutably for the
+    // call; the copies are queued on the stream that every later use of the buffer follows.
+    guard("cuMemcpyHtoD", || unsafe { st.upload(stream, bytes_of(src), ptr) })?.map_err(err)
 }
 
-/// Device → host: `src[start..start + dst.len()]` into `dst`, through pinned staging
-/// when large. Returns when the copy is complete.
+/// Device → host: `src[start..start + dst.len()]` into `dst`, through the device's pinned
+/// staging when large. Returns when the copy is complete.
 pub(super) fn download<T: DeviceElem>(
     dev: &Device,
     src: &CudaSlice<T>,
@@ -96,37 +90,24 @@ pub(super) fn download<T: DeviceElem>(
     let stream: &Arc<CudaStream> = dev.stream();
     let bytes = core::mem::size_of_val(dst);
     let err = |e| driver_error("copy to host", bytes, e);
-    if core::mem::size_of_val(dst) < PINNED_THRESHOLD_BYTES {
-        let s = src.slice(start..start + dst.len());
+    let s = src.slice(start..start + dst.len());
+    if bytes < PINNED_THRESHOLD_BYTES {
         guard("cuMemcpyDtoH", || stream.memcpy_dtoh(&s, dst))?.map_err(err)?;
         return dev.synchronize();
     }
-    let chunk = STAGING_BYTES / core::mem::size_of::<T>();
-    // Plain page-locked memory (flags 0), not cudarc's default write-combined kind: the
-    // host reads this buffer, and CUDA documents write-combined memory as not readable
-    // efficiently by most CPUs (it is for buffers the host only writes, as in `upload`).
-    // SAFETY: each staging buffer is filled by a device copy before it is read.
-    let mut staging =
-        guard("cuMemHostAlloc", || unsafe { dev.ctx().alloc_pinned_with_flags::<T>(chunk, 0) })?.map_err(err)?;
-    let full = dst.len() / chunk * chunk;
-    for (k, part) in dst[..full].chunks_mut(chunk).enumerate() {
-        let s = src.slice(start + k * chunk..start + (k + 1) * chunk);
-        guard("cuMemcpyDtoH", || stream.memcpy_dtoh(&s, &mut staging))?.map_err(err)?;
-        // `as_slice` waits for the copy into the staging buffer.
-        part.copy_from_slice(guard("pinned", || staging.as_slice())?.map_err(err)?);
-    }
-    if full < dst.len() {
-        let s = src.slice(start + full..start + dst.len());
-        guard("cuMemcpyDtoH", || stream.memcpy_dtoh(&s, &mut dst[full..]))?.map_err(err)?;
-    }
-    dev.synchronize()
+    let mut staging = dev.staging()?;
+    let st = staging.as_mut().ok_or_else(|| DeviceError::Driver("copy to host: no staging buffers".into()))?;
+    let (ptr, _record) = s.device_ptr(stream);
+    // SAFETY: `ptr` addresses the `dst.len()` elements of `s`, borrowed for the call; the
+    // copies follow every write queued on the stream before them.
+    guard("cuMemcpyDtoH", || unsafe { st.download(stream, ptr, bytes_of_mut(dst)) })?.map_err(err)
 }
 
 /// # Device: moving to the GPU (feature `cuda`)
 impl<T: DeviceElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     /// A copy of this tensor in `dev`'s memory, row-major (a transposed or sliced tensor
-    /// is made contiguous on the host first). Copies of 32 MiB and more go through pinned
-    /// staging buffers.
+    /// is made contiguous on the host first). Copies of 32 MiB and more go through the
+    /// device's pinned staging buffers, filled on several threads.
     ///
     /// ```no_run
     /// use mdtensor::{device::Device, tensor};

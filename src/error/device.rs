@@ -38,6 +38,16 @@ pub enum DeviceError {
         /// Every folder looked in, in order.
         searched: Vec<PathBuf>,
     },
+    /// A CUDA library was found but cannot be used: it does not load, it is another
+    /// version than the one needed, or it lacks a function the device calls.
+    LibraryUnusable {
+        /// The library needed (`libcuda.so.1`, `libnvrtc.so.13`, …).
+        library: &'static str,
+        /// The file that would have been used.
+        path: PathBuf,
+        /// Why it cannot be used, and what to do.
+        reason: String,
+    },
     /// The device could not allocate `bytes` more bytes.
     OutOfMemory {
         /// The size of the refused allocation.
@@ -90,6 +100,9 @@ impl fmt::Display for DeviceError {
                  to LD_LIBRARY_PATH",
                 list(searched)
             ),
+            DeviceError::LibraryUnusable { library, path, reason } => {
+                write!(f, "CUDA library {library}: {} cannot be used: {reason}", path.display())
+            }
             DeviceError::OutOfMemory { bytes } => write!(
                 f,
                 "out of device memory: could not allocate {bytes} bytes; free device tensors or \
