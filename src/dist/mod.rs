@@ -1,0 +1,61 @@
+//! Tensors distributed over MPI ranks (feature `mpi`): the same global extents, static
+//! checks and expression syntax as host tensors, with each rank holding one block.
+//!
+//! * **Meshes**: [`Comm`] (MPI's `world` or any communicator) and [`Grid`] (a 2-D
+//!   Cartesian grid with row and column sub-communicators).
+//! * **Placements** ([`Placement`]), one type each: [`Shard<A>`] (consecutive blocks along
+//!   axis `A`, sized as numpy's `array_split`), [`Replicate`], [`Block2d`] (a matrix in a
+//!   grid of blocks). Operands whose placements do not fit are compile errors; the only
+//!   change of placement is an explicit [`DTensor::redistribute`].
+//! * **Communication** happens only in the operations documented as collective (every rank
+//!   calls them in the same order): `gather`, `all_gather`, `scatter`, `redistribute`,
+//!   `from_local`, the reductions, SUMMA products, `update_halos` and the CSR product.
+//!   Each starts with one small all-reduce in which the ranks agree on the operation, the
+//!   global shapes and whether each rank's own checks passed, so a mismatch gives every
+//!   rank the same `Err` ([`DistError`](crate::error::DistError)) and nobody waits in a
+//!   collective the others left. Constructors, elementwise operations and the row-sharded ×
+//!   replicated product communicate nothing.
+//!
+//! MPI itself reports failures of its calls through its error handler, which by default
+//! ends the job (the `mpi` crate returns no error codes); what this module checks — shapes,
+//! placements, local blocks, counts that must fit a C `int`, roots, meshes — is an `Err`.
+//!
+//! Examples in this module are `no_run` (a doc test is compiled, not started: rustdoc's
+//! runner may start several in one process, and MPI starts once per process); the test
+//! binary `tests/dist.rs` runs the same operations as a singleton under `cargo test` and on
+//! 2 and 3 ranks under `mpirun`. A program:
+//!
+//! ```no_run
+//! use mdtensor::dist::{initialize, Comm, DTensor, Replicate, Shard};
+//! use mdtensor::ext;
+//! let universe = initialize().unwrap();
+//! let world = Comm::world(&universe);
+//! let x = DTensor::<f64, ext![_, 4], Shard<0>>::uniform(&world, [1000, 4], 7).unwrap();
+//! let w = DTensor::<f64, ext![4, 2], Replicate>::from_fn(&world, ext![4, 2], |[i, j]| (i + j) as f64).unwrap();
+//! let y = x.matmul(&w).unwrap();                          // row blocks, no communication
+//! let z = y.map_blocks(|b| (b * 2.0 + 1.0).eval()).unwrap(); // fused, block by block
+//! let total = z.sum().unwrap();                            // local sums + one all-reduce
+//! if world.rank() == 0 {
+//!     println!("{total:.6}"); // the same on 1, 2 or 3 ranks, up to rounding
+//! }
+//! ```
+
+mod boxes;
+mod comm;
+mod elementwise;
+mod exchange;
+mod placement;
+mod random;
+mod reduce;
+mod split;
+mod tensor;
+
+pub use comm::{initialize, Comm, Grid, Mesh};
+/// The `mpi` crate (rsmpi 0.8) this module is built on, for calls of your own.
+pub use mpi;
+pub use placement::{
+    AxisSumPlacement, Block2d, MatmulPlacement, Placement, PlacementFor, Replicate, SamePlacement, Shard,
+};
+pub use random::UniformElem;
+pub use split::split_range;
+pub use tensor::{DTensor, DistElem};

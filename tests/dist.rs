@@ -1,0 +1,248 @@
+//! Distributed tensors on however many ranks this runs on: `cargo test --features mpi
+//! --test dist` runs it as one rank (an MPI singleton); `.ci/run` runs it under
+//! `mpirun --oversubscribe -n 2` and `-n 3`. Every result is compared with the same
+//! computation on one process (the plain host tensor every rank can build), on shapes
+//! drawn at random (the same draws on every rank) that rarely divide evenly.
+//!
+//! A test harness of its own (`harness = false`): every rank runs every case in the same
+//! order (the cases are collective), each case's verdict is agreed on by all ranks, and
+//! rank 0 prints `N passed, M failed`.
+
+use mdtensor::dist::mpi::collective::SystemOperation;
+use mdtensor::dist::mpi::traits::CommunicatorCollectives;
+use mdtensor::dist::{initialize, Block2d, Comm, DTensor, Grid, Replicate, Shard};
+use mdtensor::error::DistError;
+use mdtensor::prelude::*;
+use mdtensor::{ext, Tensor};
+
+/// The same pseudo-random draws on every rank (xorshift64*).
+struct Draw(u64);
+impl Draw {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
+    }
+    fn dim(&mut self) -> usize {
+        1 + self.below(13)
+    }
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-12 * (1.0 + a.abs().max(b.abs()))
+}
+
+fn all_close(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| close(*x, *y))
+}
+
+type Case = fn(&Comm, &mut Draw) -> Result<(), String>;
+
+fn check(ok: bool, what: impl FnOnce() -> String) -> Result<(), String> {
+    if ok {
+        Ok(())
+    } else {
+        Err(what())
+    }
+}
+
+fn e2s(e: DistError) -> String {
+    e.to_string()
+}
+
+fn f(i: usize, j: usize) -> f64 {
+    (i * 31 + j * 7) as f64 * 0.25 - 3.0
+}
+
+fn gather_every_placement(w: &Comm, d: &mut Draw) -> Result<(), String> {
+    for _ in 0..4 {
+        let (m, n) = (d.dim(), d.dim());
+        let host = Tensor::<f64, ext![_, _]>::from_fn([m, n], |[i, j]| f(i, j));
+        let a = DTensor::<f64, ext![_, _], Shard<0>>::from_fn(w, [m, n], |[i, j]| f(i, j)).map_err(e2s)?;
+        let b = DTensor::<f64, ext![_, _], Shard<1>>::from_fn(w, [m, n], |[i, j]| f(i, j)).map_err(e2s)?;
+        let c = DTensor::<f64, ext![_, _], Replicate>::from_fn(w, [m, n], |[i, j]| f(i, j)).map_err(e2s)?;
+        for (name, g) in [("Shard<0>", a.all_gather()), ("Shard<1>", b.all_gather()), ("Replicate", c.all_gather())] {
+            let g = g.map_err(e2s)?;
+            check(g == host, || format!("all_gather of {name} {m}x{n} differs"))?;
+        }
+        let root = w.size() - 1;
+        let g = a.gather(root).map_err(e2s)?;
+        check(g.is_some() == (w.rank() == root), || "gather: Some on the wrong rank".into())?;
+        if let Some(g) = g {
+            check(g == host, || format!("gather of {m}x{n} differs"))?;
+        }
+        let expected_rows = mdtensor::dist::split_range(m, w.size(), w.rank()).len();
+        check(a.local().dims() == [expected_rows, n], || "block extents".into())?;
+    }
+    // Three axes, a static one, sharded last.
+    let (p, q) = (d.dim(), d.dim());
+    let host = Tensor::<i64, ext![_, 3, _]>::from_fn([p, 3, q], |[i, j, k]| (i * 100 + j * 10 + k) as i64);
+    let t = DTensor::<i64, ext![_, 3, _], Shard<2>>::from_fn(w, [p, 3, q], |[i, j, k]| (i * 100 + j * 10 + k) as i64)
+        .map_err(e2s)?;
+    check(t.all_gather().map_err(e2s)? == host, || "3-D Shard<2>".into())
+}
+
+fn scatter_and_redistribute(w: &Comm, d: &mut Draw) -> Result<(), String> {
+    for _ in 0..3 {
+        let (m, n) = (d.dim(), d.dim());
+        let host = Tensor::<f64, ext![_, _]>::from_fn([m, n], |[i, j]| f(i, j));
+        let root = d.below(w.size());
+        let full = (w.rank() == root).then(|| host.clone());
+        let a = DTensor::<f64, ext![_, _], Shard<1>>::scatter(w, root, full.as_ref()).map_err(e2s)?;
+        check(a.all_gather().map_err(e2s)? == host, || format!("scatter {m}x{n} from {root}"))?;
+        let b = a.redistribute::<Shard<0>>().map_err(e2s)?;
+        let c = b.redistribute::<Replicate>().map_err(e2s)?;
+        let e = c.redistribute::<Shard<1>>().map_err(e2s)?;
+        check(b.all_gather().map_err(e2s)? == host, || "to Shard<0>".into())?;
+        check(c.local().to_vec() == host.to_vec(), || "to Replicate".into())?;
+        check(e.local() == a.local(), || "back to Shard<1>".into())?;
+        let grid = Grid::square(w).map_err(e2s)?;
+        let g = b.redistribute_onto::<Block2d>(&grid).map_err(e2s)?;
+        check(g.all_gather().map_err(e2s)? == host, || "to Block2d".into())?;
+        let back = g.redistribute_onto::<Shard<0>>(w).map_err(e2s)?;
+        check(back.local() == b.local(), || "Block2d back to Shard<0>".into())?;
+    }
+    Ok(())
+}
+
+fn from_local_is_validated(w: &Comm, d: &mut Draw) -> Result<(), String> {
+    let m = d.dim() + 2;
+    let rows = mdtensor::dist::split_range(m, w.size(), w.rank());
+    let good = Tensor::<i32, ext![_, _]>::from_fn([rows.len(), 2], |[i, j]| ((rows.start + i) * 2 + j) as i32);
+    let a = DTensor::<i32, ext![_, 2], Shard<0>>::from_local(w, [m, 2], &good).map_err(e2s)?;
+    check(a.all_gather().map_err(e2s)?.to_vec() == (0..2 * m as i32).collect::<Vec<_>>(), || "from_local".into())?;
+    // The last rank passes a block one row too long: every rank gets an error, none hangs.
+    let last = w.size() - 1;
+    let extra = usize::from(w.rank() == last);
+    let bad = Tensor::<i32, ext![_, _]>::zeros([rows.len() + extra, 2]);
+    let r = DTensor::<i32, ext![_, 2], Shard<0>>::from_local(w, [m, 2], &bad);
+    match (w.rank() == last, r) {
+        (true, Err(DistError::LocalShape { .. })) => {}
+        (false, Err(DistError::RemoteFailure { .. })) if w.size() > 1 => {}
+        (_, r) => return Err(format!("a bad block on rank {last} gave {:?} on rank {}", r.err(), w.rank())),
+    }
+    Ok(())
+}
+
+fn mismatched_shapes_are_an_error_everywhere(w: &Comm, d: &mut Draw) -> Result<(), String> {
+    // Rank 0 believes the tensor has one row more: its collectives must fail on every
+    // rank, with the same error, instead of hanging.
+    let m = d.dim() + usize::from(w.rank() == 0 && w.size() > 1);
+    let a = DTensor::<f64, ext![_, _], Shard<0>>::zeros(w, [m, 3]).map_err(e2s)?;
+    for r in [a.all_gather().map(|_| ()), a.sum().map(|_| ()), a.redistribute::<Shard<1>>().map(|_| ())] {
+        match (w.size(), r) {
+            (1, Ok(())) => {}
+            (_, Err(DistError::Disagree { .. })) => {}
+            (_, r) => return Err(format!("mismatched shapes gave {r:?}")),
+        }
+    }
+    // After the failures the ranks are still in step.
+    let b = DTensor::<f64, ext![_], Shard<0>>::from_fn(w, [5], |[i]| i as f64).map_err(e2s)?;
+    check(b.sum().map_err(e2s)? == 10.0, || "still in step".into())
+}
+
+fn uniform_is_the_same_for_any_rank_count(w: &Comm, d: &mut Draw) -> Result<(), String> {
+    let (m, n) = (d.dim(), d.dim());
+    let a = DTensor::<f64, ext![_, _], Shard<0>>::uniform(w, [m, n], 9).map_err(e2s)?;
+    // A one-rank tensor built on this rank alone is the one-process reference.
+    let me = Comm::from_mpi(mdtensor::dist::mpi::topology::SimpleCommunicator::self_comm());
+    let one = DTensor::<f64, ext![_, _], Shard<1>>::uniform(&me, [m, n], 9).map_err(e2s)?;
+    let g = a.all_gather().map_err(e2s)?;
+    check(g.to_vec() == one.local().to_vec(), || "uniform differs from the one-rank draw".into())?;
+    check(g.iter().all(|&x| (0.0..1.0).contains(&x)), || "uniform out of [0, 1)".into())
+}
+
+fn elementwise_and_broadcasting(w: &Comm, d: &mut Draw) -> Result<(), String> {
+    for _ in 0..3 {
+        let (m, n) = (d.dim(), d.dim());
+        let x = Tensor::<f64, ext![_, _]>::from_fn([m, n], |[i, j]| f(i, j));
+        let y = Tensor::<f64, ext![_, _]>::from_fn([m, n], |[i, j]| f(j, i) + 1.0);
+        let row = Tensor::<f64, ext![_]>::from_fn([n], |[j]| j as f64 * 0.5);
+        let col = Tensor::<f64, ext![_, 1]>::from_fn([m, 1], |[i, _]| i as f64 - 2.0);
+        let expect = (&x * 2.0 - &y * &x + &row + &col).eval();
+        let dx = DTensor::<f64, ext![_, _], Shard<0>>::from_fn(w, [m, n], |[i, j]| f(i, j)).map_err(e2s)?;
+        let dy = DTensor::<f64, ext![_, _], Shard<0>>::from_fn(w, [m, n], |[i, j]| f(j, i) + 1.0).map_err(e2s)?;
+        let drow = DTensor::<f64, ext![_], Replicate>::from_fn(w, [n], |[j]| j as f64 * 0.5).map_err(e2s)?;
+        let dcol = DTensor::<f64, ext![_, 1], Replicate>::from_fn(w, [m, 1], |[i, _]| i as f64 - 2.0).map_err(e2s)?;
+        let z = dx.zip_blocks(&dy, |a, b| (a * 2.0 - b * a).eval()).map_err(e2s)?;
+        let z = z.zip_replicated(&drow, |a, r| (a + r).eval()).map_err(e2s)?;
+        let z = z.zip_replicated(&dcol, |a, c| (a + c).eval()).map_err(e2s)?;
+        let g = z.all_gather().map_err(e2s)?;
+        check(all_close(&g.to_vec(), &expect.to_vec()), || format!("elementwise {m}x{n}"))?;
+        let s = z.map_blocks(|b| b.mapv(|v| v.abs()).eval()).map_err(e2s)?;
+        check(close(s.sum().map_err(e2s)?, expect.mapv(|v| v.abs()).sum()), || "map_blocks".into())?;
+        // A block of another shape is refused (on every rank alike).
+        let wrong = dx.map_blocks(|b| Tensor::<f64, ext![_]>::zeros([b.numel() + 1]));
+        check(matches!(wrong, Err(DistError::LocalShape { .. })), || "map_blocks changing the shape".into())?;
+    }
+    Ok(())
+}
+
+fn reductions(w: &Comm, d: &mut Draw) -> Result<(), String> {
+    for _ in 0..3 {
+        let (m, n) = (d.dim(), d.dim());
+        let host = Tensor::<f64, ext![_, _]>::from_fn([m, n], |[i, j]| f(i, j) / 3.0);
+        let a = DTensor::<f64, ext![_, _], Shard<0>>::from_fn(w, [m, n], |[i, j]| f(i, j) / 3.0).map_err(e2s)?;
+        let b = a.redistribute::<Shard<1>>().map_err(e2s)?;
+        check(close(a.sum().map_err(e2s)?, host.sum()), || format!("sum {m}x{n}"))?;
+        check(close(b.sum().map_err(e2s)?, host.sum()), || "sum Shard<1>".into())?;
+        let s0 = a.sum_axis::<0>().map_err(e2s)?; // across ranks: replicated
+        let s1 = a.sum_axis::<1>().map_err(e2s)?; // within blocks: stays Shard<0>
+        let t0 = b.sum_axis::<0>().map_err(e2s)?; // stays sharded (Shard<0> of the result)
+        check(all_close(&s0.local().to_vec(), &host.sum_axis::<0>().to_vec()), || "sum_axis 0".into())?;
+        check(all_close(&s1.all_gather().map_err(e2s)?.to_vec(), &host.sum_axis::<1>().to_vec()), || {
+            "sum_axis 1".into()
+        })?;
+        check(all_close(&t0.all_gather().map_err(e2s)?.to_vec(), &host.sum_axis::<0>().to_vec()), || {
+            "sum_axis 0 of Shard<1>".into()
+        })?;
+        let ints = DTensor::<i64, ext![_], Shard<0>>::from_fn(w, [m * n], |[i]| i as i64).map_err(e2s)?;
+        let k = (m * n) as i64;
+        check(ints.sum().map_err(e2s)? == k * (k - 1) / 2, || "integer sum".into())?;
+        let g = Grid::square(w).map_err(e2s)?;
+        let blocks = a.redistribute_onto::<Block2d>(&g).map_err(e2s)?;
+        check(close(blocks.sum().map_err(e2s)?, host.sum()), || "Block2d sum".into())?;
+    }
+    Ok(())
+}
+
+fn main() {
+    let universe = initialize().expect("MPI starts");
+    let world = Comm::world(&universe);
+    let cases: &[(&str, Case)] = &[
+        ("gather_every_placement", gather_every_placement),
+        ("scatter_and_redistribute", scatter_and_redistribute),
+        ("from_local_is_validated", from_local_is_validated),
+        ("mismatched_shapes_are_an_error_everywhere", mismatched_shapes_are_an_error_everywhere),
+        ("uniform_is_the_same_for_any_rank_count", uniform_is_the_same_for_any_rank_count),
+        ("elementwise_and_broadcasting", elementwise_and_broadcasting),
+        ("reductions", reductions),
+    ];
+    let (mut passed, mut failed) = (0, 0);
+    let mut draw = Draw(0x9e37_79b9_7f4a_7c15);
+    for (name, case) in cases {
+        let mine = case(&world, &mut draw);
+        let ok = u8::from(mine.is_ok());
+        let mut all = 0u8;
+        world.raw().all_reduce_into(&ok, &mut all, SystemOperation::min());
+        if let Err(e) = &mine {
+            eprintln!("rank {}: {name}: {e}", world.rank());
+        }
+        if all == 1 {
+            passed += 1;
+        } else {
+            failed += 1;
+            if world.rank() == 0 {
+                eprintln!("FAILED {name}");
+            }
+        }
+    }
+    if world.rank() == 0 {
+        println!("dist on {} ranks: {passed} passed, {failed} failed", world.size());
+    }
+    drop(universe);
+    if failed > 0 {
+        std::process::exit(1);
+    }
+}
