@@ -207,6 +207,82 @@ fn reductions(w: &Comm, d: &mut Draw) -> Result<(), String> {
     Ok(())
 }
 
+fn products(w: &Comm, d: &mut Draw) -> Result<(), String> {
+    let grids = [
+        Grid::square(w).map_err(e2s)?,
+        Grid::new(w, [w.size(), 1]).map_err(e2s)?,
+        Grid::new(w, [1, w.size()]).map_err(e2s)?,
+    ];
+    for round in 0..3 {
+        let (m, k, n) = (d.dim(), d.dim() + 20 * round, d.dim());
+        let x = Tensor::<f64, ext![_, _]>::from_fn([m, k], |[i, j]| f(i, j) / 7.0);
+        let y = Tensor::<f64, ext![_, _]>::from_fn([k, n], |[i, j]| f(j, i) / 5.0);
+        let expect = x.matmul(&y).to_vec();
+        let dx = DTensor::<f64, ext![_, _], Shard<0>>::from_fn(w, [m, k], |[i, j]| f(i, j) / 7.0).map_err(e2s)?;
+        let dy = DTensor::<f64, ext![_, _], Replicate>::from_fn(w, [k, n], |[i, j]| f(j, i) / 5.0).map_err(e2s)?;
+        let rows = dx.matmul(&dy).map_err(e2s)?; // Shard<0>, no communication
+        check(all_close(&rows.all_gather().map_err(e2s)?.to_vec(), &expect), || {
+            format!("row-sharded product {m}x{k}x{n}")
+        })?;
+        for g in &grids {
+            let a = dx.redistribute_onto::<Block2d>(g).map_err(e2s)?;
+            let b = dy.redistribute_onto::<Block2d>(g).map_err(e2s)?;
+            let c = a.matmul(&b).map_err(e2s)?;
+            let got = c.all_gather().map_err(e2s)?.to_vec();
+            check(all_close(&got, &expect), || format!("SUMMA {m}x{k}x{n} on {:?}", g.shape()))?;
+        }
+    }
+    // Static extents: the product's extents are static too.
+    let a = DTensor::<f64, ext![5, 3], Shard<0>>::from_fn(w, ext![5, 3], |[i, j]| (i + j) as f64).map_err(e2s)?;
+    let b = DTensor::<f64, ext![3, 2], Replicate>::from_fn(w, ext![3, 2], |[i, j]| (i * j) as f64).map_err(e2s)?;
+    let c: DTensor<f64, ext![5, 2], Shard<0>> = a.matmul(&b).map_err(e2s)?;
+    let host = Tensor::<f64, ext![5, 3]>::from_fn(ext![5, 3], |[i, j]| (i + j) as f64)
+        .matmul(&Tensor::<f64, ext![3, 2]>::from_fn(ext![3, 2], |[i, j]| (i * j) as f64));
+    check(c.all_gather().map_err(e2s)? == host, || "static product".into())?;
+    // Dynamic inner extents that differ: the same Err on every rank.
+    let g = &grids[0];
+    let a = DTensor::<f64, ext![_, _], Block2d>::zeros(g, [4, 5]).map_err(e2s)?;
+    let b = DTensor::<f64, ext![_, _], Block2d>::zeros(g, [6, 2]).map_err(e2s)?;
+    check(matches!(a.matmul(&b), Err(DistError::Shape(_))), || "inner extents differ".into())
+}
+
+fn halos_and_a_stencil(w: &Comm, d: &mut Draw) -> Result<(), String> {
+    for width in 1..=2 {
+        let (m, n) = (w.size() * width + d.below(9), d.dim() + 2);
+        let host = Tensor::<f64, ext![_, _]>::from_fn([m, n], |[i, j]| f(i, j));
+        let u = DTensor::<f64, ext![_, _], Shard<0>>::from_fn(w, [m, n], |[i, j]| f(i, j)).map_err(e2s)?;
+        let h = u.update_halos(width).map_err(e2s)?;
+        let own = u.block()[0].clone();
+        check(h.own == own, || "own rows".into())?;
+        check(h.rows == (own.start.saturating_sub(width)..(own.end + width).min(m)), || {
+            format!("halo rows {:?}", h.rows)
+        })?;
+        let expect: Vec<f64> = h.rows.clone().flat_map(|i| (0..n).map(move |j| f(i, j))).collect();
+        check(h.data.to_vec() == expect, || format!("halo of width {width} on {m}x{n}"))?;
+        // One explicit 5-point step on the interior (edges held), block by block.
+        let step = |get: &dyn Fn(usize, usize) -> f64, i: usize, j: usize| {
+            if i == 0 || j == 0 || i == m - 1 || j == n - 1 {
+                get(i, j)
+            } else {
+                get(i, j) + 0.1 * (get(i - 1, j) + get(i + 1, j) + get(i, j - 1) + get(i, j + 1) - 4.0 * get(i, j))
+            }
+        };
+        let hget = |i: usize, j: usize| h.data[[i - h.rows.start, j]];
+        let next = u
+            .map_blocks(|b| Tensor::<f64, ext![_, _]>::from_fn(b.dims(), |[i, j]| step(&hget, own.start + i, j)))
+            .map_err(e2s)?;
+        let href = Tensor::<f64, ext![_, _]>::from_fn([m, n], |[i, j]| step(&|a, b| host[[a, b]], i, j));
+        check(next.all_gather().map_err(e2s)? == href, || "stencil step".into())?;
+    }
+    // A halo wider than a block: the same Err everywhere.
+    let u = DTensor::<f64, ext![_, _], Shard<0>>::zeros(w, [2 * w.size(), 3]).map_err(e2s)?;
+    match (w.size(), u.update_halos(3)) {
+        (1, Ok(_)) => Ok(()),
+        (_, Err(DistError::HaloTooWide { .. })) => Ok(()),
+        (_, r) => Err(format!("a too-wide halo gave {:?}", r.map(|h| h.rows))),
+    }
+}
+
 fn main() {
     let universe = initialize().expect("MPI starts");
     let world = Comm::world(&universe);
@@ -218,6 +294,8 @@ fn main() {
         ("uniform_is_the_same_for_any_rank_count", uniform_is_the_same_for_any_rank_count),
         ("elementwise_and_broadcasting", elementwise_and_broadcasting),
         ("reductions", reductions),
+        ("products", products),
+        ("halos_and_a_stencil", halos_and_a_stencil),
     ];
     let (mut passed, mut failed) = (0, 0);
     let mut draw = Draw(0x9e37_79b9_7f4a_7c15);

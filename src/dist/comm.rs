@@ -15,7 +15,7 @@ use std::rc::Rc;
 /// Run the program with `mpirun -n 3 ./prog`; started without `mpirun` it runs as one rank
 /// (an MPI singleton).
 ///
-/// ```no_run
+/// ```
 /// let universe = mdtensor::dist::initialize().unwrap();
 /// let world = mdtensor::dist::Comm::world(&universe);
 /// println!("rank {} of {}", world.rank(), world.size());
@@ -95,7 +95,7 @@ impl Grid {
     /// the same shape); `Err` on every rank when `rows * cols` is not the number of ranks or
     /// the ranks asked for different shapes.
     ///
-    /// ```no_run
+    /// ```
     /// use mdtensor::dist::{initialize, Comm, Grid};
     /// let universe = initialize().unwrap();
     /// let world = Comm::world(&universe);

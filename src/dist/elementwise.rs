@@ -43,9 +43,9 @@ impl<T, E: Extents, P: PlacementFor<E>> DTensor<T, E, P> {
     /// with the host's operators and end it with `.eval()`, which fuses it as on the host.
     /// `Err` when `f` returns a block of other extents.
     ///
-    /// ```no_run
+    /// ```
     /// use mdtensor::dist::{initialize, Comm, DTensor, Shard};
-    /// use mdtensor::ext;
+    /// use mdtensor::{ext, prelude::*};
     /// let universe = initialize().unwrap();
     /// let world = Comm::world(&universe);
     /// let a = DTensor::<f64, ext![_], Shard<0>>::from_fn(&world, [9], |[i]| i as f64).unwrap();
@@ -64,9 +64,9 @@ impl<T, E: Extents, P: PlacementFor<E>> DTensor<T, E, P> {
     /// same placement (no communication; different placements are a compile error, and
     /// different global extents, dynamic ones included, an `Err` on every rank alike).
     ///
-    /// ```no_run
+    /// ```
     /// use mdtensor::dist::{initialize, Comm, DTensor, Shard};
-    /// use mdtensor::ext;
+    /// use mdtensor::{ext, prelude::*};
     /// let universe = initialize().unwrap();
     /// let world = Comm::world(&universe);
     /// let a = DTensor::<f64, ext![_, 3], Shard<0>>::from_fn(&world, [5, 3], |[i, j]| (i + j) as f64).unwrap();
@@ -104,9 +104,9 @@ impl<T, E: Extents, P: PlacementFor<E>> DTensor<T, E, P> {
     /// axes of extent 1 stretch): a bias row, a column of scales (no communication).
     /// `Err` when `other` does not broadcast to this tensor's global extents.
     ///
-    /// ```no_run
+    /// ```
     /// use mdtensor::dist::{initialize, Comm, DTensor, Replicate, Shard};
-    /// use mdtensor::ext;
+    /// use mdtensor::{ext, prelude::*};
     /// let universe = initialize().unwrap();
     /// let world = Comm::world(&universe);
     /// let a = DTensor::<f64, ext![_, 3], Shard<0>>::zeros(&world, [7, 3]).unwrap();

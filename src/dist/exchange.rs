@@ -112,7 +112,7 @@ impl<T: DistElem, E: Extents, P: PlacementFor<E>> DTensor<T, E, P> {
     /// The whole tensor on rank `root` (`Some` there, `None` elsewhere): one all-to-all in
     /// which each element is sent once.
     ///
-    /// ```no_run
+    /// ```
     /// use mdtensor::dist::{initialize, Comm, DTensor, Shard};
     /// use mdtensor::ext;
     /// let universe = initialize().unwrap();
@@ -151,7 +151,7 @@ impl<T: DistElem, E: Extents, P: PlacementFor<E>> DTensor<T, E, P> {
     /// rank exactly the elements it lacks (moving out of `Replicate` communicates nothing).
     /// This is the only way a placement changes: operations never redistribute silently.
     ///
-    /// ```no_run
+    /// ```
     /// use mdtensor::dist::{initialize, Comm, DTensor, Shard};
     /// use mdtensor::ext;
     /// let universe = initialize().unwrap();
@@ -186,7 +186,7 @@ impl<T: DistElem, E: Extents, P: PlacementFor<E>> DTensor<T, E, P> {
     /// `Some` on `root` and ignored elsewhere): the shape travels first, then each rank
     /// receives its block, every element once.
     ///
-    /// ```no_run
+    /// ```
     /// use mdtensor::dist::{initialize, Comm, DTensor, Shard};
     /// use mdtensor::{ext, Tensor};
     /// let universe = initialize().unwrap();

@@ -20,14 +20,14 @@
 //! ends the job (the `mpi` crate returns no error codes); what this module checks — shapes,
 //! placements, local blocks, counts that must fit a C `int`, roots, meshes — is an `Err`.
 //!
-//! Examples in this module are `no_run` (a doc test is compiled, not started: rustdoc's
-//! runner may start several in one process, and MPI starts once per process); the test
-//! binary `tests/dist.rs` runs the same operations as a singleton under `cargo test` and on
-//! 2 and 3 ranks under `mpirun`. A program:
+//! The examples in this module's documentation run as MPI singletons (each doc test is a
+//! process of its own, one rank); the test binary `tests/dist.rs` runs the same
+//! operations as a singleton under `cargo test --features mpi` and on 2 and 3 ranks under
+//! `mpirun`. A program:
 //!
-//! ```no_run
+//! ```
 //! use mdtensor::dist::{initialize, Comm, DTensor, Replicate, Shard};
-//! use mdtensor::ext;
+//! use mdtensor::{ext, prelude::*};
 //! let universe = initialize().unwrap();
 //! let world = Comm::world(&universe);
 //! let x = DTensor::<f64, ext![_, 4], Shard<0>>::uniform(&world, [1000, 4], 7).unwrap();
@@ -44,6 +44,8 @@ mod boxes;
 mod comm;
 mod elementwise;
 mod exchange;
+mod halo;
+mod matmul;
 mod placement;
 mod random;
 mod reduce;
@@ -51,6 +53,7 @@ mod split;
 mod tensor;
 
 pub use comm::{initialize, Comm, Grid, Mesh};
+pub use halo::Halo;
 /// The `mpi` crate (rsmpi 0.8) this module is built on, for calls of your own.
 pub use mpi;
 pub use placement::{

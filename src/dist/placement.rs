@@ -124,15 +124,42 @@ impl<P: Placement> SamePlacement<P> for P {}
 pub trait MatmulPlacement<Q: Placement>: Placement {
     /// The placement of the product.
     type Output: Placement;
+    /// Whether the product is SUMMA on a grid (else each rank multiplies its rows alone).
+    const SUMMA: bool;
+    /// The product's mesh.
+    fn output_mesh(mesh: &Self::Mesh) -> <Self::Output as Placement>::Mesh;
+    /// The grid, for SUMMA.
+    fn grid(mesh: &Self::Mesh) -> Option<&Grid>;
 }
 impl MatmulPlacement<Replicate> for Shard<0> {
     type Output = Shard<0>;
+    const SUMMA: bool = false;
+    fn output_mesh(mesh: &Comm) -> Comm {
+        mesh.clone()
+    }
+    fn grid(_: &Comm) -> Option<&Grid> {
+        None
+    }
 }
 impl MatmulPlacement<Replicate> for Replicate {
     type Output = Replicate;
+    const SUMMA: bool = false;
+    fn output_mesh(mesh: &Comm) -> Comm {
+        mesh.clone()
+    }
+    fn grid(_: &Comm) -> Option<&Grid> {
+        None
+    }
 }
 impl MatmulPlacement<Block2d> for Block2d {
     type Output = Block2d;
+    const SUMMA: bool = true;
+    fn output_mesh(mesh: &Grid) -> Grid {
+        mesh.clone()
+    }
+    fn grid(mesh: &Grid) -> Option<&Grid> {
+        Some(mesh)
+    }
 }
 
 /// The placement of a sum along axis `I`: summing the sharded axis gives a replicated

@@ -38,7 +38,7 @@ impl<T: UniformElem, E: Extents, P: PlacementFor<E>> DTensor<T, E, P> {
     /// and `i`'s row-major position alone, so the global tensor is the same on any number
     /// of ranks (no communication; this does not use the `rand` feature).
     ///
-    /// ```no_run
+    /// ```
     /// use mdtensor::dist::{initialize, Comm, DTensor, Replicate, Shard};
     /// use mdtensor::ext;
     /// let universe = initialize().unwrap();

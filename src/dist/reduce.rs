@@ -27,7 +27,7 @@ impl<T: DistElem + Zero, E: Extents, P: PlacementFor<E>> DTensor<T, E, P> {
     /// each block, then the ranks' partial sums added pairwise in rank order, the same bits
     /// on every rank.
     ///
-    /// ```no_run
+    /// ```
     /// use mdtensor::dist::{initialize, Comm, DTensor, Shard};
     /// use mdtensor::ext;
     /// let universe = initialize().unwrap();
@@ -52,7 +52,7 @@ impl<T: DistElem + Zero, E: Extents, P: PlacementFor<E>> DTensor<T, E, P> {
     /// partial sums added in rank order: collective); along another axis the result stays
     /// sharded (its axis number drops by one past `I`) and nothing is communicated.
     ///
-    /// ```no_run
+    /// ```
     /// use mdtensor::dist::{initialize, Comm, DTensor, Replicate, Shard};
     /// use mdtensor::ext;
     /// let universe = initialize().unwrap();

@@ -23,6 +23,23 @@ pub fn split_range(n: usize, parts: usize, part: usize) -> Range<usize> {
     start..start + len
 }
 
+/// The part holding index `i` of an axis of `n` elements split in `parts` (`i < n`).
+pub(crate) fn owner_of(n: usize, parts: usize, i: usize) -> usize {
+    let parts = parts.max(1);
+    let (q, r) = (n / parts, n % parts);
+    let big = (q + 1) * r;
+    if i < big {
+        i / (q + 1)
+    } else {
+        r + (i - big) / q.max(1)
+    }
+}
+
+/// The smallest part's length.
+pub(crate) fn smallest_part(n: usize, parts: usize) -> usize {
+    n / parts.max(1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -36,7 +53,11 @@ mod tests {
                     let r = split_range(n, parts, p);
                     assert_eq!(r.start, next);
                     next = r.end;
-                    assert!(r.len() == n / parts || r.len() == n / parts + 1);
+                    for i in r.clone() {
+                        assert_eq!(owner_of(n, parts, i), p, "n={n} parts={parts} i={i}");
+                    }
+                    assert!(r.len() >= smallest_part(n, parts));
+                    assert!(r.len() <= smallest_part(n, parts) + 1);
                 }
                 assert_eq!(next, n);
             }

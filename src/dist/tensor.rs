@@ -32,7 +32,7 @@ impl<T: mpi::datatype::Equivalence + Copy + Default + Send + Sync + 'static> Dis
 /// all-reduce so that ranks that disagree about shapes all get the same `Err` instead of a
 /// hang.
 ///
-/// ```no_run
+/// ```
 /// use mdtensor::dist::{initialize, Comm, DTensor, Shard};
 /// use mdtensor::ext;
 /// let universe = initialize().unwrap();
@@ -145,7 +145,7 @@ impl<T: DistElem, E: Extents, P: PlacementFor<E>> DTensor<T, E, P> {
     /// gives it (`Err(LocalShape)` on that rank, `Err(RemoteFailure)` on the others). For
     /// `Replicate`, every rank's block is taken as the same tensor (not compared).
     ///
-    /// ```no_run
+    /// ```
     /// use mdtensor::dist::{initialize, split_range, Comm, DTensor, Shard};
     /// use mdtensor::{ext, Tensor};
     /// let universe = initialize().unwrap();
