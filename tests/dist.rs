@@ -283,6 +283,40 @@ fn halos_and_a_stencil(w: &Comm, d: &mut Draw) -> Result<(), String> {
     }
 }
 
+fn sparse_products(w: &Comm, d: &mut Draw) -> Result<(), String> {
+    for round in 0..3 {
+        let (m, n) = (d.dim() + 3 * round, d.dim() + 2 * round);
+        let seed = d.below(1000) as u64;
+        let entry = |i: usize, j: usize| -> Option<f64> {
+            let h = (i as u64 * 1_000_003 + j as u64 * 7919 + seed).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 60;
+            (h < 5).then(|| (i * n + j) as f64 * 0.5 - 1.0)
+        };
+        let rows = mdtensor::dist::split_range(m, w.size(), w.rank());
+        let (mut indptr, mut indices, mut values) = (vec![0usize], vec![], vec![]);
+        for i in rows.clone() {
+            for j in 0..n {
+                if let Some(v) = entry(i, j) {
+                    indices.push(j);
+                    values.push(v);
+                }
+            }
+            indptr.push(indices.len());
+        }
+        let local = mdtensor::sparse::CsrMatrix::<f64>::new([rows.len(), n], indptr, indices, values);
+        let a = mdtensor::dist::DistCsr::from_local(w, [m, n], &local).map_err(e2s)?;
+        let x = DTensor::<f64, ext![_], Shard<0>>::from_fn(w, [n], |[j]| (j as f64).sin()).map_err(e2s)?;
+        let y = a.matvec(&x).map_err(e2s)?.all_gather().map_err(e2s)?;
+        let expect: Vec<f64> =
+            (0..m).map(|i| (0..n).filter_map(|j| entry(i, j).map(|v| v * (j as f64).sin())).sum()).collect();
+        check(all_close(&y.to_vec(), &expect), || format!("CSR {m}x{n}"))?;
+        check(w.size() > 1 || a.ghosts() == 0, || "one rank needs no ghosts".into())?;
+        // A vector of the wrong length: the same Err on every rank.
+        let bad = DTensor::<f64, ext![_], Shard<0>>::zeros(w, [n + 1]).map_err(e2s)?;
+        check(matches!(a.matvec(&bad), Err(DistError::Shape(_))), || "CSR length check".into())?;
+    }
+    Ok(())
+}
+
 fn main() {
     let universe = initialize().expect("MPI starts");
     let world = Comm::world(&universe);
@@ -296,6 +330,7 @@ fn main() {
         ("reductions", reductions),
         ("products", products),
         ("halos_and_a_stencil", halos_and_a_stencil),
+        ("sparse_products", sparse_products),
     ];
     let (mut passed, mut failed) = (0, 0);
     let mut draw = Draw(0x9e37_79b9_7f4a_7c15);

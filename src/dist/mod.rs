@@ -42,6 +42,7 @@
 
 mod boxes;
 mod comm;
+mod csr;
 mod elementwise;
 mod exchange;
 mod halo;
@@ -53,6 +54,7 @@ mod split;
 mod tensor;
 
 pub use comm::{initialize, Comm, Grid, Mesh};
+pub use csr::DistCsr;
 pub use halo::Halo;
 /// The `mpi` crate (rsmpi 0.8) this module is built on, for calls of your own.
 pub use mpi;

@@ -1,6 +1,6 @@
 //! Errors of distributed tensors (feature `mpi`).
 
-use super::ShapeError;
+use super::{Rejected, ShapeError, SparseError};
 use core::fmt;
 
 /// What went wrong with a distributed tensor: starting MPI, building a mesh, ranks that
@@ -87,6 +87,8 @@ pub enum DistError {
     },
     /// A shape rule was broken (checked on global extents, identically on every rank).
     Shape(ShapeError),
+    /// A sparse matrix's arrays were rejected.
+    Sparse(SparseError),
     /// A value that MPI counts with a C `int` (element counts, ranks) does not fit one.
     CountOverflow {
         /// The operation.
@@ -131,6 +133,7 @@ impl fmt::Display for DistError {
                 "{op}: the target mesh does not hold the same ranks in the same order; build it from this tensor's Comm"
             ),
             DistError::Shape(e) => e.fmt(f),
+            DistError::Sparse(e) => e.fmt(f),
             DistError::CountOverflow { op, count } => {
                 write!(f, "{op}: {count} elements do not fit MPI's C int count; split the operation")
             }
@@ -142,6 +145,7 @@ impl std::error::Error for DistError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             DistError::Shape(e) => Some(e),
+            DistError::Sparse(e) => Some(e),
             _ => None,
         }
     }
@@ -156,5 +160,11 @@ impl From<ShapeError> for DistError {
 impl<X> From<(ShapeError, X)> for DistError {
     fn from((e, _input): (ShapeError, X)) -> Self {
         DistError::Shape(e)
+    }
+}
+
+impl<P> From<Rejected<P>> for DistError {
+    fn from(r: Rejected<P>) -> Self {
+        DistError::Sparse(r.error)
     }
 }
