@@ -29,12 +29,12 @@ pub struct Halo<T, E: Extents> {
     pub own: Range<usize>,
 }
 
-impl<T: DistElem, E: Extents, const A: usize> DTensor<T, E, Shard<A>>
+impl<T: DistElem, E: Extents> DTensor<T, E, Shard<0>>
 where
-    Shard<A>: PlacementFor<E>,
+    Shard<0>: PlacementFor<E>,
 {
     /// The local block with `width` ghost rows from each neighbouring rank along the
-    /// sharded axis (fewer at the tensor's edges; the axis must be axis 0), in one
+    /// sharded axis 0 (fewer at the tensor's edges), in one
     /// exchange with each neighbour (collective). `Err` on every rank when a block is
     /// narrower than `width` (the data would have to come from a rank further away).
     ///
@@ -56,14 +56,6 @@ where
         let dims = self.global.dims();
         let dims = dims.as_ref();
         let check = || -> Result<usize, DistError> {
-            if A != 0 || dims.is_empty() {
-                return Err(DistError::Shape(crate::error::ShapeError::Incompatible {
-                    op,
-                    lhs: dims.to_vec(),
-                    rhs: vec![width],
-                    reason: format!("halos are exchanged along axis 0; this tensor is sharded along axis {A}"),
-                }));
-            }
             let smallest = smallest_part(dims[0], size);
             if size > 1 && width > smallest {
                 return Err(DistError::HaloTooWide { width, smallest_block: smallest });
