@@ -39,8 +39,8 @@ impl core::fmt::Debug for Comm {
 
 impl Comm {
     /// Every rank the program was started with (`MPI_COMM_WORLD`).
-    pub fn world(_universe: &mpi::environment::Universe) -> Comm {
-        Comm::from_mpi(_universe.world())
+    pub fn world(universe: &mpi::environment::Universe) -> Comm {
+        Comm::from_mpi(universe.world())
     }
     /// Wraps any communicator of the `mpi` crate.
     pub fn from_mpi(comm: SimpleCommunicator) -> Comm {

@@ -1,6 +1,23 @@
 //! Tensors distributed over MPI ranks (feature `mpi`): the same global extents, static
 //! checks and expression syntax as host tensors, with each rank holding one block.
 //!
+//! Install an MPI (Debian/Ubuntu: `apt-get install openmpi-bin libopenmpi-dev
+//! libclang-dev`), build with `--features mpi`, run with `mpirun -n 4 ./prog` (or alone, as
+//! one rank).
+//!
+//! | task | API | communicates |
+//! |---|---|---|
+//! | start MPI, the world, a grid | [`initialize`], [`Comm::world`], [`Grid::new`], [`Grid::square`] | `Grid`: yes |
+//! | build a block per rank | [`DTensor::from_fn`] (global indices), [`DTensor::zeros`], [`DTensor::uniform`] (same global tensor on any rank count) | no |
+//! | adopt blocks you computed | [`DTensor::from_local`] (validated) | agreement only |
+//! | move data | [`DTensor::scatter`], [`DTensor::gather`], [`DTensor::all_gather`], [`DTensor::redistribute`], [`DTensor::redistribute_onto`] (to or from a `Grid`) | yes |
+//! | elementwise, block by block | [`DTensor::map_blocks`], [`DTensor::zip_blocks`], [`DTensor::zip_replicated`] (broadcasting a replicated operand) | no |
+//! | reduce | [`DTensor::sum`], [`DTensor::sum_axis`] | yes (along a sharded axis) |
+//! | matrix products | [`DTensor::matmul`]: `Shard<0> @ Replicate`, `Block2d @ Block2d` (SUMMA) | SUMMA: yes |
+//! | stencils | [`DTensor::update_halos`] → [`Halo`] | neighbours |
+//! | sparse | [`DistCsr::from_local`], [`DistCsr::matvec`] (ghost values only) | yes |
+//! | look at the block | [`DTensor::local`], [`DTensor::block`] (its global ranges), [`split_range`] | no |
+//!
 //! * **Meshes**: [`Comm`] (MPI's `world` or any communicator) and [`Grid`] (a 2-D
 //!   Cartesian grid with row and column sub-communicators).
 //! * **Placements** ([`Placement`]), one type each: [`Shard<A>`] (consecutive blocks along
