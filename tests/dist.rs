@@ -142,6 +142,18 @@ fn mismatched_shapes_are_an_error_everywhere(w: &Comm, d: &mut Draw) -> Result<(
     check(b.sum().map_err(e2s)? == 10.0, || "still in step".into())
 }
 
+fn different_calls_are_an_error_everywhere(w: &Comm, d: &mut Draw) -> Result<(), String> {
+    // Rank 0 sums while the others gather: both start with the agreement all-reduce, see
+    // different operations, and return the same Err.
+    let a = DTensor::<f64, ext![_, _], Shard<0>>::zeros(w, [d.dim(), 3]).map_err(e2s)?;
+    let r = if w.rank() == 0 { a.sum().map(|_| ()) } else { a.all_gather().map(|_| ()) };
+    match (w.size(), r) {
+        (1, Ok(())) => Ok(()),
+        (_, Err(DistError::Disagree { .. })) => Ok(()),
+        (_, r) => Err(format!("different calls gave {r:?}")),
+    }
+}
+
 fn uniform_is_the_same_for_any_rank_count(w: &Comm, d: &mut Draw) -> Result<(), String> {
     let (m, n) = (d.dim(), d.dim());
     let a = DTensor::<f64, ext![_, _], Shard<0>>::uniform(w, [m, n], 9).map_err(e2s)?;
@@ -325,6 +337,7 @@ fn main() {
         ("scatter_and_redistribute", scatter_and_redistribute),
         ("from_local_is_validated", from_local_is_validated),
         ("mismatched_shapes_are_an_error_everywhere", mismatched_shapes_are_an_error_everywhere),
+        ("different_calls_are_an_error_everywhere", different_calls_are_an_error_everywhere),
         ("uniform_is_the_same_for_any_rank_count", uniform_is_the_same_for_any_rank_count),
         ("elementwise_and_broadcasting", elementwise_and_broadcasting),
         ("reductions", reductions),

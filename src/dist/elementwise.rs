@@ -9,12 +9,13 @@ use crate::alloc::try_vec_with_capacity;
 use crate::error::{DistError, ShapeError};
 use crate::extents::{CanBroadcast, Extents};
 use crate::tensor::Tensor;
+use crate::view::ReshapeTo;
 use core::ops::Range;
 
 impl<T, E: Extents, P: PlacementFor<E>> DTensor<T, E, P> {
     /// Takes a block computed by a closure as this tensor's new block; `Err` when its
     /// extents are not the block's (the closure must keep the shape).
-    fn with_block<U: Clone, F: Extents>(
+    fn with_block<U, F: ReshapeTo<E::Dynamic>>(
         &self,
         op: &'static str,
         out: Tensor<U, F>,
@@ -29,7 +30,8 @@ impl<T, E: Extents, P: PlacementFor<E>> DTensor<T, E, P> {
                 found,
             });
         }
-        let local = Tensor::try_from_vec(E::Dynamic::from_dims(&found)?, out.into_vec())?;
+        // The same buffer under the block's extents type (no copy).
+        let local = out.try_into_shape::<E::Dynamic>(E::Dynamic::from_dims(&found)?)?;
         Ok(DTensor {
             global: self.global.clone(),
             local,
@@ -52,7 +54,7 @@ impl<T, E: Extents, P: PlacementFor<E>> DTensor<T, E, P> {
     /// let b = a.map_blocks(|x| (x * x + 1.0).eval()).unwrap();
     /// assert_eq!(b.sum().unwrap(), (0..9).map(|i| (i * i + 1) as f64).sum::<f64>());
     /// ```
-    pub fn map_blocks<U: Clone, F: Extents>(
+    pub fn map_blocks<U, F: ReshapeTo<E::Dynamic>>(
         &self,
         f: impl FnOnce(&Tensor<T, E::Dynamic>) -> Tensor<U, F>,
     ) -> Result<DTensor<U, E, P>, DistError> {
@@ -74,7 +76,7 @@ impl<T, E: Extents, P: PlacementFor<E>> DTensor<T, E, P> {
     /// let c = a.zip_blocks(&b, |x, y| (x - y).eval()).unwrap(); // c[i, j] = j
     /// assert_eq!(c.sum().unwrap(), 15.0);
     /// ```
-    pub fn zip_blocks<T2, E2: Extents, Q: Placement, U: Clone, F: Extents>(
+    pub fn zip_blocks<T2, E2: Extents, Q: Placement, U, F: ReshapeTo<E::Dynamic>>(
         &self,
         other: &DTensor<T2, E2, Q>,
         f: impl FnOnce(&Tensor<T, E::Dynamic>, &Tensor<T2, E2::Dynamic>) -> Tensor<U, F>,
@@ -114,7 +116,7 @@ impl<T, E: Extents, P: PlacementFor<E>> DTensor<T, E, P> {
     /// let b = a.zip_replicated(&col, |x, c| (x + c).eval()).unwrap(); // b[i, j] = i
     /// assert_eq!(b.sum().unwrap(), 3.0 * 21.0);
     /// ```
-    pub fn zip_replicated<T2: Copy, E2: Extents, U: Clone, F: Extents>(
+    pub fn zip_replicated<T2: Copy, E2: Extents, U, F: ReshapeTo<E::Dynamic>>(
         &self,
         other: &DTensor<T2, E2, Replicate>,
         f: impl FnOnce(&Tensor<T, E::Dynamic>, &Tensor<T2, E2::Dynamic>) -> Tensor<U, F>,
