@@ -255,7 +255,14 @@ fn products(w: &Comm, d: &mut Draw) -> Result<(), String> {
     let g = &grids[0];
     let a = DTensor::<f64, ext![_, _], Block2d>::zeros(g, [4, 5]).map_err(e2s)?;
     let b = DTensor::<f64, ext![_, _], Block2d>::zeros(g, [6, 2]).map_err(e2s)?;
-    check(matches!(a.matmul(&b), Err(DistError::Shape(_))), || "inner extents differ".into())
+    check(matches!(a.matmul(&b), Err(DistError::Shape(_))), || "inner extents differ".into())?;
+    // Operands on grids of different shapes: the same Err on every rank, no SUMMA.
+    let a = DTensor::<f64, ext![_, _], Block2d>::zeros(&grids[1], [4, 5]).map_err(e2s)?;
+    let b = DTensor::<f64, ext![_, _], Block2d>::zeros(&grids[2], [5, 2]).map_err(e2s)?;
+    match (w.size(), a.matmul(&b)) {
+        (1, Ok(_)) | (_, Err(DistError::OtherMesh { .. })) => Ok(()),
+        (_, r) => Err(format!("operands on different grids gave {:?}", r.map(|c| c.dims()))),
+    }
 }
 
 fn halos_and_a_stencil(w: &Comm, d: &mut Draw) -> Result<(), String> {

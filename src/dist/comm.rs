@@ -155,15 +155,24 @@ impl Grid {
 pub trait Mesh: Clone + core::fmt::Debug + 'static {
     /// Every rank of the mesh, in the mesh's numbering.
     fn comm(&self) -> &Comm;
+    /// The mesh's shape, the same on every rank: `[1, ranks]` for a line, `[rows, cols]`
+    /// for a grid.
+    fn shape(&self) -> [usize; 2];
 }
 impl Mesh for Comm {
     fn comm(&self) -> &Comm {
         self
     }
+    fn shape(&self) -> [usize; 2] {
+        [1, self.size()]
+    }
 }
 impl Mesh for Grid {
     fn comm(&self) -> &Comm {
         self.whole()
+    }
+    fn shape(&self) -> [usize; 2] {
+        Grid::shape(self)
     }
 }
 

@@ -60,7 +60,9 @@ impl<T: DistElem + GemmElem, E: Extents<Index = [usize; 2]>, P: PlacementFor<E>>
     {
         let op = "matmul";
         let ([m, k], [k2, n]) = (self.global.dims(), rhs.global.dims());
-        let shape = if k == k2 {
+        let shape = if self.mesh.shape() != rhs.mesh.shape() {
+            Err(DistError::OtherMesh { op })
+        } else if k == k2 {
             // SUMMA's panels hold at most PANEL columns of m rows (or rows of n columns),
             // counted by MPI in a C int.
             let panel = m.max(n).saturating_mul(PANEL);

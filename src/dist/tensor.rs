@@ -116,6 +116,7 @@ impl<T, E: Extents, P: Placement> DTensor<T, E, P> {
         Fingerprint::new(op)
             .bytes(core::any::type_name::<T>().as_bytes())
             .bytes(P::name().as_bytes())
+            .usizes(&self.mesh.shape())
             .usizes(self.global.dims().as_ref())
     }
 }
