@@ -212,6 +212,25 @@ fn reductions(w: &Comm, d: &mut Draw) -> Result<(), String> {
         let ints = DTensor::<i64, ext![_], Shard<0>>::from_fn(w, [m * n], |[i]| i as i64).map_err(e2s)?;
         let k = (m * n) as i64;
         check(ints.sum().map_err(e2s)? == k * (k - 1) / 2, || "integer sum".into())?;
+        check(close(a.mean().map_err(e2s)?, host.mean()), || "mean".into())?;
+        check(a.max().map_err(e2s)? == host.max() && b.min().map_err(e2s)? == host.min(), || "max, min".into())?;
+        // NaN propagates (numpy's max), wherever it sits; fewer rows than ranks leave
+        // some blocks empty.
+        let (r, c) = (d.below(m), d.below(n));
+        let nan =
+            DTensor::<f64, ext![_, _], Shard<0>>::from_fn(
+                w,
+                [m, n],
+                |[i, j]| if (i, j) == (r, c) { f64::NAN } else { f(i, j) },
+            )
+            .map_err(e2s)?;
+        check(nan.max().map_err(e2s)?.is_some_and(f64::is_nan), || "max with a NaN".into())?;
+        let tiny = DTensor::<f64, ext![_], Shard<0>>::from_fn(w, [2], |[i]| i as f64).map_err(e2s)?;
+        check(tiny.max().map_err(e2s)? == Some(1.0) && tiny.min().map_err(e2s)? == Some(0.0), || {
+            "max of 2 over the ranks".into()
+        })?;
+        let empty = DTensor::<f64, ext![_], Shard<0>>::zeros(w, [0]).map_err(e2s)?;
+        check(empty.max().map_err(e2s)?.is_none() && empty.mean().map_err(e2s)?.is_nan(), || "empty max, mean".into())?;
         let g = Grid::square(w).map_err(e2s)?;
         let blocks = a.redistribute_onto::<Block2d>(&g).map_err(e2s)?;
         check(close(blocks.sum().map_err(e2s)?, host.sum()), || "Block2d sum".into())?;

@@ -12,7 +12,7 @@
 //! | adopt blocks you computed | [`DTensor::from_local`] (validated) | agreement only |
 //! | move data | [`DTensor::scatter`], [`DTensor::gather`], [`DTensor::all_gather`], [`DTensor::redistribute`], [`DTensor::redistribute_onto`] (to or from a `Grid`) | yes |
 //! | elementwise, block by block | [`DTensor::map_blocks`], [`DTensor::zip_blocks`], [`DTensor::zip_replicated`] (broadcasting a replicated operand) | no |
-//! | reduce | [`DTensor::sum`], [`DTensor::sum_axis`] | yes (along a sharded axis) |
+//! | reduce | [`DTensor::sum`], [`DTensor::mean`], [`DTensor::max`], [`DTensor::min`], [`DTensor::sum_axis`] | yes (unless replicated; `sum_axis` only along the sharded axis) |
 //! | matrix products | [`DTensor::matmul`]: `Shard<0> @ Replicate`, `Block2d @ Block2d` (SUMMA) | SUMMA: yes |
 //! | stencils | [`DTensor::update_halos`] → [`Halo`] | neighbours |
 //! | sparse | [`DistCsr::from_local`], [`DistCsr::matvec`] (ghost values only) | yes |

@@ -8,7 +8,7 @@ use super::tensor::{DTensor, DistElem};
 use crate::alloc::try_vec_filled;
 use crate::error::DistError;
 use crate::extents::{Extents, RemoveAxis};
-use crate::tensor::Tensor;
+use crate::tensor::{NanOrd, Tensor};
 use core::ops::Range;
 use mpi::traits::CommunicatorCollectives;
 use num_traits::Zero;
@@ -91,5 +91,61 @@ impl<T: DistElem + Zero, E: Extents, P: PlacementFor<E>> DTensor<T, E, P> {
             reduced.into_vec()
         };
         DTensor::from_parts(global, block, self.mesh.clone(), data)
+    }
+}
+
+impl<T: DistElem + Zero + num_traits::Float, E: Extents, P: PlacementFor<E>> DTensor<T, E, P> {
+    /// The arithmetic mean (NaN when empty, as numpy's `a.mean()`): [`DTensor::sum`] over
+    /// the global element count (collective unless replicated).
+    ///
+    /// ```
+    /// use mdtensor::dist::{initialize, Comm, DTensor, Shard};
+    /// use mdtensor::ext;
+    /// let universe = initialize().unwrap();
+    /// let world = Comm::world(&universe);
+    /// let a = DTensor::<f64, ext![_], Shard<0>>::from_fn(&world, [5], |[i]| i as f64).unwrap();
+    /// assert_eq!(a.mean().unwrap(), 2.0);
+    /// ```
+    pub fn mean(&self) -> Result<T, DistError> {
+        let n = T::from(self.numel()).unwrap_or_else(T::nan);
+        Ok(self.sum()? / n)
+    }
+}
+
+impl<T: DistElem + NanOrd, E: Extents, P: PlacementFor<E>> DTensor<T, E, P> {
+    /// Every rank's extreme (`None` from an empty block), combined in rank order by the
+    /// host's rule, so NaN propagates as in numpy.
+    fn extreme(&self, op: &'static str, largest: bool) -> Result<Option<T>, DistError> {
+        let local = if largest { self.local.max() } else { self.local.min() };
+        if P::REPLICATED {
+            return Ok(local);
+        }
+        let comm = self.mesh.comm();
+        agree(comm, op, self.fingerprint(op).finish(), true)?;
+        let values = all_parts(op, comm, &[local.unwrap_or_default()])?;
+        let present = all_parts(op, comm, &[u8::from(local.is_some())])?;
+        let found: Vec<T> = values.into_iter().zip(present).filter(|&(_, p)| p == 1).map(|(v, _)| v).collect();
+        let t = Tensor::<T, (crate::extents::Dyn,)>::try_from_vec([found.len()], found)?;
+        Ok(if largest { t.max() } else { t.min() })
+    }
+    /// The largest element (NaN if any is NaN; `None` when empty), as the host's `max`
+    /// (collective unless replicated).
+    ///
+    /// ```
+    /// use mdtensor::dist::{initialize, Comm, DTensor, Shard};
+    /// use mdtensor::ext;
+    /// let universe = initialize().unwrap();
+    /// let world = Comm::world(&universe);
+    /// let a = DTensor::<f64, ext![_], Shard<0>>::from_fn(&world, [7], |[i]| (i as f64 - 3.0).abs()).unwrap();
+    /// assert_eq!(a.max().unwrap(), Some(3.0));
+    /// assert_eq!(a.min().unwrap(), Some(0.0));
+    /// ```
+    pub fn max(&self) -> Result<Option<T>, DistError> {
+        self.extreme("max", true)
+    }
+    /// The smallest element (NaN if any is NaN; `None` when empty), as the host's `min`
+    /// (collective unless replicated).
+    pub fn min(&self) -> Result<Option<T>, DistError> {
+        self.extreme("min", false)
     }
 }
