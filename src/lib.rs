@@ -63,6 +63,9 @@ pub mod ops;
 #[cfg(feature = "cuda")]
 pub mod device;
 
+#[cfg(feature = "mpi")]
+pub mod dist;
+
 mod fmt;
 
 pub mod io;

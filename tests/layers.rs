@@ -23,7 +23,7 @@ const LAYERS: &[&[&str]] = &[
     &["tensor"],
     &["view", "iter"],
     &["ops"],
-    &["device"],
+    &["device", "dist"],
     &["fmt", "io", "interop", "serde", "approx"],
     &["guide"],
     &["lib", "macros", "traits"],

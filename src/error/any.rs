@@ -9,6 +9,8 @@
 
 #[cfg(feature = "cuda")]
 use super::DeviceError;
+#[cfg(feature = "mpi")]
+use super::DistError;
 use super::{BandError, NpyError, Rejected, ShapeError, SparseError};
 use core::fmt;
 
@@ -44,6 +46,9 @@ pub enum Error {
     /// A GPU operation failed (feature `cuda`).
     #[cfg(feature = "cuda")]
     Device(DeviceError),
+    /// A distributed (MPI) operation failed (feature `mpi`).
+    #[cfg(feature = "mpi")]
+    Dist(DistError),
 }
 
 impl fmt::Display for Error {
@@ -57,6 +62,8 @@ impl fmt::Display for Error {
             Error::Npy(e) => e.fmt(f),
             #[cfg(feature = "cuda")]
             Error::Device(e) => e.fmt(f),
+            #[cfg(feature = "mpi")]
+            Error::Dist(e) => e.fmt(f),
         }
     }
 }
@@ -70,6 +77,8 @@ impl std::error::Error for Error {
             Error::Npy(e) => e,
             #[cfg(feature = "cuda")]
             Error::Device(e) => e,
+            #[cfg(feature = "mpi")]
+            Error::Dist(e) => e,
         })
     }
 }
@@ -78,6 +87,12 @@ impl std::error::Error for Error {
 impl From<DeviceError> for Error {
     fn from(e: DeviceError) -> Self {
         Error::Device(e)
+    }
+}
+#[cfg(feature = "mpi")]
+impl From<DistError> for Error {
+    fn from(e: DistError) -> Self {
+        Error::Dist(e)
     }
 }
 impl From<ShapeError> for Error {

@@ -12,6 +12,8 @@ mod any;
 mod band;
 #[cfg(feature = "cuda")]
 mod device;
+#[cfg(feature = "mpi")]
+mod dist;
 mod npy;
 mod panic;
 mod shape;
@@ -21,6 +23,8 @@ pub use any::Error;
 pub use band::BandError;
 #[cfg(feature = "cuda")]
 pub use device::DeviceError;
+#[cfg(feature = "mpi")]
+pub use dist::DistError;
 pub(crate) use npy::PyShape;
 pub use npy::{NpyError, MAX_HEADER_LEN};
 pub(crate) use panic::or_panic;

@@ -1,0 +1,136 @@
+//! Distributed tensors against bare rsmpi (feature `mpi`; not criterion: every rank must
+//! run the same number of iterations, so each group runs a fixed count and reports the
+//! slowest rank's mean). Run under MPI, one thread per rank:
+//!
+//! ```sh
+//! cargo bench -p mdtensor-benches --features mpi --bench dist --no-run
+//! RAYON_NUM_THREADS=1 mpirun -n 2 target/release/deps/dist-*    # the printed binary
+//! ```
+//!
+//! Groups (sizes from the environment: `DIST_N` elements, default 2^24; `DIST_MATMUL`,
+//! default 1024; `DIST_STENCIL`, default 2048, 20 steps):
+//! * `sum`: `DTensor::sum` vs the host's pairwise sum of the block plus one
+//!   `all_reduce_into` (the floor: what any distributed sum must do);
+//! * `fused`: `map_blocks(2x + 1).sum()` vs the same host expression and sum plus one
+//!   `all_reduce_into`;
+//! * `summa`: SUMMA on a 1×p and a p×1 grid vs the host's matmul of the whole matrices on
+//!   one rank, in GFLOP/s per rank;
+//! * `stencil`: a 5-point step with `update_halos(1)`, per step.
+//!
+//! Each line gives the bytes this rank sends per operation.
+
+use mdtensor::dist::mpi::collective::SystemOperation;
+use mdtensor::dist::mpi::traits::CommunicatorCollectives;
+use mdtensor::dist::{initialize, Block2d, Comm, DTensor, Grid, Shard};
+use mdtensor::{ext, prelude::*, Tensor};
+use std::time::Instant;
+
+fn env(name: &str, default: usize) -> usize {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+/// Mean seconds per call of `f` over `reps` calls, the slowest rank's.
+fn time(w: &Comm, reps: usize, mut f: impl FnMut()) -> f64 {
+    f();
+    w.barrier();
+    let t = Instant::now();
+    for _ in 0..reps {
+        f();
+    }
+    let mine = t.elapsed().as_secs_f64() / reps as f64;
+    let mut slowest = 0.0;
+    w.raw().all_reduce_into(&mine, &mut slowest, SystemOperation::max());
+    slowest
+}
+
+fn report(w: &Comm, group: &str, what: &str, secs: f64, bytes: usize, extra: &str) {
+    if w.rank() == 0 {
+        println!("{group:8} {what:40} {:10.3} ms  {bytes:>10} B sent/rank {extra}", secs * 1e3);
+    }
+}
+
+fn main() -> Result<(), mdtensor::Error> {
+    let universe = initialize()?;
+    let w = Comm::world(&universe);
+    let p = w.size();
+    let n = env("DIST_N", 1 << 24);
+    let a = DTensor::<f64, ext![_], Shard<0>>::uniform(&w, [n], 1)?;
+    // The agreement all-reduce (3 × 8 bytes) and every rank's partial sum (8 bytes).
+    let sum_bytes = 24 + 8;
+    let t = time(&w, 20, || {
+        std::hint::black_box(a.sum().unwrap());
+    });
+    report(&w, "sum", &format!("DTensor::sum, 2^{} f64", n.trailing_zeros()), t, sum_bytes, "");
+    let t = time(&w, 20, || {
+        let local = a.local().sum();
+        let mut total = 0.0;
+        w.raw().all_reduce_into(&local, &mut total, SystemOperation::sum());
+        std::hint::black_box(total);
+    });
+    report(&w, "sum", "host sum + bare all_reduce_into", t, 8, "");
+    let t = time(&w, 10, || {
+        std::hint::black_box(a.map_blocks(|x| (x * 2.0 + 1.0).eval()).unwrap().sum().unwrap());
+    });
+    report(&w, "fused", "map_blocks(2x + 1).sum()", t, sum_bytes, "");
+    let t = time(&w, 10, || {
+        let local = (a.local() * 2.0 + 1.0).eval().sum();
+        let mut total = 0.0;
+        w.raw().all_reduce_into(&local, &mut total, SystemOperation::sum());
+        std::hint::black_box(total);
+    });
+    report(&w, "fused", "host (2x + 1).sum() + bare all_reduce_into", t, 8, "");
+    drop(a);
+
+    let m = env("DIST_MATMUL", 1024);
+    let flops = 2.0 * (m as f64).powi(3);
+    let x = Tensor::<f64, ext![_, _]>::from_fn([m, m], |[i, j]| ((i * 7 + j) % 13) as f64);
+    let t = time(&w, 3, || {
+        std::hint::black_box(x.matmul(&x));
+    });
+    report(
+        &w,
+        "summa",
+        &format!("host matmul {m}² (every rank alone)"),
+        t,
+        0,
+        &format!("{:.1} GFLOP/s", flops / t / 1e9),
+    );
+    for shape in [[1, p], [p, 1]] {
+        let g = Grid::new(&w, shape)?;
+        let da = DTensor::<f64, ext![_, _], Block2d>::from_fn(&g, [m, m], |[i, j]| ((i * 7 + j) % 13) as f64)?;
+        // Each panel of A goes to the q - 1 other ranks of a grid row, each of B to the p - 1
+        // others of a grid column.
+        let [r, c] = g.shape();
+        let bytes = 8 * (m / r * m * (c - 1) / c + m / c * m * (r - 1) / r);
+        let t = time(&w, 3, || {
+            std::hint::black_box(da.matmul(&da).unwrap());
+        });
+        let per_rank = flops / p as f64 / t / 1e9;
+        report(&w, "summa", &format!("SUMMA {m}² on {r}x{c}"), t, bytes, &format!("{per_rank:.1} GFLOP/s per rank"));
+    }
+
+    let s = env("DIST_STENCIL", 2048);
+    let mut u = DTensor::<f64, ext![_, _], Shard<0>>::uniform(&w, [s, s], 3)?;
+    let steps = 20;
+    let t = time(&w, steps, || {
+        let h = u.update_halos(1).unwrap();
+        let (r0, own) = (h.rows.start, h.own.start);
+        let next = u
+            .map_blocks(|b| {
+                Tensor::<f64, ext![_, _]>::from_fn(b.dims(), |[i, j]| {
+                    let (gi, d) = (own + i, &h.data);
+                    if gi == 0 || j == 0 || gi == s - 1 || j == s - 1 {
+                        return d[[gi - r0, j]];
+                    }
+                    let c = d[[gi - r0, j]];
+                    c + 0.2
+                        * (d[[gi - r0 - 1, j]] + d[[gi - r0 + 1, j]] + d[[gi - r0, j - 1]] + d[[gi - r0, j + 1]]
+                            - 4.0 * c)
+                })
+            })
+            .unwrap();
+        u = next;
+    });
+    report(&w, "stencil", &format!("5-point step {s}², update_halos(1)"), t, 2 * 8 * s + 24, "");
+    Ok(())
+}

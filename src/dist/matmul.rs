@@ -1,0 +1,161 @@
+//! Distributed matrix products: a row-sharded matrix times a replicated one (each rank
+//! multiplies its rows; no communication), and SUMMA for `Block2d` matrices on a grid
+//! (panels of A broadcast along grid rows, panels of B along grid columns, each rank
+//! accumulating its block of C with the host's matrix kernel).
+
+use super::comm::{agree_on, to_count, Grid, Mesh};
+use super::placement::{Block2d, MatmulPlacement, PlacementFor};
+use super::split::{owner_of, split_range};
+use super::tensor::{block_dims, DTensor, DistElem};
+use crate::alloc::{try_vec_filled, try_vec_with_capacity};
+use crate::error::{DistError, ShapeError};
+use crate::extents::{Dyn, Extents, MatMulShape};
+use crate::ops::GemmElem;
+use crate::tensor::TensorView;
+use core::ops::Range;
+use mpi::traits::{Communicator, Root};
+
+/// The widest panel SUMMA broadcasts at once (columns of A, rows of B).
+const PANEL: usize = 256;
+
+/// `a (m×k) @ b (k×n)` of row-major slices, added into `c (m×n)`.
+fn gemm_add<T: GemmElem>(a: &[T], b: &[T], c: &mut [T], m: usize, k: usize, n: usize) -> Result<(), DistError> {
+    if m == 0 || n == 0 || k == 0 {
+        return Ok(());
+    }
+    let av = TensorView::<T, (Dyn, Dyn)>::try_from_shape([m, k], a)?;
+    let bv = TensorView::<T, (Dyn, Dyn)>::try_from_shape([k, n], b)?;
+    let p = av.try_matmul(&bv)?;
+    for (x, &y) in c.iter_mut().zip(p.iter()) {
+        *x = *x + y;
+    }
+    Ok(())
+}
+
+impl<T: DistElem + GemmElem, E: Extents<Index = [usize; 2]>, P: PlacementFor<E>> DTensor<T, E, P> {
+    /// The matrix product `self @ rhs` (numpy's `@` for two matrices), placed by
+    /// [`MatmulPlacement`]: `Shard<0> @ Replicate` multiplies each rank's rows and
+    /// communicates nothing; `Block2d @ Block2d` is SUMMA on the grid (collective). Static
+    /// inner extents that differ are compile errors, dynamic ones an `Err` on every rank.
+    ///
+    /// ```
+    /// use mdtensor::dist::{initialize, Block2d, Comm, DTensor, Grid};
+    /// use mdtensor::ext;
+    /// let universe = initialize().unwrap();
+    /// let world = Comm::world(&universe);
+    /// let grid = Grid::square(&world).unwrap();
+    /// let a = DTensor::<f64, ext![_, _], Block2d>::from_fn(&grid, [9, 7], |[i, j]| (i + j) as f64).unwrap();
+    /// let b = DTensor::<f64, ext![_, _], Block2d>::from_fn(&grid, [7, 5], |[i, j]| (i * j) as f64).unwrap();
+    /// let c = a.matmul(&b).unwrap();
+    /// assert_eq!(c.dims(), [9, 5]);
+    /// ```
+    pub fn matmul<E2: Extents<Index = [usize; 2]>, Q>(
+        &self,
+        rhs: &DTensor<T, E2, Q>,
+    ) -> Result<DTensor<T, <E as MatMulShape<E2>>::Output, <P as MatmulPlacement<Q>>::Output>, DistError>
+    where
+        Q: PlacementFor<E2>,
+        P: MatmulPlacement<Q>,
+        E: MatMulShape<E2>,
+    {
+        let op = "matmul";
+        let ([m, k], [k2, n]) = (self.global.dims(), rhs.global.dims());
+        let shape = if self.mesh.shape() != rhs.mesh.shape() {
+            Err(DistError::OtherMesh { op })
+        } else if k == k2 {
+            // SUMMA's panels hold at most PANEL columns of m rows (or rows of n columns),
+            // counted by MPI in a C int.
+            let panel = m.max(n).saturating_mul(PANEL);
+            to_count(op, panel)
+                .and_then(|_| <<E as MatMulShape<E2>>::Output as Extents>::from_dims(&[m, n]).map_err(DistError::from))
+        } else {
+            Err(ShapeError::Incompatible {
+                op,
+                lhs: vec![m, k],
+                rhs: vec![k2, n],
+                reason: "inner extents differ".into(),
+            }
+            .into())
+        };
+        if !<P as MatmulPlacement<Q>>::SUMMA {
+            // Each rank holds whole rows of A and all of B: no communication, so no
+            // agreement either (the error, if any, is the same on every rank that agrees
+            // on the shapes).
+            let out = shape?;
+            let rows = self.block[0].clone();
+            let len = rows.len().checked_mul(n).ok_or(ShapeError::Overflow { op, dims: vec![m, n] })?;
+            let mut c = try_vec_filled(op, len, T::zero())?;
+            gemm_add(self.data(), rhs.data(), &mut c, rows.len(), k, n)?;
+            let mesh = <P as MatmulPlacement<Q>>::output_mesh(&self.mesh);
+            return DTensor::from_parts(out, vec![rows, 0..n], mesh, c);
+        }
+        let key = self.fingerprint(op).bytes(&rhs.fingerprint(op).finish().to_le_bytes()).finish();
+        let out = agree_on(self.mesh.comm(), op, key, shape)?;
+        let grid = <P as MatmulPlacement<Q>>::grid(&self.mesh).ok_or(DistError::OtherMesh { op })?;
+        let c = summa(op, grid, self.data(), rhs.data(), [m, k, n])?;
+        let mesh = <P as MatmulPlacement<Q>>::output_mesh(&self.mesh);
+        let block = Block2d::block_of_grid([m, n], grid);
+        DTensor::from_parts(out, block, mesh, c)
+    }
+}
+
+impl Block2d {
+    fn block_of_grid(dims: [usize; 2], grid: &Grid) -> Vec<Range<usize>> {
+        let ([p, q], [i, j]) = (grid.shape(), grid.coords());
+        vec![split_range(dims[0], p, i), split_range(dims[1], q, j)]
+    }
+}
+
+/// SUMMA over panels of the inner axis cut at every block boundary of both operands, so
+/// each panel of A lies in one grid column and each panel of B in one grid row.
+fn summa<T: DistElem + GemmElem>(
+    op: &'static str,
+    grid: &Grid,
+    a: &[T],
+    b: &[T],
+    [m, k, n]: [usize; 3],
+) -> Result<Vec<T>, DistError> {
+    let ([p, q], [i, j]) = (grid.shape(), grid.coords());
+    let rows = split_range(m, p, i);
+    let cols = split_range(n, q, j);
+    let a_cols = split_range(k, q, j);
+    let b_rows = split_range(k, p, i);
+    let mut c = try_vec_filled(op, block_dims(&[rows.clone(), cols.clone()]).iter().product(), T::zero())?;
+    let mut apanel: Vec<T> = try_vec_with_capacity(op, rows.len().saturating_mul(PANEL.min(k)))?;
+    let mut bpanel: Vec<T> = try_vec_with_capacity(op, cols.len().saturating_mul(PANEL.min(k)))?;
+    let mut k0 = 0;
+    while k0 < k {
+        let (oa, ob) = (owner_of(k, q, k0), owner_of(k, p, k0));
+        let end = split_range(k, q, oa).end.min(split_range(k, p, ob).end).min(k0 + PANEL);
+        let w = end - k0;
+        // A's panel: rows of this grid row, columns k0..end, from grid column `oa`.
+        apanel.clear();
+        if j == oa {
+            let lda = a_cols.len();
+            for r in 0..rows.len() {
+                let at = r * lda + (k0 - a_cols.start);
+                apanel.extend_from_slice(&a[at..at + w]);
+            }
+        } else {
+            apanel.resize(rows.len() * w, T::zero());
+        }
+        // B's panel: rows k0..end, columns of this grid column, from grid row `ob`.
+        bpanel.clear();
+        if i == ob {
+            let ldb = cols.len();
+            let at = (k0 - b_rows.start) * ldb;
+            bpanel.extend_from_slice(&b[at..at + w * ldb]);
+        } else {
+            bpanel.resize(w * cols.len(), T::zero());
+        }
+        if !apanel.is_empty() {
+            grid.row_comm().process_at_rank(oa as i32).broadcast_into(&mut apanel[..]);
+        }
+        if !bpanel.is_empty() {
+            grid.col_comm().process_at_rank(ob as i32).broadcast_into(&mut bpanel[..]);
+        }
+        gemm_add(&apanel, &bpanel, &mut c, rows.len(), w, cols.len())?;
+        k0 = end;
+    }
+    Ok(c)
+}
