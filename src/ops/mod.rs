@@ -50,6 +50,18 @@ mod triplet_forms;
 
 mod sort;
 
+mod lanes;
+
+mod quantile;
+
+mod nan_reduce;
+
+mod tri;
+
+mod close;
+
+mod shift;
+
 #[cfg(feature = "rand")]
 mod random;
 
@@ -72,11 +84,14 @@ pub use math::{
     select, AbsOp, CosOp, ElementwiseExt, EqOp, ExpOp, FloorOp, GeOp, GtOp, LeOp, LnOp, LtOp, NeOp, PairOp, PickOp,
     PowfOp, PowiOp, ReluOp, RoundOp, SigmoidOp, SinOp, SqrtOp, TanhOp, Zipped,
 };
+pub use nan_reduce::{NanArgExtreme, NanExtreme, NanMean, NanProd, NanSum};
 pub use norm::Norm;
+pub use quantile::QuantileMethod;
 pub use reduce::{AxisReductions, Extreme, Logical, Mean, Prod, Reductions, Sum, Var};
 /// The run-time axis rules of the host reductions, shared with the device's.
 #[cfg(feature = "cuda")]
 pub(crate) use reduce_dyn::{reduced_mask, rename};
+pub use shift::Difference;
 pub use softmax::Softmaxed;
 pub use sum_storage::{extreme_stored, sum_stored, sum_stored_axes_keepdims, sum_stored_axis, SumStorage};
 pub use take::Taken;
