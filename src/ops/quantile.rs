@@ -131,13 +131,15 @@ fn plan(method: QuantileMethod, n: usize, q: f64) -> Pick {
     Pick::Lerp(prev, next, fix(index - previous, index))
 }
 
-/// numpy's `_lerp(a, b, t)`: `a + (b - a)·t`, or `b - (b - a)·(1 - t)` from `t = ½` on.
-fn lerp<T: Real>(a: T, b: T, t: T) -> T {
+/// numpy's `_lerp(a, b, t)`: `a + (b - a)·t`, or `b - (b - a)·(1 - t)` from `t = ½` on;
+/// `t` and `1 - t` are numpy's Python floats, rounded to the element type only then.
+fn lerp<T: Real>(a: T, b: T, t: f64) -> T {
     let d = b - a;
-    if t >= T::from_f64(0.5).unwrap_or_else(T::one) {
-        b - d * (T::one() - t)
+    let cast = |x: f64| T::from_f64(x).unwrap_or_else(T::nan);
+    if t >= 0.5 {
+        b - d * cast(1.0 - t)
     } else {
-        a + d * t
+        a + d * cast(t)
     }
 }
 
@@ -195,7 +197,7 @@ fn lane_quantile<T: Real>(
         Pick::Lerp(p, n, g) => {
             let a = kth(v, p);
             let b = if n == p { a } else { next_after(v, p) };
-            lerp(a, b, T::from_f64(g).unwrap_or_else(T::nan))
+            lerp(a, b, g)
         }
     })
 }

@@ -58,6 +58,7 @@ impl<E: SwapAxes<0, 1>> Rot90<3> for E {
 
 macro_rules! swap_axes {
     ($a:literal $b:literal; $($D:ident)* => $($O:ident)*) => {
+        #[diagnostic::do_not_recommend]
         impl<$($D: Dim),*> SwapAxes<$a, $b> for ($($D,)*) {
             type Output = ($($O,)*);
         }
@@ -65,6 +66,7 @@ macro_rules! swap_axes {
 }
 macro_rules! move_axis {
     ($s:literal $d:literal; $($D:ident)* => $($O:ident)*) => {
+        #[diagnostic::do_not_recommend]
         impl<$($D: Dim),*> MoveAxis<$s, $d> for ($($D,)*) {
             type Output = ($($O,)*);
         }
