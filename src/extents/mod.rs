@@ -22,6 +22,7 @@ mod equal;
 mod join;
 mod literal;
 mod matmul;
+mod pad;
 pub(crate) mod static_arith;
 pub(crate) mod table;
 mod tuple;
@@ -47,6 +48,7 @@ pub use matmul::{
     matmul_dims, BandDenseOf, BandVectorOf, CrossDim, DotShape, MatMulDims, MatMulShape, MatmulBatchDim, MatrixOf,
     OutputFor, VectorOf,
 };
+pub use pad::{Pad, PadWidths};
 pub use static_arith::{StaticDim, StaticExtents, ToDim};
 
 use crate::error::ShapeError;
