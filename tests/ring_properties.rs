@@ -4,8 +4,8 @@
 //! strided views of dynamic rank 0 to 4 (steps ±1, ±2, axes permuted), plus the static
 //! forms' result types and the hostile inputs numpy raises on.
 
-use mdtensor::ops::QuantileMethod;
-use mdtensor::{ext, DynRank, SliceElem, Strided, Tensor, TensorView};
+use mdtensor::ops::{Bins, PadMode, QuantileMethod, Side};
+use mdtensor::{ext, Dyn, DynRank, Pad, SliceElem, Strided, Tensor, TensorView};
 use proptest::prelude::*;
 
 mod common;
@@ -280,6 +280,100 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn pad_repeat_nonzero_unique_match_reference(c in strided_case(3, 4), wb in 0usize..6, wa in 0usize..6, cnt in 0usize..3, ax in 0usize..8) {
+        let t = c.tensor();
+        let v = c.view(&t);
+        let shape = c.view_shape();
+        let r = c.view_elements();
+        let rank = shape.len();
+        // pad, every mode, one pair for every axis: each axis maps its index on its own.
+        let modes = [PadMode::Constant(-1), PadMode::Edge, PadMode::Reflect, PadMode::Symmetric, PadMode::Wrap];
+        for mode in modes {
+            let got = v.try_pad_dyn(&[(wb, wa)], mode);
+            if shape.contains(&0) && !matches!(mode, PadMode::Constant(_)) && (wb, wa) != (0, 0) {
+                prop_assert!(got.is_err());
+                continue;
+            }
+            let got = got.unwrap();
+            let psh: Vec<usize> = shape.iter().map(|&d| d + wb + wa).collect();
+            prop_assert_eq!(got.dims().to_vec(), psh.clone());
+            let want: Vec<i64> = all_indices(&psh).iter().map(|i| {
+                let mut j = vec![0; rank];
+                for k in 0..rank {
+                    let n = shape[k] as isize;
+                    let x = i[k] as isize - wb as isize;
+                    let m = if (0..n).contains(&x) { Some(x) } else {
+                        match mode {
+                            PadMode::Constant(_) => None,
+                            PadMode::Edge => Some(x.clamp(0, n - 1)),
+                            PadMode::Wrap => Some(x.rem_euclid(n)),
+                            // Unfold the mirror step by step, as numpy pads repeatedly.
+                            PadMode::Symmetric => { let mut y = x; while !(0..n).contains(&y) { y = if y < 0 { -1 - y } else { 2 * n - 1 - y }; } Some(y) }
+                            _ => { let mut y = x; if n == 1 { y = 0; } while !(0..n).contains(&y) { y = if y < 0 { -y } else { 2 * n - 2 - y }; } Some(y) }
+                        }
+                    };
+                    match m { Some(m) => j[k] = m as usize, None => return -1 }
+                }
+                r[pos(&j, &shape)]
+            }).collect();
+            prop_assert_eq!(got.to_vec(), want);
+        }
+        // repeat along an axis and flat.
+        let flat: Vec<i64> = r.iter().flat_map(|&x| std::iter::repeat_n(x, cnt)).collect();
+        prop_assert_eq!(v.repeat_flat(cnt).to_vec(), flat);
+        if let Some(axis) = pick(&shape, ax) {
+            let mut rsh = shape.clone();
+            rsh[axis] *= cnt;
+            let want: Vec<i64> = all_indices(&rsh).iter().map(|i| { let mut j = i.clone(); j[axis] /= cnt.max(1); r[pos(&j, &shape)] }).collect();
+            let got = v.repeat_dyn(cnt, axis);
+            prop_assert_eq!(got.dims().to_vec(), rsh);
+            prop_assert_eq!(got.to_vec(), want);
+        }
+        // nonzero / argwhere: the indices of the elements that are not 0, in order.
+        let nz: Vec<Vec<usize>> = all_indices(&shape).into_iter().filter(|i| r[pos(i, &shape)] % 3 != 0).collect();
+        let m = v.mapv(|x| x % 3);
+        let w = m.argwhere();
+        prop_assert_eq!(w.dims(), [nz.len(), rank]);
+        prop_assert_eq!(w.to_vec(), nz.concat());
+        for (k, col) in m.nonzero().iter().enumerate() {
+            prop_assert_eq!(col.to_vec(), nz.iter().map(|i| i[k]).collect::<Vec<_>>());
+        }
+        // unique: sorted distinct values, and the rest consistent with them.
+        let small = v.mapv(|x| x % 5);
+        let mut vals: Vec<i64> = small.to_vec();
+        vals.sort();
+        vals.dedup();
+        let u = small.unique_all();
+        prop_assert_eq!(u.values.to_vec(), vals.clone());
+        let data = small.to_vec();
+        for (p, &x) in data.iter().enumerate() {
+            prop_assert_eq!(vals[u.inverse.to_vec()[p]], x);
+        }
+        for (k, &x) in vals.iter().enumerate() {
+            prop_assert_eq!(u.indices.to_vec()[k], data.iter().position(|&y| y == x).unwrap());
+            prop_assert_eq!(u.counts.to_vec()[k], data.iter().filter(|&&y| y == x).count());
+        }
+        // searchsorted into the sorted values, histogram counts by edges.
+        let g = Tensor::<i64, (Dyn,)>::from_vec([vals.len()], vals.clone());
+        let left = g.searchsorted(&small, Side::Left).to_vec();
+        let right = g.searchsorted(&small, Side::Right).to_vec();
+        for (p, &x) in data.iter().enumerate() {
+            prop_assert_eq!(left[p], vals.iter().filter(|&&y| y < x).count());
+            prop_assert_eq!(right[p], vals.iter().filter(|&&y| y <= x).count());
+        }
+        let fl = small.mapv(|x| x as f64);
+        let (hc, _) = fl.histogram(Bins::Edges(&[-4.0, -1.5, 0.0, 2.5, 4.0]), None);
+        let want: Vec<usize> = [(-4.0, -1.5), (-1.5, 0.0), (0.0, 2.5), (2.5, 4.0)].iter().enumerate().map(|(b, &(lo, hi))| {
+            data.iter().filter(|&&x| { let x = x as f64; x >= lo && (x < hi || (b == 3 && x <= hi)) }).count()
+        }).collect();
+        prop_assert_eq!(hc.to_vec(), want);
+    }
+}
+
 #[test]
 fn static_forms_keep_or_move_extents() {
     let a = Tensor::<i32, ext![2, 3, 4]>::from_fn(ext![2, 3, 4], |[i, j, k]| (100 * i + 10 * j + k) as i32);
@@ -299,6 +393,9 @@ fn static_forms_keep_or_move_extents() {
     let _: &ext![2, 3, 4] = a.tril(-1).extents();
     let d = a.diff::<2>(1);
     assert_eq!(d.dims(), [2, 3, 3]);
+    let p = a.pad::<(Pad<1, 0>, Pad<0, 0>, Pad<2, 2>)>(PadMode::Wrap);
+    let _: &ext![3, 3, 8] = p.extents();
+    assert_eq!(p.to_vec(), a.pad_dyn(&[(1, 0), (0, 0), (2, 2)], PadMode::Wrap).to_vec());
     // A view's element is the owner's: no copy.
     assert!(std::ptr::eq(&s[[0, 0, 0]], &a[[0, 0, 0]]));
 }
@@ -333,4 +430,31 @@ fn hostile_inputs_are_errors() {
     assert_eq!(m.triu(isize::MAX).to_vec(), [0, 0, 0, 0]);
     assert_eq!(m.tril(isize::MIN).to_vec(), [0, 0, 0, 0]);
     assert_eq!(Tensor::<i8, DynRank>::from_vec(vec![2], vec![-128, 127]).diff_dyn(1, 0).to_vec(), [-1]);
+    // Counting, searching and padding.
+    let v = Tensor::<i64, (Dyn,)>::from_vec([3], vec![0, -1, 2]);
+    assert!(v.try_bincount(0).is_err());
+    assert!(v.try_searchsorted(&v, Side::Left).is_err()); // not sorted
+    let x = Tensor::<f64, (Dyn,)>::from_vec([3], vec![0.0, f64::NAN, 1.0]);
+    assert!(x.try_histogram(Bins::Count(2), None).is_err()); // NaN range
+    assert!(x.try_histogram(Bins::Count(0), Some((0.0, 1.0))).is_err());
+    assert!(x.try_histogram(Bins::Edges(&[1.0, 0.0]), None).is_err());
+    assert_eq!(x.histogram(Bins::Count(2), Some((0.0, 1.0))).0.to_vec(), [1, 1]); // NaN not counted
+    let (xp, fp) =
+        (Tensor::<f64, (Dyn,)>::from_vec([2], vec![1.0, 0.0]), Tensor::<f64, (Dyn,)>::from_vec([2], vec![0.0, 1.0]));
+    assert!(x.try_interp(&xp, &fp).is_err()); // decreasing grid
+    assert!(x
+        .try_interp(&Tensor::<f64, (Dyn,)>::from_vec([0], vec![]), &Tensor::<f64, (Dyn,)>::from_vec([0], vec![]))
+        .is_err());
+    assert!(x.try_interp(&fp, &Tensor::<f64, (Dyn,)>::from_vec([1], vec![0.0])).is_err()); // lengths differ
+    let e = Tensor::<i64, DynRank>::from_vec(vec![0, 2], vec![]);
+    assert!(e.try_pad_dyn(&[(1, 1)], PadMode::Edge).is_err());
+    assert_eq!(e.pad_dyn(&[(1, 1)], PadMode::Constant(3)).dims(), [2, 4]);
+    assert!(e.try_pad_dyn(&[(1, 1), (0, 0), (0, 0)], PadMode::Constant(0)).is_err());
+    // An empty axis with a huge width: nothing to fill, no huge map.
+    assert_eq!(e.pad_dyn(&[(0, 0), (1 << 40, 0)], PadMode::Constant(0)).numel(), 0);
+    assert!(b.try_pad_dyn(&[(usize::MAX, 1)], PadMode::Constant(0)).is_err());
+    assert!(b.try_repeat_dyn(usize::MAX, 0).is_err());
+    assert!(b.try_repeat_each_dyn(&[1, 2], 0).is_err());
+    assert!(b.try_tile_dyn(&[usize::MAX, 2]).is_err());
+    assert!(b.try_kron(&Tensor::<i64, DynRank>::from_vec(vec![2], vec![1, 1])).is_ok());
 }

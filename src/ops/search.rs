@@ -74,6 +74,16 @@ impl<T: Clone + NanOrd, D: Dim, S: Layout<(D,)>, St: DenseStorage<T>> Tensor<T, 
 /// numpy's `interp` of one point (its C loop, operation for operation).
 fn interp_one<T: Real>(x: T, xp: &[T], fp: &[T], left: T, right: T) -> T {
     let last = xp.len() - 1;
+    if last == 0 {
+        // numpy's one-point grid: only the comparisons, so NaN gives fp[0].
+        return if x < xp[0] {
+            left
+        } else if x > xp[0] {
+            right
+        } else {
+            fp[0]
+        };
+    }
     if x.is_nan() {
         return x;
     }
@@ -155,7 +165,8 @@ impl<T: Real, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St>
             self.try_interp_with(xp, fp, None, None)
         }
         /// The piecewise linear interpolant through `(xp, fp)` at each element (numpy's
-        /// `interp(x, xp, fp)`), `fp`'s ends beyond the grid, NaN for NaN.
+        /// `interp(x, xp, fp)`), `fp`'s ends beyond the grid, NaN for NaN (on a grid of one
+        /// point, `fp[0]`, as numpy's).
         ///
         /// ```
         /// use mdtensor::tensor;
