@@ -458,3 +458,18 @@ fn hostile_inputs_are_errors() {
     assert!(b.try_tile_dyn(&[usize::MAX, 2]).is_err());
     assert!(b.try_kron(&Tensor::<i64, DynRank>::from_vec(vec![2], vec![1, 1])).is_ok());
 }
+
+#[test]
+fn large_inputs_split_across_threads_agree_with_sorting() {
+    // 512 × 300 elements: above the parallel threshold, so lanes go to several threads.
+    let (m, n) = (512, 300);
+    let a =
+        Tensor::<f64, DynRank>::from_fn(DynRank::new(vec![m, n]), |i| ((i[0] * 7919 + i[1] * 104_729) % 1009) as f64);
+    let data = a.to_vec();
+    for axis in 0..2 {
+        let lanes = lanes_ref(&data, &[m, n], axis, |l| linear_ref(l, 0.3));
+        assert!(same_f(&a.quantile_axis_dyn(0.3, axis, QuantileMethod::Linear).to_vec(), &lanes));
+        let med = lanes_ref(&data, &[m, n], axis, |l| linear_ref(l, 0.5));
+        assert!(same_f(&a.median_axis_dyn(axis).to_vec(), &med));
+    }
+}

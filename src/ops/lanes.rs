@@ -1,10 +1,14 @@
-//! One value per 1-D lane along an axis, each lane copied into one reused buffer that the
-//! value's function may reorder (selection, NaN filtering): the engine of the quantiles,
-//! `nanmedian` and `logsumexp`. The lanes are in row-major order of the other axes, as
-//! numpy's results.
+//! One value per 1-D lane along an axis, for functions that reorder the lane they are
+//! given (selection, NaN filtering): the engine of the quantiles, `nanmedian` and
+//! `logsumexp`. The tensor is copied once with the axis moved last, so each lane is a
+//! contiguous run the function may permute in place, and groups of lanes go to rayon's
+//! threads when the input is large ([`Par::Auto`]'s rule). The lanes are in row-major order
+//! of the other axes, as numpy's results.
 
+use super::axiswise::dyn_view;
 use crate::alloc::try_vec_with_capacity;
 use crate::error::ShapeError;
+use crate::exec::par::{map_pieces, Par, Work};
 use crate::extents::Extents;
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
@@ -12,22 +16,35 @@ use crate::tensor::Tensor;
 
 /// `f(lane)` for every lane along `axis` (already checked), as a row-major tensor of
 /// extents `out` (the input's without `axis`).
-pub(crate) fn map_lanes<T: Copy, U, E: Extents, S: Layout<E>, St: DenseStorage<T>, E2: Extents>(
+pub(crate) fn map_lanes<T: Copy + Send + Sync, U: Send, E: Extents, S: Layout<E>, St: DenseStorage<T>, E2: Extents>(
     t: &Tensor<T, E, S, St>,
     op: &'static str,
     axis: usize,
     out: E2,
-    mut f: impl FnMut(&mut [T]) -> Result<U, ShapeError>,
+    f: impl Fn(&mut [T]) -> Result<U, ShapeError> + Send + Sync,
 ) -> Result<Tensor<U, E2>, ShapeError> {
-    let count = out.numel();
-    let mut values: Vec<U> = try_vec_with_capacity(op, count)?;
-    // No lanes: no buffer, however long the (absent) lanes would be.
-    let n = if count == 0 { 0 } else { t.extents().extent(axis) };
-    let mut lane: Vec<T> = try_vec_with_capacity(op, n)?;
-    for view in t.try_lanes_dyn(axis)? {
-        lane.clear();
-        lane.extend(view.iter().copied());
-        values.push(f(&mut lane)?);
+    let lanes = out.numel();
+    let n = t.extents().extent(axis);
+    let mut values: Vec<U> = try_vec_with_capacity(op, lanes)?;
+    if n == 0 || lanes == 0 {
+        for _ in 0..lanes {
+            values.push(f(&mut [])?);
+        }
+        return Tensor::try_from_vec(out, values).map_err(|(e, _)| e);
+    }
+    let last = t.rank() - 1;
+    let mut data = dyn_view(t).try_into_moveaxis_dyn(axis, last)?.to_vec_op(op)?;
+    let pieces = Par::Auto.pieces(Work::Elements(data.len()), 4).min(lanes);
+    let per = lanes.div_ceil(pieces) * n;
+    let parts: Vec<&mut [T]> = data.chunks_mut(per).collect();
+    for part in map_pieces(parts, |part: &mut [T]| -> Result<Vec<U>, ShapeError> {
+        let mut v = try_vec_with_capacity(op, part.len() / n)?;
+        for lane in part.chunks_mut(n) {
+            v.push(f(lane)?);
+        }
+        Ok(v)
+    }) {
+        values.extend(part?);
     }
     Tensor::try_from_vec(out, values).map_err(|(e, _)| e)
 }
