@@ -473,3 +473,14 @@ fn large_inputs_split_across_threads_agree_with_sorting() {
         assert!(same_f(&a.median_axis_dyn(axis).to_vec(), &med));
     }
 }
+
+#[test]
+fn static_tile_matches_run_time_tile() {
+    let a = Tensor::<i32, ext![2, 3]>::from_fn(ext![2, 3], |[i, j]| (10 * i + j) as i32);
+    let t = a.tile::<(mdtensor::Rep<3>, mdtensor::Rep<2>)>();
+    let _: &ext![6, 6] = t.extents();
+    assert_eq!(t.to_vec(), a.tile_dyn(&[3, 2]).to_vec());
+    let d = Tensor::<i32, ext![_, 3]>::from_fn([2, 3], |[i, j]| (10 * i + j) as i32);
+    let td = d.t().tile::<(mdtensor::Rep<2>, mdtensor::Rep<0>)>();
+    assert_eq!(td.dims(), [6, 0]);
+}

@@ -25,6 +25,7 @@ mod matmul;
 mod pad;
 pub(crate) mod static_arith;
 pub(crate) mod table;
+mod tile;
 mod tuple;
 
 pub(crate) use axis::check_axis;
@@ -50,6 +51,7 @@ pub use matmul::{
 };
 pub use pad::{Pad, PadWidths};
 pub use static_arith::{StaticDim, StaticExtents, ToDim};
+pub use tile::{DimProd, Rep, TileReps};
 
 use crate::error::ShapeError;
 use core::fmt::Debug;

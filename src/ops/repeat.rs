@@ -7,7 +7,7 @@ use super::axiswise::around;
 use crate::alloc::try_vec_with_capacity;
 use crate::error::ShapeError;
 use crate::exec::forms::forms;
-use crate::extents::{Axis, Dyn, DynRank, Extents};
+use crate::extents::{Axis, Dyn, DynRank, Extents, TileReps};
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
 use crate::tensor::Tensor;
@@ -40,6 +40,42 @@ fn repeated<T: Clone, E2: Extents>(
 
 fn overflow(op: &'static str) -> ShapeError {
     ShapeError::InvalidArgument { op, reason: "the repeated extent overflows usize".into() }
+}
+
+/// numpy's `tile` of `t` by `reps`: the result's dims and row-major elements.
+fn tiled<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
+    t: &Tensor<T, E, S, St>,
+    op: &'static str,
+    reps: &[usize],
+) -> Result<(Vec<usize>, Vec<T>), ShapeError> {
+    let rank = t.rank().max(reps.len());
+    // numpy promotes both to the longer rank with leading ones.
+    let mut dims = vec![1usize; rank];
+    let own = t.dims();
+    dims[rank - own.as_ref().len()..].copy_from_slice(own.as_ref());
+    let mut r = vec![1usize; rank];
+    r[rank - reps.len()..].copy_from_slice(reps);
+    let mut v = t.to_vec_op(op)?;
+    // One axis at a time: the whole block of axes `k..` repeated `r[k]` times.
+    for k in (0..rank).rev() {
+        let mut out_dims = dims.clone();
+        out_dims[k] = dims[k].checked_mul(r[k]).ok_or_else(|| overflow(op))?;
+        let out = DynRank::new(out_dims.clone());
+        let (outer, n, inner) = around(&dims, k);
+        let count = out.checked_numel(op, core::mem::size_of::<T>())?;
+        let mut w: Vec<T> = try_vec_with_capacity(op, count)?;
+        if count > 0 {
+            for o in 0..outer {
+                let block = &v[o * n * inner..(o + 1) * n * inner];
+                for _ in 0..r[k] {
+                    w.extend_from_slice(block);
+                }
+            }
+        }
+        v = w;
+        dims = out_dims;
+    }
+    Ok((dims, v))
 }
 
 /// # Repeating and tiling
@@ -120,34 +156,7 @@ impl<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St
         /// See [`Tensor::tile_dyn`]; `Err` for a result that does not fit.
         pub fn try_tile_dyn[](&self, reps: &[usize]) -> Result<Tensor<T, DynRank>, ShapeError>
         {
-            let op = "tile_dyn";
-            let rank = self.rank().max(reps.len());
-            // numpy promotes both to the longer rank with leading ones.
-            let mut dims = vec![1usize; rank];
-            let own = self.dims();
-            dims[rank - own.as_ref().len()..].copy_from_slice(own.as_ref());
-            let mut r = vec![1usize; rank];
-            r[rank - reps.len()..].copy_from_slice(reps);
-            let mut v = self.to_vec_op(op)?;
-            // One axis at a time: the whole block of axes `k..` repeated `r[k]` times.
-            for k in (0..rank).rev() {
-                let mut out_dims = dims.clone();
-                out_dims[k] = dims[k].checked_mul(r[k]).ok_or_else(|| overflow(op))?;
-                let out = DynRank::new(out_dims.clone());
-                let (outer, n, inner) = around(&dims, k);
-                let count = out.checked_numel(op, core::mem::size_of::<T>())?;
-                let mut w: Vec<T> = try_vec_with_capacity(op, count)?;
-                if count > 0 {
-                    for o in 0..outer {
-                        let block = &v[o * n * inner..(o + 1) * n * inner];
-                        for _ in 0..r[k] {
-                            w.extend_from_slice(block);
-                        }
-                    }
-                }
-                v = w;
-                dims = out_dims;
-            }
+            let (dims, v) = tiled(self, "tile_dyn", reps)?;
             Tensor::try_from_vec(DynRank::new(dims), v).map_err(|(e, _)| e)
         }
         /// The tensor repeated `reps[k]` times along axis `k` (numpy's `tile(a, reps)`: the
@@ -162,5 +171,25 @@ impl<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St
         /// assert_eq!(tensor![1, 2].tile_dyn(&[2, 2]).to_vec(), [1, 2, 1, 2, 1, 2, 1, 2]);
         /// ```
         pub fn tile_dyn;
+    }
+    forms! {
+        /// See [`Tensor::tile`]; `Err` for a result that does not fit.
+        pub fn try_tile[R: TileReps<E>]::<R>(&self) -> Result<Tensor<T, R::Output>, ShapeError>
+        {
+            let (dims, v) = tiled(self, "tile", R::REPS)?;
+            Tensor::try_from_vec(R::Output::from_dims(&dims)?, v).map_err(|(e, _)| e)
+        }
+        /// The tensor repeated along each axis by the counts of `R`, one [`Rep`](crate::Rep)
+        /// per axis (numpy's `tile(a, reps)` for `reps` as long as the rank), the tiled
+        /// extents computed in the type.
+        ///
+        /// ```
+        /// use mdtensor::{ext, tensor, Rep};
+        /// let a = tensor![[1, 2], [3, 4]];
+        /// let t = a.tile::<(Rep<2>, Rep<1>)>();
+        /// let _: &ext![4, 2] = t.extents();
+        /// assert_eq!(t.to_vec(), [1, 2, 3, 4, 1, 2, 3, 4]);
+        /// ```
+        pub fn tile;
     }
 }
