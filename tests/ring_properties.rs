@@ -484,3 +484,16 @@ fn static_tile_matches_run_time_tile() {
     let td = d.t().tile::<(mdtensor::Rep<2>, mdtensor::Rep<0>)>();
     assert_eq!(td.dims(), [6, 0]);
 }
+
+#[test]
+fn static_repeat_matches_run_time_repeat() {
+    let a = Tensor::<i32, ext![2, 3]>::from_fn(ext![2, 3], |[i, j]| (10 * i + j) as i32);
+    let r = a.repeat::<2, 0>();
+    let _: &ext![4, 3] = r.extents();
+    assert_eq!(r.to_vec(), a.repeat_dyn(2, 0).to_vec());
+    let z = a.t().repeat::<0, 1>();
+    let _: &ext![3, 0] = z.extents();
+    let d = Tensor::<i32, DynRank>::from_vec(vec![3], vec![1, 2, 3]);
+    assert_eq!(d.repeat::<2, 0>().to_vec(), [1, 1, 2, 2, 3, 3]);
+    assert!(d.try_repeat::<2, 1>().is_err());
+}

@@ -51,7 +51,7 @@ pub use matmul::{
 };
 pub use pad::{Pad, PadWidths};
 pub use static_arith::{StaticDim, StaticExtents, ToDim};
-pub use tile::{DimProd, Rep, TileReps};
+pub use tile::{DimProd, Rep, RepeatAxis, TileReps};
 
 use crate::error::ShapeError;
 use core::fmt::Debug;

@@ -3,7 +3,7 @@
 //! static up to 1024, a [`Dyn`] axis beyond; a `Dyn` axis stays `Dyn`).
 
 use super::static_arith::{StaticDim, ToDim};
-use super::{Const, Dim, Dyn, Extents};
+use super::{AxisAt, Const, Dim, Dyn, Extents, InsertAxis, RemoveAxis};
 
 /// An axis times a static count.
 #[diagnostic::on_unimplemented(
@@ -56,3 +56,23 @@ tile_reps!(D0 R0, D1 R1, D2 R2);
 tile_reps!(D0 R0, D1 R1, D2 R2, D3 R3);
 tile_reps!(D0 R0, D1 R1, D2 R2, D3 R3, D4 R4);
 tile_reps!(D0 R0, D1 R1, D2 R2, D3 R3, D4 R4, D5 R5);
+
+/// Extents whose axis `I` is repeated `C` times element by element: the static rule of
+/// numpy's `repeat(a, C, axis=I)`, the axis' extent multiplied in the type ([`DimProd`]).
+#[diagnostic::on_unimplemented(
+    message = "repeat::<{C}, {I}>: extents `{Self}` have no axis {I}, or its extent times {C} is not computable at compile time",
+    label = "axis {I} must exist and static products cover extents up to 1024; `repeat_dyn` takes run-time counts and axes"
+)]
+pub trait RepeatAxis<const I: usize, const C: usize>: Extents {
+    /// The extents with axis `I` `C` times as long.
+    type Output: Extents;
+}
+impl<E, const I: usize, const C: usize> RepeatAxis<I, C> for E
+where
+    E: AxisAt<I> + RemoveAxis<I>,
+    <E as AxisAt<I>>::Dim: DimProd<Const<C>>,
+    <E as RemoveAxis<I>>::Output: InsertAxis<I, <<E as AxisAt<I>>::Dim as DimProd<Const<C>>>::Output>,
+{
+    type Output =
+        <<E as RemoveAxis<I>>::Output as InsertAxis<I, <<E as AxisAt<I>>::Dim as DimProd<Const<C>>>::Output>>::Output;
+}

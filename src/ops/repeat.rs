@@ -4,10 +4,11 @@
 //! the result.
 
 use super::axiswise::around;
+use super::axiswise::check_axis;
 use crate::alloc::try_vec_with_capacity;
 use crate::error::ShapeError;
 use crate::exec::forms::forms;
-use crate::extents::{Axis, Dyn, DynRank, Extents, TileReps};
+use crate::extents::{Axis, Dyn, DynRank, Extents, RepeatAxis, TileReps};
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
 use crate::tensor::Tensor;
@@ -191,5 +192,32 @@ impl<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St
         /// assert_eq!(t.to_vec(), [1, 2, 3, 4, 1, 2, 3, 4]);
         /// ```
         pub fn tile;
+    }
+    forms! {
+        /// See [`Tensor::repeat`]; `Err` only for a [`DynRank`](crate::DynRank) tensor
+        /// without axis `I`, or a result that does not fit.
+        pub fn try_repeat[const C: usize, const I: usize]::<C, I>(&self) -> Result<Tensor<T, <E as RepeatAxis<I, C>>::Output>, ShapeError>
+        where [E: RepeatAxis<I, C>]
+        {
+            let op = "repeat";
+            check_axis(op, I, self.rank())?;
+            let mut dims = self.dims();
+            let n = dims.as_ref()[I];
+            dims.as_mut()[I] = n.checked_mul(C).ok_or_else(|| overflow(op))?;
+            let out = <<E as RepeatAxis<I, C>>::Output as Extents>::from_dims(dims.as_ref())?;
+            let v = self.to_vec_op(op)?;
+            repeated(op, &v, self.dims().as_ref(), I, &|_| C, out)
+        }
+        /// Each element `C` times in a row along axis `I` (numpy's `repeat(a, C, axis=I)`),
+        /// the repeated extent computed in the type.
+        ///
+        /// ```
+        /// use mdtensor::{ext, tensor};
+        /// let a = tensor![[1, 2], [3, 4]];
+        /// let r = a.repeat::<3, 1>();
+        /// let _: &ext![2, 6] = r.extents();
+        /// assert_eq!(r.to_vec(), [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4]);
+        /// ```
+        pub fn repeat;
     }
 }
