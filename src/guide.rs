@@ -216,7 +216,7 @@
 //! | `np.triu(m, 1)`, `np.trace(m)`, `np.diagonal(a, 0, 1, 2)` | `m.triu(1)`, `m.trace(0)`, `a.diagonal(0, 1, 2)` (a view) |
 //! | `np.swapaxes(a, 0, 2)`, `np.moveaxis(a, 0, -1)`, `np.rot90(m)` | `a.swapaxes::<0, 2>()`, `a.moveaxis_dyn(0, -1)`, `m.rot90::<1>()` (views) |
 //! | `np.pad(a, ((1, 1), (0, 2)), mode="reflect")` | `a.pad::<(Pad<1, 1>, Pad<0, 2>)>(PadMode::Reflect)` (static extents), `a.pad_dyn(&[(1, 1), (0, 2)], PadMode::Reflect)` |
-//! | `np.tile(a, (2, 3))`, `np.repeat(a, 2, axis=1)`, `np.kron(a, b)` | `a.tile_dyn(&[2, 3])`, `a.repeat_dyn(2, 1)`, `a.kron(&b)` |
+//! | `np.tile(a, (2, 3))`, `np.repeat(a, 2, axis=1)`, `np.kron(a, b)` | `a.tile::<(Rep<2>, Rep<3>)>()` (static extents) or `a.tile_dyn(&[2, 3])`, `a.repeat::<2, 1>()` or `a.repeat_dyn(2, 1)`, `a.kron(&b)` |
 //! | `np.searchsorted(a, v, side="right")`, `np.interp(x, xp, fp)` | `a.searchsorted(&v, Side::Right)`, `x.interp(&xp, &fp)` (unsorted grids are `Err`) |
 //! | `np.bincount(x, minlength=4)`, `np.histogram(a, bins=10)` | `x.bincount(4)`, `a.histogram(Bins::Count(10), None)` (counts, edges) |
 //! | `np.unique(a, return_counts=True)`, `np.nonzero(a)`, `np.argwhere(a)` | `a.unique_all()` (`.values`, `.counts`, …), `a.nonzero()`, `a.argwhere()` |
