@@ -194,7 +194,7 @@ impl<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St
         pub fn tile;
     }
     forms! {
-        /// See [`Tensor::repeat`]; `Err` only for a [`DynRank`](crate::DynRank) tensor
+        /// See [`Tensor::repeat`]; `Err` only for a [`DynRank`] tensor
         /// without axis `I`, or a result that does not fit.
         pub fn try_repeat[const C: usize, const I: usize]::<C, I>(&self) -> Result<Tensor<T, <E as RepeatAxis<I, C>>::Output>, ShapeError>
         where [E: RepeatAxis<I, C>]
