@@ -202,6 +202,26 @@
 //! | banded `?gbmv` with `kl >= m` | `BandMatrix::with_bandwidths(shape, kl, ku)`: any bandwidths, as LAPACK |
 //! | one `except` for every error | `Result<_, mdtensor::Error>`: `?` converts `ShapeError`, `SparseError`, `BandError`, `NpyError` |
 //!
+//! ## Everyday functions
+//!
+//! | numpy | mdtensor |
+//! |---|---|
+//! | `np.median(a)`, `np.median(a, axis=1)` | `a.median()`, `a.median_axis::<1>()` or `a.median_axis_dyn(1)` |
+//! | `np.quantile(a, 0.3, axis=0, method="hazen")` | `a.quantile_axis::<0>(0.3, QuantileMethod::Hazen)` (`ops::QuantileMethod`, `Linear` is numpy's default) |
+//! | `np.percentile(a, 90)` | `a.percentile(90.0, QuantileMethod::Linear)` |
+//! | `np.nansum(a)`, `np.nanmax(a, axis=-1)`, `np.nanargmin(a)` | `a.nansum()`, `a.nanmax_axis_dyn(-1)`, `a.nanargmin()` (`Err` from `try_` when all NaN) |
+//! | `scipy.special.logsumexp(a, axis=1)` | `a.logsumexp_axis_dyn(1)` |
+//! | `np.isclose(a, b)`, `np.allclose(a, b, rtol, atol)` | `a.isclose(&b)`, `a.allclose_tol(&b, rtol, atol, false)` |
+//! | `np.diff(a, n=2)`, `np.roll(a, 1, axis=0)`, `np.roll(a, 1)` | `a.diff_dyn(2, -1)`, `a.roll::<0>(1)`, `a.roll_flat(1)` |
+//! | `np.triu(m, 1)`, `np.trace(m)`, `np.diagonal(a, 0, 1, 2)` | `m.triu(1)`, `m.trace(0)`, `a.diagonal(0, 1, 2)` (a view) |
+//! | `np.swapaxes(a, 0, 2)`, `np.moveaxis(a, 0, -1)`, `np.rot90(m)` | `a.swapaxes::<0, 2>()`, `a.moveaxis_dyn(0, -1)`, `m.rot90::<1>()` (views) |
+//! | `np.pad(a, ((1, 1), (0, 2)), mode="reflect")` | `a.pad::<(Pad<1, 1>, Pad<0, 2>)>(PadMode::Reflect)` (static extents), `a.pad_dyn(&[(1, 1), (0, 2)], PadMode::Reflect)` |
+//! | `np.tile(a, (2, 3))`, `np.repeat(a, 2, axis=1)`, `np.kron(a, b)` | `a.tile::<(Rep<2>, Rep<3>)>()` (static extents) or `a.tile_dyn(&[2, 3])`, `a.repeat::<2, 1>()` or `a.repeat_dyn(2, 1)`, `a.kron(&b)` |
+//! | `np.searchsorted(a, v, side="right")`, `np.interp(x, xp, fp)` | `a.searchsorted(&v, Side::Right)`, `x.interp(&xp, &fp)` (unsorted grids are `Err`) |
+//! | `np.bincount(x, minlength=4)`, `np.histogram(a, bins=10)` | `x.bincount(4)`, `a.histogram(Bins::Count(10), None)` (counts, edges) |
+//! | `np.unique(a, return_counts=True)`, `np.nonzero(a)`, `np.argwhere(a)` | `a.unique_all()` (`.values`, `.counts`, …), `a.nonzero()`, `a.argwhere()` |
+//! | `np.meshgrid(x, y)` | `ops::meshgrid(&[&x, &y], Indexing::Xy)` (slices) |
+//!
 //! ## The same in code
 //!
 //! ```

@@ -89,6 +89,7 @@ pub use extents::{
     broadcast_shapes, Axis, AxisAt, AxisList, BroadcastDim, BroadcastTo, Const, Dim, Dyn, DynOfRank, DynRank, Extents,
     InsertAxis, One, Rank, RemoveAxis, Reverse, StaticDim, StaticExtents, TakeIndex, ToDim,
 };
+pub use extents::{Pad, PadWidths, Rep, TileReps};
 pub use fmt::DebugStorage;
 pub use layout::{AnyOrder, ColMajor, Layout, ResultOrder, RowMajor, StridePolicy, Strided};
 /// The `num-complex` crate (0.4), whose [`Complex<f32>`](Complex) and [`Complex<f64>`](Complex)

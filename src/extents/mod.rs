@@ -22,8 +22,10 @@ mod equal;
 mod join;
 mod literal;
 mod matmul;
+mod pad;
 pub(crate) mod static_arith;
 pub(crate) mod table;
+mod tile;
 mod tuple;
 
 pub(crate) use axis::check_axis;
@@ -47,7 +49,9 @@ pub use matmul::{
     matmul_dims, BandDenseOf, BandVectorOf, CrossDim, DotShape, MatMulDims, MatMulShape, MatmulBatchDim, MatrixOf,
     OutputFor, VectorOf,
 };
+pub use pad::{Pad, PadWidths};
 pub use static_arith::{StaticDim, StaticExtents, ToDim};
+pub use tile::{DimProd, Rep, RepeatAxis, TileReps};
 
 use crate::error::ShapeError;
 use core::fmt::Debug;

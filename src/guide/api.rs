@@ -160,6 +160,22 @@
 //! | banded solve (LAPACK's `?gbsv`) | [`factorize`](crate::Tensor::factorize) → [`BandLu`](crate::ops::BandLu), `solve` |
 //! | a storage of your own | [`ReadStorage`](crate::tensor::ReadStorage), [`SumStorage`](crate::ops::SumStorage), `examples/custom_storage.rs` |
 //!
+//! ## Order statistics, NaN-aware reductions, counting, searching
+//!
+//! | task | methods |
+//! |---|---|
+//! | median, quantiles, percentiles (every numpy method, by selection) | [`median`](crate::Tensor::median), [`median_axis`](crate::Tensor::median_axis), [`median_axis_dyn`](crate::Tensor::median_axis_dyn), [`quantile`](crate::Tensor::quantile), [`quantile_axis`](crate::Tensor::quantile_axis), [`quantile_axis_dyn`](crate::Tensor::quantile_axis_dyn), [`percentile`](crate::Tensor::percentile), [`percentile_axis_dyn`](crate::Tensor::percentile_axis_dyn), [`QuantileMethod`](crate::ops::QuantileMethod) |
+//! | ignoring NaN | [`nansum`](crate::Tensor::nansum), [`nanprod`](crate::Tensor::nanprod), [`nanmean`](crate::Tensor::nanmean), [`nanmax`](crate::Tensor::nanmax), [`nanmin`](crate::Tensor::nanmin), [`nanargmax`](crate::Tensor::nanargmax), [`nanargmin`](crate::Tensor::nanargmin), their `_axis_dyn` forms, [`nanmedian`](crate::Tensor::nanmedian), [`nanquantile`](crate::Tensor::nanquantile), [`nanpercentile`](crate::Tensor::nanpercentile) |
+//! | `ln Σ exp` without overflow | [`logsumexp`](crate::Tensor::logsumexp), [`logsumexp_axis_dyn`](crate::Tensor::logsumexp_axis_dyn) |
+//! | closeness | [`isclose`](crate::Tensor::isclose), [`isclose_tol`](crate::Tensor::isclose_tol), [`allclose`](crate::Tensor::allclose), [`allclose_tol`](crate::Tensor::allclose_tol) |
+//! | differences and shifts | [`diff`](crate::Tensor::diff), [`diff_dyn`](crate::Tensor::diff_dyn), [`roll`](crate::Tensor::roll), [`roll_dyn`](crate::Tensor::roll_dyn), [`roll_flat`](crate::Tensor::roll_flat) |
+//! | triangles, diagonals, traces | [`triu`](crate::Tensor::triu), [`tril`](crate::Tensor::tril), [`diagonal`](crate::Tensor::diagonal), [`trace`](crate::Tensor::trace), [`trace_dyn`](crate::Tensor::trace_dyn) |
+//! | padding, repeating, tiling | [`pad`](crate::Tensor::pad) (static widths, [`Pad`](crate::Pad)), [`pad_dyn`](crate::Tensor::pad_dyn), [`PadMode`](crate::ops::PadMode), [`repeat`](crate::Tensor::repeat) (static count, [`RepeatAxis`](crate::extents::RepeatAxis)), [`repeat_dyn`](crate::Tensor::repeat_dyn), [`repeat_each_dyn`](crate::Tensor::repeat_each_dyn), [`repeat_flat`](crate::Tensor::repeat_flat), [`tile`](crate::Tensor::tile) (static counts, [`Rep`](crate::Rep)), [`tile_dyn`](crate::Tensor::tile_dyn), [`kron`](crate::Tensor::kron) |
+//! | searching sorted vectors | [`searchsorted`](crate::Tensor::searchsorted) ([`Side`](crate::ops::Side)), [`interp`](crate::Tensor::interp), [`interp_with`](crate::Tensor::interp_with) |
+//! | counting | [`bincount`](crate::Tensor::bincount), [`bincount_weighted`](crate::Tensor::bincount_weighted), [`histogram`](crate::Tensor::histogram) ([`Bins`](crate::ops::Bins)), [`unique`](crate::Tensor::unique), [`unique_all`](crate::Tensor::unique_all), [`nonzero`](crate::Tensor::nonzero), [`argwhere`](crate::Tensor::argwhere) |
+//! | coordinate grids | [`ops::meshgrid`](crate::ops::meshgrid) ([`Indexing`](crate::ops::Indexing)) |
+//! | moving axes (views) | [`swapaxes`](crate::Tensor::swapaxes), [`moveaxis`](crate::Tensor::moveaxis), [`rot90`](crate::Tensor::rot90) (static extents moved in the type), [`swapaxes_dyn`](crate::Tensor::swapaxes_dyn), [`moveaxis_dyn`](crate::Tensor::moveaxis_dyn), [`rot90_dyn`](crate::Tensor::rot90_dyn) |
+//!
 //! ## Files and formats
 //!
 //! | task | methods |

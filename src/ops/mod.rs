@@ -50,6 +50,34 @@ mod triplet_forms;
 
 mod sort;
 
+mod lanes;
+
+mod quantile;
+
+mod nan_reduce;
+
+mod tri;
+
+mod close;
+
+mod shift;
+
+mod pad;
+
+mod repeat;
+
+mod search;
+
+mod histogram;
+
+mod unique;
+
+mod nonzero;
+
+mod kron;
+
+mod meshgrid;
+
 #[cfg(feature = "rand")]
 mod random;
 
@@ -66,6 +94,7 @@ pub use cumulative::Accumulate;
 pub use ddof::Ddof;
 pub use expr::UnaryOp;
 pub use expr::{Binary, BinaryOp, Evaluated, Expr, ExprShape, FnOp, IntoExpr, Owned, ScalarLeaf, Unary};
+pub use histogram::Bins;
 pub use join::{
     concatenate_dyn, stack, stack_dyn, try_concatenate_dyn, try_stack, try_stack_dyn, ConcatOperand, DenseOperand,
 };
@@ -74,11 +103,18 @@ pub use math::{
     select, AbsOp, CosOp, ElementwiseExt, EqOp, ExpOp, FloorOp, GeOp, GtOp, LeOp, LnOp, LtOp, NeOp, PairOp, PickOp,
     PowfOp, PowiOp, ReluOp, RoundOp, SigmoidOp, SinOp, SqrtOp, TanhOp, Zipped,
 };
+pub use meshgrid::{meshgrid, try_meshgrid, Indexing};
+pub use nan_reduce::{NanArgExtreme, NanExtreme, NanMean, NanProd, NanSum};
 pub use norm::Norm;
+pub use pad::PadMode;
+pub use quantile::QuantileMethod;
 pub use reduce::{AxisReductions, Extreme, Logical, Mean, Prod, Reductions, Sum, Var};
 /// The run-time axis rules of the host reductions, shared with the device's.
 #[cfg(feature = "cuda")]
 pub(crate) use reduce_dyn::{reduced_mask, rename};
+pub use search::Side;
+pub use shift::Difference;
 pub use softmax::Softmaxed;
 pub use sum_storage::{extreme_stored, sum_stored, sum_stored_axes_keepdims, sum_stored_axis, SumStorage};
 pub use take::Taken;
+pub use unique::Unique;

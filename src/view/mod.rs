@@ -12,6 +12,7 @@
 //! | [`squeeze`](crate::Tensor::squeeze), [`unsqueeze`](crate::Tensor::unsqueeze) | kept | same dense order |
 //! | [`index_axis`](crate::Tensor::index_axis) | kept | `Strided` |
 //! | [`flip`](crate::Tensor::flip) | kept | `Strided` (negative stride) |
+//! | [`swapaxes`](crate::Tensor::swapaxes), [`moveaxis`](crate::Tensor::moveaxis), [`rot90`](crate::Tensor::rot90) | moved with their axes (`_dyn`: dynamic) | `Strided` |
 //! | [`index_axis_dyn`](crate::Tensor::index_axis_dyn), [`squeeze_dyn`](crate::Tensor::squeeze_dyn), [`unsqueeze_dyn`](crate::Tensor::unsqueeze_dyn) (run-time axis) | same rank, dynamic | as the static forms |
 //! | [`keepdims`](crate::Tensor::keepdims), [`keepdims_dyn`](crate::Tensor::keepdims_dyn) (owned or borrowed) | an axis of extent 1 added | same dense order |
 //! | [`broadcast_to`](crate::Tensor::broadcast_to) | checked in the type | `Strided` (zero strides), read-only |
@@ -23,6 +24,7 @@
 mod axes;
 mod axes_dyn;
 mod axes_list;
+mod axis_moves;
 mod broadcast;
 mod diag;
 mod keepdims;
@@ -36,6 +38,7 @@ mod split_at;
 mod transpose;
 
 pub use axes::Squeezable;
+pub use axis_moves::{MoveAxis, Rot90, SwapAxes};
 pub use multi_slice::MultiSliceArg;
 pub use reshape::ReshapeTo;
 pub use reshape_any::CowTensor;
