@@ -30,7 +30,7 @@ fn defaults<T: Real>() -> (T, T) {
 impl<T: Real, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     forms! {
         /// See [`Tensor::isclose_tol`]; `Err` when dynamic extents do not broadcast.
-        pub fn try_isclose_tol[R: IntoExpr](&self, other: R, rtol: T, atol: T, equal_nan: bool) -> Result<Zipped<bool, E, S, R::Expr>, ShapeError>
+        pub fn try_isclose_tol[R: IntoExpr](&self, other: R, rtol: T, atol: T, equal_nan: bool) -> Result<Zipped<bool, E, R::Expr>, ShapeError>
         where [R::Expr: Expr<Elem = T>, E: CanBroadcast<<R::Expr as ExprShape>::Extents>]
         {
             self.try_zip_with(other, move |a, b| close(a, b, rtol, atol, equal_nan))
@@ -49,7 +49,7 @@ impl<T: Real, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St>
     }
     forms! {
         /// See [`Tensor::isclose`]; `Err` when dynamic extents do not broadcast.
-        pub fn try_isclose[R: IntoExpr](&self, other: R) -> Result<Zipped<bool, E, S, R::Expr>, ShapeError>
+        pub fn try_isclose[R: IntoExpr](&self, other: R) -> Result<Zipped<bool, E, R::Expr>, ShapeError>
         where [R::Expr: Expr<Elem = T>, E: CanBroadcast<<R::Expr as ExprShape>::Extents>]
         {
             let (rtol, atol) = defaults::<T>();
