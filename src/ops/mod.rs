@@ -49,6 +49,8 @@ mod delete;
 mod triplet_forms;
 
 mod sort;
+// numpy's einsum: the run-time specification and the greedy contraction order.
+pub mod einsum;
 
 #[cfg(feature = "rand")]
 mod random;
@@ -64,6 +66,7 @@ pub use combine::Contraction;
 pub use complex::{complex, powc, AngleOp, ComplexOp, ConjOp, ImagOp, NormSqrOp, PowcOp, RealOp};
 pub use cumulative::Accumulate;
 pub use ddof::Ddof;
+pub use einsum::{einsum, einsum_with, try_einsum, try_einsum_with, EinsumOperand};
 pub use expr::UnaryOp;
 pub use expr::{Binary, BinaryOp, Evaluated, Expr, ExprShape, FnOp, IntoExpr, Owned, ScalarLeaf, Unary};
 pub use join::{concatenate_dyn, stack, stack_dyn, try_concatenate_dyn, try_stack, try_stack_dyn, DenseOperand};
