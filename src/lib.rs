@@ -60,6 +60,9 @@ pub mod iter;
 
 pub mod ops;
 
+#[cfg(feature = "fft")]
+pub mod fft;
+
 #[cfg(feature = "cuda")]
 pub mod device;
 
