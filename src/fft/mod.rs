@@ -3,11 +3,11 @@
 //!
 //! | numpy | here |
 //! |---|---|
-//! | `np.fft.fft(a, n, axis, norm)`, `ifft` | [`Tensor::fft`], [`Tensor::ifft`] |
-//! | `rfft` (real input), `irfft` (real output) | [`Tensor::rfft`], [`Tensor::irfft`] |
-//! | `fftn(a, s, axes, norm)`, `ifftn`, `fft2`, `ifft2` | [`Tensor::fftn`], [`Tensor::ifftn`], [`Tensor::fft2`], [`Tensor::ifft2`] |
+//! | `np.fft.fft(a, n, axis, norm)`, `ifft` | [`fft`](crate::Tensor::fft), [`ifft`](crate::Tensor::ifft) |
+//! | `rfft` (real input), `irfft` (real output) | [`rfft`](crate::Tensor::rfft), [`irfft`](crate::Tensor::irfft) |
+//! | `fftn(a, s, axes, norm)`, `ifftn`, `fft2`, `ifft2` | [`fftn`](crate::Tensor::fftn), [`ifftn`](crate::Tensor::ifftn), [`fft2`](crate::Tensor::fft2), [`ifft2`](crate::Tensor::ifft2) |
 //! | `fftfreq(n, d)`, `rfftfreq(n, d)` | [`fftfreq`], [`rfftfreq`] |
-//! | `fftshift(x, axes)`, `ifftshift` | [`Tensor::fftshift`], [`Tensor::ifftshift`] |
+//! | `fftshift(x, axes)`, `ifftshift` | [`fftshift`](crate::Tensor::fftshift), [`ifftshift`](crate::Tensor::ifftshift) |
 //!
 //! Inputs may be `f32`, `f64`, [`Complex32`](crate::Complex32) or
 //! [`Complex64`](crate::Complex64) elements ([`FftElem`]); results are complex (real for
@@ -29,6 +29,7 @@
 //! assert_eq!(x.rfft(None, 0, Norm::Backward).shape(), [3]);
 //! ```
 
+mod convolve;
 mod freq;
 mod methods;
 mod plan;

@@ -5,7 +5,7 @@
 /// Each term is a list of one-letter labels, one per axis of its operand; the operands
 /// are references to dense tensors of fixed rank (0 to 6) or [`DynRank`](crate::DynRank).
 /// The output after `->` is explicit (it may be empty: a full sum). `...` is not part of
-/// this form: use [`einsum`](crate::einsum) for it.
+/// this form: use [`einsum`](crate::einsum()) for it.
 ///
 /// Checked by `cargo check`, each with its own message:
 /// * a label's static extents agree across every axis it names
@@ -16,7 +16,7 @@
 /// * there are as many terms as operands.
 ///
 /// The result's extents are the output labels' types: static where a label names a
-/// static axis anywhere, dynamic otherwise. It is evaluated as [`einsum`](crate::einsum)
+/// static axis anywhere, dynamic otherwise. It is evaluated as [`einsum`](crate::einsum())
 /// (the same planner and kernels), and panics as it does when dynamic extents disagree.
 ///
 /// ```
@@ -45,16 +45,16 @@ macro_rules! einsum {
         $($(
             let _ = const { ::core::assert!(::core::stringify!($l).len() == 1, "einsum!: a label is one letter") };
             #[allow(non_snake_case)]
-            let $l = $crate::ops::einsum::labels::free();
+            let $l = $crate::ops::einsum_labels::free();
         )*)+
         $crate::einsum!(@term $done $done [$(($($l)*))+] $out $spec)
     }};
     // Each term meets its operand's axes, one label per axis.
     (@term $all:tt [$operand:ident $($rest:ident)*] [($($l:ident)*) $($terms:tt)*] $out:tt $spec:tt) => {{
-        let __axes = $crate::ops::einsum::labels::axes_of($operand, ($($crate::ops::einsum::labels::slot(&$l),)*));
+        let __axes = $crate::ops::einsum_labels::axes_of($operand, ($($crate::ops::einsum_labels::slot(&$l),)*));
         $(
             #[allow(non_snake_case)]
-            let ($l, __axes) = $crate::ops::einsum::labels::next_axis($l, __axes);
+            let ($l, __axes) = $crate::ops::einsum_labels::next_axis($l, __axes);
         )*
         let _ = __axes;
         $crate::einsum!(@term $all [$($rest)*] [$($terms)*] $out $spec)
@@ -66,8 +66,8 @@ macro_rules! einsum {
         ::core::compile_error!("einsum!: more terms than operands")
     };
     (@term [$($all:ident)*] [] [] [$($o:ident)*] $spec:tt) => {
-        $crate::ops::einsum::labels::finish(
-            $crate::ops::einsum::einsum(::core::stringify! $spec, &[$($all),*]),
+        $crate::ops::einsum_labels::finish(
+            $crate::ops::einsum(::core::stringify! $spec, &[$($all),*]),
             ($($o,)*),
         )
     };
