@@ -67,6 +67,7 @@ mod tests {
     use super::*;
 
     #[test]
+    #[cfg_attr(miri, ignore = "rustfft's SIMD kernels are not this crate's unsafe code")]
     fn smooth_lengths() {
         assert_eq!(smooth_from(1), 1);
         assert_eq!(smooth_from(7), 8);

@@ -38,11 +38,11 @@ pub enum ConvMethod {
     Fft,
 }
 
-/// The shorter input's length from which [`ConvMethod::Auto`] uses FFTs: the direct sum
+/// The shorter input's length from which [`ConvMethod::Auto`] uses FFTs. The direct sum
 /// costs `n·k` multiply-adds, the FFT route three transforms of about `n + k` points
-/// whatever `k`, and with rustfft their times cross between kernels of 64 and 128 taps at
-/// `n = 10⁶` (see docs/DESIGN.md, "Einsum and FFT").
-pub const FFT_FROM: usize = 128;
+/// whatever `k`; the bench `convolve_crossover` (benches/numpy2.rs) finds them equal near
+/// 256 taps (docs/DESIGN.md, "Einsum and FFT", has the run).
+pub const FFT_FROM: usize = 256;
 
 /// An element `convolve` and `correlate` take: every matrix-product element type.
 pub trait ConvElem: GemmElem {
