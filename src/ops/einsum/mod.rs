@@ -208,6 +208,12 @@ fn evaluate<T: GemmElem>(
     let last = reduce(last, |l| output.contains(&l))?;
     let perm: Vec<usize> =
         output.iter().map(|l| last.labels().iter().position(|m| m == l).expect("an output label survives")).collect();
+    if perm.iter().enumerate().all(|(k, &p)| k == p) {
+        if let Node::Owned(_, t) = last {
+            // A computed result already in the output's order (a product's own buffer).
+            return Ok(t);
+        }
+    }
     let view = last.view();
     view.try_permute(&perm)?.try_to_standard_layout()
 }
