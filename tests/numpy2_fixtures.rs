@@ -2,7 +2,9 @@
 //! fixtures written by `tests/fixtures/numpy2/make_fixtures.py`.
 
 use mdtensor::ops::{ConvMethod, ConvMode};
-use mdtensor::{einsum, ext, io, Complex64, DynRank, Tensor};
+#[cfg(feature = "fft")]
+use mdtensor::Complex64;
+use mdtensor::{einsum, ext, io, DynRank, Tensor};
 
 fn load<T: io::NpyElement>(name: &str) -> Tensor<T, DynRank> {
     io::load_npy(format!("{}/tests/fixtures/numpy2/{name}.npy", env!("CARGO_MANIFEST_DIR"))).unwrap()
