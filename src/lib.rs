@@ -60,6 +60,9 @@ pub mod iter;
 
 pub mod ops;
 
+#[cfg(feature = "fft")]
+pub mod fft;
+
 #[cfg(feature = "cuda")]
 pub mod device;
 
@@ -99,6 +102,7 @@ pub use num_complex;
 pub use num_complex::{Complex, Complex32, Complex64};
 pub use num_traits;
 pub use ops::{concatenate_dyn, stack, stack_dyn, try_concatenate_dyn, try_stack, try_stack_dyn, Expr, ExprShape};
+pub use ops::{einsum, einsum_with, try_einsum, try_einsum_with};
 pub use storage::{
     Band, BandError, BorrowedStorage, DenseStorage, DenseStorageMut, Heap, Inline, NonDenseStorage, OwnedStorage,
     Shared, Storage, View, ViewMut,

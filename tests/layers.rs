@@ -23,6 +23,7 @@ const LAYERS: &[&[&str]] = &[
     &["tensor"],
     &["view", "iter"],
     &["ops"],
+    &["fft"],
     &["device", "dist"],
     &["fmt", "io", "interop", "serde", "approx"],
     &["guide"],

@@ -18,6 +18,7 @@ mod broadcast;
 mod concat;
 mod dim;
 mod dyn_rank;
+mod einsum_dim;
 mod equal;
 mod join;
 mod literal;
@@ -38,6 +39,7 @@ pub(crate) use broadcast::{broadcast_shapes_into, broadcast_strides};
 pub use concat::ConcatAxes;
 pub use dim::{Const, Dim, Dyn, One, StaticBit};
 pub use dyn_rank::{DynOfRank, DynRank, MatrixExtents, Rank};
+pub use einsum_dim::{EinsumDim, EinsumMerge};
 pub use equal::{
     BandDim, BandFromDenseDim, BandSolveDim, DotDim, Holds, OutputDim, SameDim, SameExtent, SparseProductDim,
     TensordotDim, Verdict,

@@ -88,6 +88,8 @@
 //! | matrix and batched products (numpy's `@`) | [`matmul`](crate::Tensor::matmul), [`try_matmul`](crate::Tensor::try_matmul), [`matmul_into`](crate::Tensor::matmul_into) |
 //! | vectors | [`dot`](crate::Tensor::dot), [`outer`](crate::Tensor::outer), [`cross`](crate::Tensor::cross) |
 //! | contractions | [`tensordot`](crate::Tensor::tensordot), [`tensordot_dyn`](crate::Tensor::tensordot_dyn) |
+//! | numpy's `einsum` (any number of operands) | [`einsum`](crate::einsum()), [`try_einsum`](crate::try_einsum), [`einsum!`](crate::einsum!) (labels checked at compile time), [`einsum_view`](crate::Tensor::einsum_view) (no copy) |
+//! | FFTs (feature `fft`) | `fft`, `ifft`, `rfft`, `irfft`, `fftn`, `ifftn`, `fft2`, `ifft2`, `fftshift`, `ifftshift`, `fft::fftfreq`, `fft::rfftfreq` (module `fft`) |
 //!
 //! ## Complex numbers
 //!

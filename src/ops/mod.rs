@@ -49,6 +49,10 @@ mod delete;
 mod triplet_forms;
 
 mod sort;
+// numpy's einsum: the run-time specification and the greedy contraction order.
+mod einsum;
+// numpy's convolve and correlate.
+mod convolve;
 
 mod lanes;
 
@@ -90,8 +94,13 @@ pub use arith::{AddOp, DivOp, MulOp, NegOp, RemOp, SubOp};
 pub use band::BandLu;
 pub use combine::Contraction;
 pub use complex::{complex, powc, AngleOp, ComplexOp, ConjOp, ImagOp, NormSqrOp, PowcOp, RealOp};
+pub use convolve::{ConvElem, ConvMethod, ConvMode, FFT_FROM};
 pub use cumulative::Accumulate;
 pub use ddof::Ddof;
+pub use einsum::{einsum, einsum_with, try_einsum, try_einsum_with, EinsumOperand};
+// What `einsum!` expands to (hidden: only the macro names it).
+#[doc(hidden)]
+pub use einsum::labels as einsum_labels;
 pub use expr::UnaryOp;
 pub use expr::{Binary, BinaryOp, Evaluated, Expr, ExprShape, FnOp, IntoExpr, Owned, ScalarLeaf, Unary};
 pub use histogram::Bins;

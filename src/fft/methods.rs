@@ -1,0 +1,348 @@
+//! The transforms as tensor methods: one axis (`fft`, `ifft`, `rfft`, `irfft`), several
+//! (`fftn`, `ifftn`, `fft2`, `ifft2`), and the shifts (`fftshift`, `ifftshift`).
+
+use num_complex::Complex;
+
+use super::plan::{run_lanes, FftReal, Fill};
+use super::{FftElem, Norm};
+use crate::alloc::try_vec_with_capacity;
+use crate::error::ShapeError;
+use crate::exec::forms::forms;
+use crate::exec::Par;
+use crate::extents::{Axis, DynRank, Extents};
+use crate::layout::Layout;
+use crate::ops::axiswise::dyn_view;
+use crate::storage::DenseStorage;
+use crate::tensor::Tensor;
+
+/// Which transform of one axis.
+#[derive(Clone, Copy)]
+enum Kind {
+    Fft,
+    Ifft,
+    Rfft,
+    Irfft,
+}
+
+impl Kind {
+    fn op(self) -> &'static str {
+        match self {
+            Kind::Fft => "fft",
+            Kind::Ifft => "ifft",
+            Kind::Rfft => "rfft",
+            Kind::Irfft => "irfft",
+        }
+    }
+}
+
+/// The transform of every lane along `axis`, as a row-major [`DynRank`] tensor of complex
+/// elements (for `irfft`, their real parts are the answer).
+fn along<T: FftElem, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
+    t: &Tensor<T, E, S, St>,
+    n: Option<usize>,
+    axis: Axis,
+    norm: Norm,
+    kind: Kind,
+    par: Par,
+) -> Result<Tensor<Complex<T::Real>, DynRank>, ShapeError> {
+    let op = kind.op();
+    let rank = t.rank();
+    let axis = axis.resolve(op, rank)?;
+    let dims = t.shape();
+    let m = dims[axis];
+    let n = match (n, kind) {
+        (Some(n), _) => n,
+        // numpy's default for irfft: the real signal whose spectrum has m terms.
+        (None, Kind::Irfft) => 2 * m.saturating_sub(1),
+        (None, _) => m,
+    };
+    if n == 0 {
+        return Err(ShapeError::InvalidArgument {
+            op,
+            reason: format!("{n} points along axis {axis} (extent {m}): an FFT needs at least one"),
+        });
+    }
+    let keep = match kind {
+        Kind::Rfft => n / 2 + 1,
+        _ => n,
+    };
+    // The lanes made contiguous: the axis moved last, then copied in that order.
+    let mut perm: Vec<usize> = (0..rank).filter(|&k| k != axis).collect();
+    perm.push(axis);
+    let view = dyn_view(t).try_into_permuted(&perm)?;
+    let mut lanes = try_vec_with_capacity(op, t.numel())?;
+    lanes.extend(view.iter().map(|x| x.to_complex()));
+    let (fill, inverse) = match kind {
+        Kind::Fft | Kind::Rfft => (Fill::Crop, false),
+        Kind::Ifft => (Fill::Crop, true),
+        Kind::Irfft => (Fill::Hermitian, true),
+    };
+    let scale = norm.scale::<T::Real>(n, inverse);
+    // The lanes' count from the other axes: an empty axis padded by `n` still has lanes.
+    let count = dims.iter().enumerate().filter(|&(k, _)| k != axis).map(|(_, &d)| d).product();
+    let out = run_lanes(op, &lanes, count, m, n, keep, fill, inverse, scale, par)?;
+    let mut out_dims: Vec<usize> = perm.iter().map(|&k| dims[k]).collect();
+    out_dims[rank - 1] = keep;
+    let out = Tensor::try_from_vec(DynRank::new(out_dims), out).map_err(|(e, _)| e)?;
+    if axis + 1 == rank {
+        return Ok(out);
+    }
+    let mut back = vec![0; rank];
+    for (j, &k) in perm.iter().enumerate() {
+        back[k] = j;
+    }
+    out.try_permute(&back)?.try_to_standard_layout()
+}
+
+/// The result with the operand's rank as its extents type.
+fn with_rank<X, E: Extents>(t: Tensor<X, DynRank>) -> Result<Tensor<X, E::Dynamic>, ShapeError> {
+    t.try_into_extents::<E::Dynamic>().map_err(|(e, _)| e)
+}
+
+/// The axes and lengths of an n-dimensional transform, as numpy's `fftn` reads `s` and
+/// `axes`: all axes by default, the last `len(s)` when only `s` is given.
+fn axes_and_lengths(
+    op: &'static str,
+    dims: &[usize],
+    s: Option<&[usize]>,
+    axes: Option<&[isize]>,
+) -> Result<Vec<(usize, Option<usize>)>, ShapeError> {
+    let rank = dims.len();
+    let axes: Vec<usize> = match (axes, s) {
+        (Some(a), _) => a.iter().map(|&x| Axis::from(x).resolve(op, rank)).collect::<Result<_, _>>()?,
+        (None, Some(s)) if s.len() > rank => {
+            return Err(ShapeError::InvalidArgument {
+                op,
+                reason: format!("{} lengths in `s` for a tensor of rank {rank}", s.len()),
+            })
+        }
+        (None, Some(s)) => (rank - s.len()..rank).collect(),
+        (None, None) => (0..rank).collect(),
+    };
+    match s {
+        Some(s) if s.len() != axes.len() => Err(ShapeError::InvalidArgument {
+            op,
+            reason: format!("{} lengths in `s` for {} axes", s.len(), axes.len()),
+        }),
+        Some(s) => Ok(axes.into_iter().zip(s.iter().map(|&n| Some(n))).collect()),
+        None => Ok(axes.into_iter().map(|a| (a, None)).collect()),
+    }
+}
+
+/// numpy's `fftn`/`ifftn`: one-axis transforms, one after another.
+fn along_axes<T: FftElem, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
+    t: &Tensor<T, E, S, St>,
+    s: Option<&[usize]>,
+    axes: Option<&[isize]>,
+    norm: Norm,
+    kind: Kind,
+    par: Par,
+) -> Result<Tensor<Complex<T::Real>, DynRank>, ShapeError> {
+    let plan = axes_and_lengths(kind.op(), &t.shape(), s, axes)?;
+    let Some((&(a0, n0), rest)) = plan.split_first() else {
+        // No axes: numpy returns the input unchanged (as complex).
+        let mut data = try_vec_with_capacity(kind.op(), t.numel())?;
+        data.extend(t.iter().map(|x| x.to_complex()));
+        return Tensor::try_from_vec(DynRank::new(t.shape()), data).map_err(|(e, _)| e);
+    };
+    let mut out = along(t, n0, Axis::from(a0), norm, kind, par)?;
+    for &(a, n) in rest {
+        out = along(&out, n, Axis::from(a), norm, kind, par)?;
+    }
+    Ok(out)
+}
+
+/// # FFT (feature `fft`)
+impl<T: FftElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
+    forms! {
+        /// [`Tensor::fft`] with an explicit choice of threads; `Err` for an axis out of
+        /// range or no points (`n == 0`, or an empty axis without `n`).
+        pub fn try_fft_with[](&self, n: Option<usize>, axis: impl Into<Axis>, norm: Norm) with par
+            -> Result<Tensor<Complex<T::Real>, E::Dynamic>, ShapeError>
+        {
+            with_rank::<_, E>(along(self, n, axis.into(), norm, Kind::Fft, par)?)
+        }
+        /// See [`Tensor::fft`].
+        ///
+        /// ```
+        /// use mdtensor::{fft::Norm, tensor};
+        /// assert!(tensor![1.0, 2.0].try_fft(Some(0), 0, Norm::Backward).is_err());
+        /// assert!(tensor![1.0, 2.0].try_fft(None, 1, Norm::Backward).is_err());
+        /// ```
+        pub fn try_fft;
+        /// numpy's `fft(a, n, axis, norm)`: the discrete Fourier transform of every lane along
+        /// `axis`, each cropped or zero-padded to `n` points first (`None`: the axis's extent).
+        ///
+        /// ```
+        /// use mdtensor::{fft::Norm, tensor, Complex64};
+        /// let a = tensor![[1.0, 0.0, 0.0, 0.0], [1.0, 1.0, 1.0, 1.0]];
+        /// let f = a.fft(None, -1, Norm::Backward);
+        /// assert_eq!(f.to_vec()[..4], [Complex64::new(1.0, 0.0); 4]);
+        /// assert_eq!(f.to_vec()[4..], [Complex64::new(4.0, 0.0), Complex64::new(0.0, 0.0), Complex64::new(0.0, 0.0), Complex64::new(0.0, 0.0)]);
+        /// assert_eq!(a.fft(Some(8), 1, Norm::Ortho).shape(), [2, 8]);
+        /// ```
+        pub fn fft;
+        /// See [`Tensor::fft`].
+        pub fn fft_with;
+    }
+
+    forms! {
+        /// [`Tensor::ifft`] with an explicit choice of threads; `Err` as [`Tensor::try_fft`].
+        pub fn try_ifft_with[](&self, n: Option<usize>, axis: impl Into<Axis>, norm: Norm) with par
+            -> Result<Tensor<Complex<T::Real>, E::Dynamic>, ShapeError>
+        {
+            with_rank::<_, E>(along(self, n, axis.into(), norm, Kind::Ifft, par)?)
+        }
+        /// See [`Tensor::ifft`].
+        pub fn try_ifft;
+        /// numpy's `ifft(a, n, axis, norm)`: the inverse transform (scaled by `1/n` with
+        /// [`Norm::Backward`]).
+        ///
+        /// ```
+        /// use mdtensor::{fft::Norm, tensor};
+        /// let x = tensor![1.0_f64, -2.0, 0.5];
+        /// let back = x.fft(None, 0, Norm::Ortho).ifft(None, 0, Norm::Ortho);
+        /// assert!(back.iter().zip(x.iter()).all(|(b, x)| (b.re - x).abs() < 1e-12 && b.im.abs() < 1e-12));
+        /// ```
+        pub fn ifft;
+        /// See [`Tensor::ifft`].
+        pub fn ifft_with;
+    }
+
+    forms! {
+        /// [`Tensor::fftn`] with an explicit choice of threads; `Err` for a bad axis, lengths
+        /// that do not pair with the axes, or no points along an axis.
+        pub fn try_fftn_with[](&self, s: Option<&[usize]>, axes: Option<&[isize]>, norm: Norm) with par
+            -> Result<Tensor<Complex<T::Real>, E::Dynamic>, ShapeError>
+        {
+            with_rank::<_, E>(along_axes(self, s, axes, norm, Kind::Fft, par)?)
+        }
+        /// See [`Tensor::fftn`].
+        pub fn try_fftn;
+        /// numpy's `fftn(a, s, axes, norm)`: the transform over several axes (all by
+        /// default; the last `s.len()` when only `s` is given), `s` cropping or padding each.
+        ///
+        /// ```
+        /// use mdtensor::{fft::Norm, tensor, Complex64};
+        /// let a = tensor![[1.0, 2.0], [3.0, 4.0]];
+        /// let f = a.fftn(None, None, Norm::Backward);
+        /// assert_eq!(f.to_vec()[0], Complex64::new(10.0, 0.0));
+        /// assert_eq!(f, a.fft(None, 0, Norm::Backward).fft(None, 1, Norm::Backward));
+        /// ```
+        pub fn fftn;
+        /// See [`Tensor::fftn`].
+        pub fn fftn_with;
+    }
+
+    forms! {
+        /// [`Tensor::ifftn`] with an explicit choice of threads; `Err` as [`Tensor::try_fftn`].
+        pub fn try_ifftn_with[](&self, s: Option<&[usize]>, axes: Option<&[isize]>, norm: Norm) with par
+            -> Result<Tensor<Complex<T::Real>, E::Dynamic>, ShapeError>
+        {
+            with_rank::<_, E>(along_axes(self, s, axes, norm, Kind::Ifft, par)?)
+        }
+        /// See [`Tensor::ifftn`].
+        pub fn try_ifftn;
+        /// numpy's `ifftn(a, s, axes, norm)`.
+        ///
+        /// ```
+        /// use mdtensor::{fft::Norm, tensor};
+        /// let a = tensor![[1.0_f64, 2.0, 3.0], [4.0, 5.0, 6.0]];
+        /// let back = a.fftn(None, None, Norm::Backward).ifftn(None, None, Norm::Backward);
+        /// assert!(back.iter().zip(a.iter()).all(|(b, x)| (b.re - x).abs() < 1e-12));
+        /// ```
+        pub fn ifftn;
+        /// See [`Tensor::ifftn`].
+        pub fn ifftn_with;
+    }
+
+    forms! {
+        /// See [`Tensor::fft2`]; `Err` as [`Tensor::try_fftn`] (and for rank below 2).
+        pub fn try_fft2[](&self, s: Option<&[usize]>, norm: Norm) -> Result<Tensor<Complex<T::Real>, E::Dynamic>, ShapeError>
+        {
+            self.try_fftn_with(s, Some(&[-2, -1]), norm, Par::Auto)
+        }
+        /// numpy's `fft2(a, s, norm)`: [`Tensor::fftn`] over the last two axes.
+        ///
+        /// ```
+        /// use mdtensor::{fft::Norm, tensor};
+        /// let a = tensor![[1.0, 2.0], [3.0, 4.0]];
+        /// assert_eq!(a.fft2(None, Norm::Backward), a.fftn(None, None, Norm::Backward));
+        /// ```
+        pub fn fft2;
+    }
+
+    forms! {
+        /// See [`Tensor::ifft2`]; `Err` as [`Tensor::try_fft2`].
+        pub fn try_ifft2[](&self, s: Option<&[usize]>, norm: Norm) -> Result<Tensor<Complex<T::Real>, E::Dynamic>, ShapeError>
+        {
+            self.try_ifftn_with(s, Some(&[-2, -1]), norm, Par::Auto)
+        }
+        /// numpy's `ifft2(a, s, norm)`: [`Tensor::ifftn`] over the last two axes.
+        ///
+        /// ```
+        /// use mdtensor::{fft::Norm, tensor};
+        /// let a = tensor![[1.0, 2.0], [3.0, 4.0]];
+        /// assert_eq!(a.ifft2(None, Norm::Forward), a.fft2(None, Norm::Backward).map(|z| z.conj()));
+        /// ```
+        pub fn ifft2;
+    }
+}
+
+/// # FFT (feature `fft`): real signals
+impl<R: FftReal + FftElem<Real = R>, E: Extents, S: Layout<E>, St: DenseStorage<R>> Tensor<R, E, S, St> {
+    forms! {
+        /// [`Tensor::rfft`] with an explicit choice of threads; `Err` as [`Tensor::try_fft`].
+        pub fn try_rfft_with[](&self, n: Option<usize>, axis: impl Into<Axis>, norm: Norm) with par
+            -> Result<Tensor<Complex<R>, E::Dynamic>, ShapeError>
+        {
+            with_rank::<_, E>(along(self, n, axis.into(), norm, Kind::Rfft, par)?)
+        }
+        /// See [`Tensor::rfft`].
+        pub fn try_rfft;
+        /// numpy's `rfft(a, n, axis, norm)`: the transform of a real signal, its first
+        /// `n/2 + 1` terms (the rest are their conjugates).
+        ///
+        /// ```
+        /// use mdtensor::{fft::Norm, tensor, Complex64};
+        /// let x = tensor![1.0, 2.0, 3.0, 4.0, 5.0];
+        /// let r = x.rfft(None, 0, Norm::Backward);
+        /// assert_eq!(r.shape(), [3]);
+        /// assert_eq!(r.to_vec()[..], x.fft(None, 0, Norm::Backward).to_vec()[..3]);
+        /// ```
+        pub fn rfft;
+        /// See [`Tensor::rfft`].
+        pub fn rfft_with;
+    }
+}
+
+/// # FFT (feature `fft`): real signals
+impl<R: FftReal, E: Extents, S: Layout<E>, St: DenseStorage<Complex<R>>> Tensor<Complex<R>, E, S, St> {
+    forms! {
+        /// [`Tensor::irfft`] with an explicit choice of threads; `Err` as
+        /// [`Tensor::try_fft`] (numpy's default `n` of an axis of extent 1 is 0 points).
+        pub fn try_irfft_with[](&self, n: Option<usize>, axis: impl Into<Axis>, norm: Norm) with par
+            -> Result<Tensor<R, E::Dynamic>, ShapeError>
+        {
+            let z = along(self, n, axis.into(), norm, Kind::Irfft, par)?;
+            let dims = z.shape();
+            let mut re = try_vec_with_capacity("irfft", z.numel())?;
+            re.extend(z.iter().map(|c| c.re));
+            with_rank::<_, E>(Tensor::try_from_vec(DynRank::new(dims), re).map_err(|(e, _)| e)?)
+        }
+        /// See [`Tensor::irfft`].
+        pub fn try_irfft;
+        /// numpy's `irfft(a, n, axis, norm)`: the real signal of `n` points (default
+        /// `2·(m − 1)` for `m` terms) whose [`Tensor::rfft`] is this spectrum.
+        ///
+        /// ```
+        /// use mdtensor::{fft::Norm, tensor};
+        /// let x = tensor![1.0_f64, 2.0, 3.0, 4.0, 5.0];
+        /// let back = x.rfft(None, 0, Norm::Backward).irfft(Some(5), 0, Norm::Backward);
+        /// assert!(back.iter().zip(x.iter()).all(|(b, x)| (b - x).abs() < 1e-12));
+        /// ```
+        pub fn irfft;
+        /// See [`Tensor::irfft`].
+        pub fn irfft_with;
+    }
+}

@@ -1,0 +1,7 @@
+//! Two terms, one operand.
+use mdtensor::{einsum, ext, Tensor};
+
+fn main() {
+    let a = Tensor::<f32, ext![2, 3]>::zeros(ext![2, 3]);
+    let _ = einsum!(i j, j k -> i k; &a);
+}
