@@ -71,6 +71,17 @@ fn all_sources() -> Vec<(&'static str, String)> {
         ("rank 1 flat dynrank", src1(|a: &D32| -a, Flat, 1)),
         ("select gt f32 flat", src2(|a: &M32, b: &M32| select(a.gt(b), a, b * 2.0f32), Flat, 2)),
         (
+            "compound mul scalar f32 flat",
+            mdtensor::device::compound_source::<ext![2, 3], mdtensor::ops::ScalarLeaf<f32>>('*', Flat, 0).unwrap(),
+        ),
+        (
+            "compound rem broadcast row f64 strided",
+            mdtensor::device::compound_source::<ext![_, _], &'static Tensor<f64, ext![_], RowMajor, Cuda<f64>>>(
+                '%', S32, 2,
+            )
+            .unwrap(),
+        ),
+        (
             "select every comparison f64",
             src2(|a: &M64, b: &C64| select(a.ge(b), select(a.le(1.0f64), a, b), a.exp()), S32, 2),
         ),
@@ -288,6 +299,35 @@ fn walk(dims: &[usize], strides: &[Vec<isize>]) -> Vec<Vec<isize>> {
             pos
         })
         .collect()
+}
+
+#[test]
+fn the_emulator_refuses_an_argument_of_the_wrong_c_type() {
+    use mdtensor::device::KArg;
+    // Row-major output, a broadcast row: strided, 32-bit positions and dims.
+    let plan = ElementwisePlan::new(&[4, 3], &[vec![3, 1], vec![0, 1]]);
+    assert_eq!(plan.class, LayoutClass::Strided(IndexWidth::I32));
+    let src = src1(|a: &M32| a * 2.0f32, plan.class, plan.rank());
+    let good = plan.args(1, &[2.0f32]);
+    assert_eq!(device_emulator::check_args(&src, KERNEL_NAME, &good), Ok(()));
+    // The element count is a `long long`: a 4-byte value there reads garbage on a GPU.
+    let mut short_count = good.clone();
+    *short_count.last_mut().unwrap() = KArg::Int32(12);
+    let why = device_emulator::check_args(&src, KERNEL_NAME, &short_count).unwrap_err();
+    assert!(why.contains("4-byte integer") && why.contains("`long long`"), "{why}");
+    // A 64-bit stride where the kernel declares a 32-bit one.
+    let mut wide_stride = good.clone();
+    wide_stride[1] = KArg::Int(3);
+    let why = device_emulator::check_args(&src, KERNEL_NAME, &wide_stride).unwrap_err();
+    assert!(why.contains("argument 1") && why.contains("`int`"), "{why}");
+    // A scalar where a pointer is declared, and one argument too few.
+    let mut scalar_for_pointer = good.clone();
+    scalar_for_pointer[3] = KArg::Elem(1.0);
+    assert!(device_emulator::check_args(&src, KERNEL_NAME, &scalar_for_pointer).is_err());
+    assert!(device_emulator::check_args(&src, KERNEL_NAME, &good[1..]).is_err());
+    // f64 elements for a `float` kernel.
+    let doubles: Vec<KArg<f64>> = plan.args(1, &[2.0f64]);
+    assert!(device_emulator::check_args(&src, KERNEL_NAME, &doubles).is_err());
 }
 
 #[test]

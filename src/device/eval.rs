@@ -2,7 +2,7 @@
 //! tensor or into an existing one (any stride policy).
 
 use super::elementwise_plan::ElementwisePlan;
-use super::handle::{driver_error, guard, Device, KernelKey};
+use super::handle::{driver_error, guard, Device};
 use super::kernel::{kernel_source, launch_grid, Args, DeviceExpr, KERNEL_NAME};
 use super::launch::launch as launch_kernel;
 use super::storage::{Cuda, DeviceElem, DeviceStorageMut};
@@ -40,13 +40,10 @@ fn launch<X: DeviceExpr>(x: &X, dev: &Device, out: Out<'_, X::Item>) -> Result<(
     let Some(grid) = launch_grid(plan.n, dev.max_blocks()) else {
         return Ok(());
     };
-    let key = KernelKey {
-        tree: core::any::type_name::<X>(),
-        elem: X::Item::C_TYPE,
-        rank: plan.rank(),
-        class: plan.class,
-        variant: 0,
-    };
+    // One signature gives the cache key and the arguments; the source declares the same
+    // parameters from the same counts.
+    let sig = plan.signature(args.leaves.len(), args.params.len());
+    let key = sig.key(core::any::type_name::<X>(), X::Item::C_TYPE);
     let f = dev.kernel(key, KERNEL_NAME, || kernel_source::<X>(plan.class, plan.rank()))?;
     let stream = dev.stream();
     let size = core::mem::size_of::<X::Item>() as u64;
@@ -58,10 +55,12 @@ fn launch<X: DeviceExpr>(x: &X, dev: &Device, out: Out<'_, X::Item>) -> Result<(
         syncs.push(sync);
         addrs.push(p + l.first as u64 * size);
     }
-    let kargs = plan.args(args.leaves.len(), &args.params);
+    let kargs = sig.args(&plan, &args.params);
     let kernel = format!("{KERNEL_NAME} for {}", core::any::type_name::<X>());
-    // SAFETY: `plan.args` follows `kernel_source`'s parameter list for the plan's class and
-    // rank (slot 0 the output, slot k + 1 leaf k, at their first elements); the plan keeps
+    // SAFETY: `sig.args` follows `kernel_source`'s parameter list, which `KernelSig`
+    // declares from the tree's own leaf and scalar counts (collected above in `emit`'s
+    // order) at the plan's class and rank (slot 0 the output, slot k + 1 leaf k, at their
+    // first elements); the plan keeps
     // every element's position, so each position the kernel computes is an element of
     // its operand, inside its buffer by the dense invariant of each operand and of the
     // output. The buffers stay borrowed (their stream events held by the syncs) until the

@@ -67,6 +67,7 @@
 //! # Ok::<(), mdtensor::Error>(())
 //! ```
 
+mod compound;
 mod elementwise_plan;
 mod eval;
 mod gemm_layout;
@@ -80,10 +81,13 @@ mod reduce_kernel;
 mod reduce_program;
 mod reduce_schedule;
 mod select;
+mod signature;
 mod softmax;
 mod storage;
 mod tensor;
 
+#[doc(hidden)]
+pub use compound::compound_source;
 pub use elementwise_plan::ElementwisePlan;
 pub use eval::{DeviceEval, DeviceEvaluated};
 pub use gemm_layout::{gemm_args, mat_layout, MatLayout};
