@@ -516,3 +516,43 @@ fn nvrtc_compiles_every_generated_kernel() {
         other => panic!("expected a compile error, got {other:?}"),
     }
 }
+
+/// A forward pass written with both preludes and nothing else imported: it must compile
+/// with no ambiguity (`select`, the math methods, `sum`) and no missing trait.
+mod both_preludes {
+    use mdtensor::device::prelude::*;
+    use mdtensor::prelude::*;
+    use mdtensor::{RowMajor, Tensor};
+
+    type Gpu<E> = Tensor<f32, E, RowMajor, Cuda<f32>>;
+
+    pub(super) fn forward(
+        dev: &Device,
+        x: &Gpu<ext![2, 3]>,
+        w: &Gpu<ext![3, 4]>,
+        b: &Gpu<ext![4]>,
+    ) -> Result<(f32, Vec<f32>), mdtensor::Error> {
+        let mut h = (x.try_matmul(w)? + b).relu().eval_on(dev)?;
+        h *= 0.5f32;
+        h += b.exp();
+        let h = select(h.gt(1.0f32), &h, 1.0f32).eval_on(dev)?;
+        // Softmax and reductions of expressions, not only of tensors.
+        let p = (&h * 2.0f32 - 1.0f32).try_softmax::<1>()?;
+        let rows = (&p + 0.0f32).try_sum_axis::<1>()?;
+        let log_total = p.ln().exp().try_sum()?;
+        assert!((log_total - p.try_sum()?).abs() < 1e-5);
+        Ok((p.try_sum()?, rows.to_host()?.to_vec()))
+    }
+}
+
+#[test]
+fn both_preludes_bring_a_forward_pass_without_ambiguity() {
+    // Compiling `both_preludes` is the check; with a GPU the pass runs too.
+    let Ok(dev) = Device::new(0) else { return };
+    let x = Tensor::<f32, ext![2, 3]>::from_fn(ext![2, 3], |[i, j]| (i + j) as f32).to_device(&dev).unwrap();
+    let w = Tensor::<f32, ext![3, 4]>::ones(ext![3, 4]).to_device(&dev).unwrap();
+    let b = Tensor::<f32, ext![4]>::zeros(ext![4]).to_device(&dev).unwrap();
+    let (total, rows) = both_preludes::forward(&dev, &x, &w, &b).unwrap();
+    assert!((total - 2.0).abs() < 1e-5, "{total}");
+    assert!(rows.iter().all(|r| (r - 1.0).abs() < 1e-5), "{rows:?}");
+}

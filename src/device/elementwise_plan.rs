@@ -10,6 +10,7 @@
 use super::handle::{IndexWidth, LayoutClass};
 use super::launch::KArg;
 use super::signature::KernelSig;
+use crate::layout::positions_fit_i32;
 
 /// The walk of an elementwise launch over `n` elements: its [`LayoutClass`] and, when
 /// strided, the merged dims (last axis fastest) and each operand's strides over them.
@@ -107,20 +108,8 @@ impl ElementwisePlan {
     }
 }
 
-/// Whether the element count and every partial sum of every operand's position fit in
-/// an `i32`: each partial sum is bounded by `Σ (dims[d] - 1) * |strides[d]|`.
+/// Whether the element count and every operand's positions fit in an `i32` (the host's
+/// [`positions_fit_i32`] per operand).
 fn fits_i32(n: usize, dims: &[usize], strides: &[Vec<isize>]) -> bool {
-    let max = i32::MAX as usize;
-    n <= max
-        && strides.iter().all(|s| {
-            dims.iter()
-                .zip(s)
-                .try_fold(0usize, |acc, (&d, &st)| {
-                    (d.saturating_sub(1))
-                        .checked_mul(st.unsigned_abs())
-                        .and_then(|x| acc.checked_add(x))
-                        .filter(|&t| t <= max)
-                })
-                .is_some()
-        })
+    n <= i32::MAX as usize && strides.iter().all(|s| positions_fit_i32(dims, s))
 }

@@ -72,7 +72,7 @@ fn launch<X: DeviceExpr>(x: &X, dev: &Device, out: Out<'_, X::Item>) -> Result<(
 
 /// A new device tensor in the layout `L` holding `x`, written by one launch.
 fn eval_dense<X: DeviceExpr, L: Layout<X::Extents>>(
-    x: X,
+    x: &X,
     dev: &Device,
 ) -> Result<Tensor<X::Item, X::Extents, L, Cuda<X::Item>>, DeviceError> {
     let dims = x.shape().map_err(DeviceError::Shape)?;
@@ -86,9 +86,30 @@ fn eval_dense<X: DeviceExpr, L: Layout<X::Extents>>(
     let mapping = L::dense_mapping(&ext);
     let strides = L::strides(&ext, &mapping);
     let d = ext.dims();
-    launch(&x, dev, Out { buf: &mut buf, first: 0, dims: d.as_ref(), strides: strides.as_ref() })?;
+    launch(x, dev, Out { buf: &mut buf, first: 0, dims: d.as_ref(), strides: strides.as_ref() })?;
     // SAFETY: the `n` elements of `L`'s fresh dense mapping, all written by the launch.
     Ok(unsafe { Tensor::from_parts_unchecked(Cuda { buf, dev: dev.clone() }, ext, mapping) })
+}
+
+/// `x` evaluated into a new row-major tensor on the device of its operands: what the
+/// reductions and softmax of a device expression read. `Err` when it has no tensor
+/// operand (a scalar alone has no device) or they live on different devices.
+pub(crate) fn materialize<X: DeviceExpr>(
+    x: &X,
+) -> Result<Tensor<X::Item, X::Extents, RowMajor, Cuda<X::Item>>, DeviceError> {
+    let dev = {
+        let mut args = Args { leaves: Vec::new(), params: Vec::new() };
+        x.collect(&mut args);
+        match args.leaves.first() {
+            Some(l) => l.dev.clone(),
+            None => {
+                return Err(DeviceError::Driver(
+                    "a device expression without a device tensor operand has no device to run on".into(),
+                ))
+            }
+        }
+    };
+    eval_dense(x, &dev)
 }
 
 /// The tensor [`DeviceEval::eval_on`] returns for `X`: dense in the order of its operands
@@ -120,7 +141,7 @@ pub trait DeviceEval: DeviceExpr {
     /// # Ok::<(), mdtensor::Error>(())
     /// ```
     fn eval_on(self, dev: &Device) -> Result<DeviceEvaluated<Self>, DeviceError> {
-        eval_dense(self, dev)
+        eval_dense(&self, dev)
     }
 
     /// Evaluates into a new row-major device tensor whatever the operands' order (numpy's
@@ -139,7 +160,7 @@ pub trait DeviceEval: DeviceExpr {
         self,
         dev: &Device,
     ) -> Result<Tensor<Self::Item, Self::Extents, RowMajor, Cuda<Self::Item>>, DeviceError> {
-        eval_dense(self, dev)
+        eval_dense(&self, dev)
     }
 }
 impl<X: DeviceExpr> DeviceEval for X {}
@@ -186,4 +207,16 @@ pub(crate) fn assign_tree<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceSto
     let dev = dst.storage.device().clone();
     let (buf, start, _) = dst.storage.region_mut();
     launch(&x, &dev, Out { buf, first: start + off, dims: dims.as_ref(), strides: strides.as_ref() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::ScalarLeaf;
+
+    #[test]
+    fn an_expression_without_a_tensor_has_no_device() {
+        let Err(e) = materialize(&ScalarLeaf(1.0f32)) else { panic!("a scalar alone found a device") };
+        assert!(e.to_string().contains("no device"), "{e}");
+    }
 }

@@ -130,8 +130,10 @@ pub trait DeviceExpr: ExprShape<Elem = Self::Item> {
     /// decides; scalars and views with arbitrary strides have no say.
     type Order: ResultOrder;
     /// The C expression computing this node at the current element.
+    #[doc(hidden)]
     fn emit(g: &mut Gen) -> String;
     /// Pushes this tree's leaves and parameters in [`DeviceExpr::emit`]'s order.
+    #[doc(hidden)]
     fn collect<'s>(&'s self, args: &mut Args<'s, Self::Item>);
 }
 
