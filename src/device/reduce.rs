@@ -19,7 +19,7 @@ use crate::error::{DeviceError, ShapeError};
 use crate::exec::forms::forms;
 use crate::extents::{Axis, DynRank, Extents, RemoveAxis, RemoveAxisDyn};
 use crate::layout::{Layout, RowMajor};
-use crate::ops::{reduced_mask, rename, Ddof};
+use crate::ops::{reduced_mask, rename, var_divisor, Ddof};
 use crate::tensor::Tensor;
 use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut};
 
@@ -51,16 +51,13 @@ impl<T: DeviceElem> From<ReduceOp> for Red<T> {
 /// A variance (`Var`, or `Std` when `std`) with `ddof` in the element type, converted as
 /// the host's `Var` converts it (a value out of range becomes NaN).
 fn var_op<T: DeviceElem>(std: bool, ddof: impl Into<Ddof>) -> Red<T> {
-    let ddof = <T as num_traits::NumCast>::from(ddof.into().0).unwrap_or_else(T::nan);
-    Red { op: if std { ReduceOp::Std } else { ReduceOp::Var }, ddof }
+    Red { op: if std { ReduceOp::Std } else { ReduceOp::Var }, ddof: ddof.into().to_float() }
 }
 
 /// The variance of no elements (the sum of squared deviations is 0): `0 / max(0 - ddof,
 /// 0)`, the value the kernel gives for an empty reduced axis.
 fn var_of_none<T: DeviceElem>(red: Red<T>) -> T {
-    let div = T::zero() - red.ddof;
-    let div = if div < T::zero() { T::zero() } else { div };
-    let v = T::zero() / div;
+    let v = T::zero() / var_divisor(T::zero(), red.ddof);
     if red.op == ReduceOp::Std {
         v.sqrt()
     } else {

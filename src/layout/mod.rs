@@ -19,7 +19,9 @@ mod order;
 mod static_sliced;
 mod strided;
 
-pub(crate) use arith::{axes_by_stride, is_dense_in_some_order, positions_fit_i32, span_of};
+#[cfg(feature = "cuda")]
+pub(crate) use arith::positions_fit_i32;
+pub(crate) use arith::{axes_by_stride, is_dense_in_some_order, span_of};
 pub use contiguous::{ColMajor, RowMajor};
 pub use order::{AnyOrder, DenseOf, ResultOrder};
 pub use static_sliced::{SliceSteps, StaticSliced};

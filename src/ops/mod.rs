@@ -63,6 +63,8 @@ pub use band::BandLu;
 pub use combine::Contraction;
 pub use complex::{complex, powc, AngleOp, ComplexOp, ConjOp, ImagOp, NormSqrOp, PowcOp, RealOp};
 pub use cumulative::Accumulate;
+#[cfg(feature = "cuda")]
+pub(crate) use ddof::var_divisor;
 pub use ddof::Ddof;
 pub use expr::UnaryOp;
 pub use expr::{Binary, BinaryOp, Evaluated, Expr, ExprShape, FnOp, IntoExpr, Owned, ScalarLeaf, Unary};
