@@ -7,9 +7,9 @@
 //! Without a GPU (or without the NVIDIA driver, NVRTC or cuBLAS) it says what is missing
 //! and what to install, and exits successfully.
 
-use mdtensor::device::{Cuda, Device, DeviceEval, DeviceMath, DeviceMatmul};
-use mdtensor::ops::ElementwiseExt;
-use mdtensor::{ext, Expr, RowMajor, Tensor};
+use mdtensor::device::prelude::*;
+use mdtensor::prelude::*;
+use mdtensor::{RowMajor, Tensor};
 
 const BATCH: usize = 8;
 const IN: usize = 16;

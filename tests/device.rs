@@ -73,6 +73,17 @@ fn all_sources() -> Vec<(&'static str, String)> {
         ("rank 1 flat dynrank", src1(|a: &D32| -a, Flat, 1)),
         ("select gt f32 flat", src2(|a: &M32, b: &M32| select(a.gt(b), a, b * 2.0f32), Flat, 2)),
         (
+            "compound mul scalar f32 flat",
+            mdtensor::device::compound_source::<ext![2, 3], mdtensor::ops::ScalarLeaf<f32>>('*', Flat, 0).unwrap(),
+        ),
+        (
+            "compound rem broadcast row f64 strided",
+            mdtensor::device::compound_source::<ext![_, _], &'static Tensor<f64, ext![_], RowMajor, Cuda<f64>>>(
+                '%', S32, 2,
+            )
+            .unwrap(),
+        ),
+        (
             "select every comparison f64",
             src2(|a: &M64, b: &C64| select(a.ge(b), select(a.le(1.0f64), a, b), a.exp()), S32, 2),
         ),
@@ -293,6 +304,35 @@ fn walk(dims: &[usize], strides: &[Vec<isize>]) -> Vec<Vec<isize>> {
 }
 
 #[test]
+fn the_emulator_refuses_an_argument_of_the_wrong_c_type() {
+    use mdtensor::device::KArg;
+    // Row-major output, a broadcast row: strided, 32-bit positions and dims.
+    let plan = ElementwisePlan::new(&[4, 3], &[vec![3, 1], vec![0, 1]]);
+    assert_eq!(plan.class, LayoutClass::Strided(IndexWidth::I32));
+    let src = src1(|a: &M32| a * 2.0f32, plan.class, plan.rank());
+    let good = plan.args(1, &[2.0f32]);
+    assert_eq!(device_emulator::check_args(&src, KERNEL_NAME, &good), Ok(()));
+    // The element count is a `long long`: a 4-byte value there reads garbage on a GPU.
+    let mut short_count = good.clone();
+    *short_count.last_mut().unwrap() = KArg::Int32(12);
+    let why = device_emulator::check_args(&src, KERNEL_NAME, &short_count).unwrap_err();
+    assert!(why.contains("4-byte integer") && why.contains("`long long`"), "{why}");
+    // A 64-bit stride where the kernel declares a 32-bit one.
+    let mut wide_stride = good.clone();
+    wide_stride[1] = KArg::Int(3);
+    let why = device_emulator::check_args(&src, KERNEL_NAME, &wide_stride).unwrap_err();
+    assert!(why.contains("argument 1") && why.contains("`int`"), "{why}");
+    // A scalar where a pointer is declared, and one argument too few.
+    let mut scalar_for_pointer = good.clone();
+    scalar_for_pointer[3] = KArg::Elem(1.0);
+    assert!(device_emulator::check_args(&src, KERNEL_NAME, &scalar_for_pointer).is_err());
+    assert!(device_emulator::check_args(&src, KERNEL_NAME, &good[1..]).is_err());
+    // f64 elements for a `float` kernel.
+    let doubles: Vec<KArg<f64>> = plan.args(1, &[2.0f64]);
+    assert!(device_emulator::check_args(&src, KERNEL_NAME, &doubles).is_err());
+}
+
+#[test]
 fn plans_keep_every_elements_positions_on_random_layouts() {
     let mut seed = 0x2545_f491_4f6c_dd1du64;
     let mut next = move |m: usize| {
@@ -477,4 +517,44 @@ fn nvrtc_compiles_every_generated_kernel() {
         }
         other => panic!("expected a compile error, got {other:?}"),
     }
+}
+
+/// A forward pass written with both preludes and nothing else imported: it must compile
+/// with no ambiguity (`select`, the math methods, `sum`) and no missing trait.
+mod both_preludes {
+    use mdtensor::device::prelude::*;
+    use mdtensor::prelude::*;
+    use mdtensor::{RowMajor, Tensor};
+
+    type Gpu<E> = Tensor<f32, E, RowMajor, Cuda<f32>>;
+
+    pub(super) fn forward(
+        dev: &Device,
+        x: &Gpu<ext![2, 3]>,
+        w: &Gpu<ext![3, 4]>,
+        b: &Gpu<ext![4]>,
+    ) -> Result<(f32, Vec<f32>), mdtensor::Error> {
+        let mut h = (x.try_matmul(w)? + b).relu().eval_on(dev)?;
+        h *= 0.5f32;
+        h += b.exp();
+        let h = select(h.gt(1.0f32), &h, 1.0f32).eval_on(dev)?;
+        // Softmax and reductions of expressions, not only of tensors.
+        let p = (&h * 2.0f32 - 1.0f32).try_softmax::<1>()?;
+        let rows = (&p + 0.0f32).try_sum_axis::<1>()?;
+        let log_total = p.ln().exp().try_sum()?;
+        assert!((log_total - p.try_sum()?).abs() < 1e-5);
+        Ok((p.try_sum()?, rows.to_host()?.to_vec()))
+    }
+}
+
+#[test]
+fn both_preludes_bring_a_forward_pass_without_ambiguity() {
+    // Compiling `both_preludes` is the check; with a GPU the pass runs too.
+    let Ok(dev) = Device::new(0) else { return };
+    let x = Tensor::<f32, ext![2, 3]>::from_fn(ext![2, 3], |[i, j]| (i + j) as f32).to_device(&dev).unwrap();
+    let w = Tensor::<f32, ext![3, 4]>::ones(ext![3, 4]).to_device(&dev).unwrap();
+    let b = Tensor::<f32, ext![4]>::zeros(ext![4]).to_device(&dev).unwrap();
+    let (total, rows) = both_preludes::forward(&dev, &x, &w, &b).unwrap();
+    assert!((total - 2.0).abs() < 1e-5, "{total}");
+    assert!(rows.iter().all(|r| (r - 1.0).abs() < 1e-5), "{rows:?}");
 }

@@ -9,6 +9,8 @@
 
 use super::handle::{IndexWidth, LayoutClass};
 use super::launch::KArg;
+use super::signature::KernelSig;
+use crate::layout::positions_fit_i32;
 
 /// The walk of an elementwise launch over `n` elements: its [`LayoutClass`] and, when
 /// strided, the merged dims (last axis fastest) and each operand's strides over them.
@@ -96,42 +98,18 @@ impl ElementwisePlan {
     /// assert_eq!(a[6..], [KArg::Elem(2.0), KArg::Int32(4), KArg::Int32(3), KArg::Int(12)]);
     /// ```
     pub fn args<T: Copy>(&self, leaves: usize, params: &[T]) -> Vec<KArg<T>> {
-        let int = |v: i64| match self.class {
-            // Every value fits: the plan chose 32 bits only then.
-            LayoutClass::Strided(IndexWidth::I32) => KArg::Int32(v as i32),
-            _ => KArg::Int(v),
-        };
-        let strided = self.class != LayoutClass::Flat;
-        let mut a = Vec::new();
-        for k in 0..=leaves {
-            a.push(KArg::Buf(k));
-            if strided {
-                a.extend(self.strides[k].iter().map(|&s| int(s as i64)));
-            }
-        }
-        a.extend(params.iter().map(|&p| KArg::Elem(p)));
-        if strided {
-            a.extend(self.dims.iter().map(|&d| int(d as i64)));
-        }
-        a.push(KArg::Int(self.n as i64));
-        a
+        self.signature(leaves, params.len()).args(self, params)
+    }
+
+    /// The signature of this plan's kernel for a tree of `leaves` tensor leaves and
+    /// `scalars` scalar parameters.
+    pub(crate) fn signature(&self, leaves: usize, scalars: usize) -> KernelSig {
+        KernelSig { class: self.class, rank: self.rank(), leaves, scalars }
     }
 }
 
-/// Whether the element count and every partial sum of every operand's position fit in
-/// an `i32`: each partial sum is bounded by `Σ (dims[d] - 1) * |strides[d]|`.
+/// Whether the element count and every operand's positions fit in an `i32` (the host's
+/// [`positions_fit_i32`] per operand).
 fn fits_i32(n: usize, dims: &[usize], strides: &[Vec<isize>]) -> bool {
-    let max = i32::MAX as usize;
-    n <= max
-        && strides.iter().all(|s| {
-            dims.iter()
-                .zip(s)
-                .try_fold(0usize, |acc, (&d, &st)| {
-                    (d.saturating_sub(1))
-                        .checked_mul(st.unsigned_abs())
-                        .and_then(|x| acc.checked_add(x))
-                        .filter(|&t| t <= max)
-                })
-                .is_some()
-        })
+    n <= i32::MAX as usize && strides.iter().all(|s| positions_fit_i32(dims, s))
 }

@@ -2,7 +2,7 @@
 //! tensor or into an existing one (any stride policy).
 
 use super::elementwise_plan::ElementwisePlan;
-use super::handle::{driver_error, guard, Device, KernelKey};
+use super::handle::{driver_error, guard, Device};
 use super::kernel::{kernel_source, launch_grid, Args, DeviceExpr, KERNEL_NAME};
 use super::launch::launch as launch_kernel;
 use super::storage::{Cuda, DeviceElem, DeviceStorageMut};
@@ -40,13 +40,10 @@ fn launch<X: DeviceExpr>(x: &X, dev: &Device, out: Out<'_, X::Item>) -> Result<(
     let Some(grid) = launch_grid(plan.n, dev.max_blocks()) else {
         return Ok(());
     };
-    let key = KernelKey {
-        tree: core::any::type_name::<X>(),
-        elem: X::Item::C_TYPE,
-        rank: plan.rank(),
-        class: plan.class,
-        variant: 0,
-    };
+    // One signature gives the cache key and the arguments; the source declares the same
+    // parameters from the same counts.
+    let sig = plan.signature(args.leaves.len(), args.params.len());
+    let key = sig.key(core::any::type_name::<X>(), X::Item::C_TYPE);
     let f = dev.kernel(key, KERNEL_NAME, || kernel_source::<X>(plan.class, plan.rank()))?;
     let stream = dev.stream();
     let size = core::mem::size_of::<X::Item>() as u64;
@@ -58,10 +55,12 @@ fn launch<X: DeviceExpr>(x: &X, dev: &Device, out: Out<'_, X::Item>) -> Result<(
         syncs.push(sync);
         addrs.push(p + l.first as u64 * size);
     }
-    let kargs = plan.args(args.leaves.len(), &args.params);
+    let kargs = sig.args(&plan, &args.params);
     let kernel = format!("{KERNEL_NAME} for {}", core::any::type_name::<X>());
-    // SAFETY: `plan.args` follows `kernel_source`'s parameter list for the plan's class and
-    // rank (slot 0 the output, slot k + 1 leaf k, at their first elements); the plan keeps
+    // SAFETY: `sig.args` follows `kernel_source`'s parameter list, which `KernelSig`
+    // declares from the tree's own leaf and scalar counts (collected above in `emit`'s
+    // order) at the plan's class and rank (slot 0 the output, slot k + 1 leaf k, at their
+    // first elements); the plan keeps
     // every element's position, so each position the kernel computes is an element of
     // its operand, inside its buffer by the dense invariant of each operand and of the
     // output. The buffers stay borrowed (their stream events held by the syncs) until the
@@ -73,7 +72,7 @@ fn launch<X: DeviceExpr>(x: &X, dev: &Device, out: Out<'_, X::Item>) -> Result<(
 
 /// A new device tensor in the layout `L` holding `x`, written by one launch.
 fn eval_dense<X: DeviceExpr, L: Layout<X::Extents>>(
-    x: X,
+    x: &X,
     dev: &Device,
 ) -> Result<Tensor<X::Item, X::Extents, L, Cuda<X::Item>>, DeviceError> {
     let dims = x.shape().map_err(DeviceError::Shape)?;
@@ -87,9 +86,30 @@ fn eval_dense<X: DeviceExpr, L: Layout<X::Extents>>(
     let mapping = L::dense_mapping(&ext);
     let strides = L::strides(&ext, &mapping);
     let d = ext.dims();
-    launch(&x, dev, Out { buf: &mut buf, first: 0, dims: d.as_ref(), strides: strides.as_ref() })?;
+    launch(x, dev, Out { buf: &mut buf, first: 0, dims: d.as_ref(), strides: strides.as_ref() })?;
     // SAFETY: the `n` elements of `L`'s fresh dense mapping, all written by the launch.
     Ok(unsafe { Tensor::from_parts_unchecked(Cuda { buf, dev: dev.clone() }, ext, mapping) })
+}
+
+/// `x` evaluated into a new row-major tensor on the device of its operands: what the
+/// reductions and softmax of a device expression read. `Err` when it has no tensor
+/// operand (a scalar alone has no device) or they live on different devices.
+pub(crate) fn materialize<X: DeviceExpr>(
+    x: &X,
+) -> Result<Tensor<X::Item, X::Extents, RowMajor, Cuda<X::Item>>, DeviceError> {
+    let dev = {
+        let mut args = Args { leaves: Vec::new(), params: Vec::new() };
+        x.collect(&mut args);
+        match args.leaves.first() {
+            Some(l) => l.dev.clone(),
+            None => {
+                return Err(DeviceError::Driver(
+                    "a device expression without a device tensor operand has no device to run on".into(),
+                ))
+            }
+        }
+    };
+    eval_dense(x, &dev)
 }
 
 /// The tensor [`DeviceEval::eval_on`] returns for `X`: dense in the order of its operands
@@ -121,7 +141,7 @@ pub trait DeviceEval: DeviceExpr {
     /// # Ok::<(), mdtensor::Error>(())
     /// ```
     fn eval_on(self, dev: &Device) -> Result<DeviceEvaluated<Self>, DeviceError> {
-        eval_dense(self, dev)
+        eval_dense(&self, dev)
     }
 
     /// Evaluates into a new row-major device tensor whatever the operands' order (numpy's
@@ -140,7 +160,7 @@ pub trait DeviceEval: DeviceExpr {
         self,
         dev: &Device,
     ) -> Result<Tensor<Self::Item, Self::Extents, RowMajor, Cuda<Self::Item>>, DeviceError> {
-        eval_dense(self, dev)
+        eval_dense(&self, dev)
     }
 }
 impl<X: DeviceExpr> DeviceEval for X {}
@@ -187,4 +207,16 @@ pub(crate) fn assign_tree<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceSto
     let dev = dst.storage.device().clone();
     let (buf, start, _) = dst.storage.region_mut();
     launch(&x, &dev, Out { buf, first: start + off, dims: dims.as_ref(), strides: strides.as_ref() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::ScalarLeaf;
+
+    #[test]
+    fn an_expression_without_a_tensor_has_no_device() {
+        let Err(e) = materialize(&ScalarLeaf(1.0f32)) else { panic!("a scalar alone found a device") };
+        assert!(e.to_string().contains("no device"), "{e}");
+    }
 }

@@ -15,6 +15,7 @@ use super::tensor::alloc;
 use super::DeviceEval;
 use crate::error::or_panic;
 use crate::error::{DeviceError, ShapeError};
+use crate::exec::forms::forms;
 use crate::extents::{broadcast_strides, matmul_dims, Extents, MatMulDims, MatMulShape, OutputFor};
 use crate::layout::{Layout, RowMajor};
 use crate::tensor::Tensor;
@@ -434,27 +435,19 @@ pub trait DeviceMatmul {
     ) -> Result<DeviceTensor<Self::Elem, <Self::Extents as MatMulShape<E2>>::Output>, DeviceError>
     where
         Self::Extents: MatMulShape<E2>;
-    /// `self @ rhs` in full precision; `Err` as [`DeviceMatmul::try_matmul_with_precision`].
-    #[allow(clippy::type_complexity)]
-    fn try_matmul<E2: Extents, S2: Layout<E2>, St2: DeviceStorage<Self::Elem>>(
-        &self,
-        rhs: &Tensor<Self::Elem, E2, S2, St2>,
-    ) -> Result<DeviceTensor<Self::Elem, <Self::Extents as MatMulShape<E2>>::Output>, DeviceError>
-    where
-        Self::Extents: MatMulShape<E2>,
-    {
-        self.try_matmul_with_precision(rhs, Precision::Full)
-    }
-    /// `self @ rhs` in full precision; panics where [`DeviceMatmul::try_matmul`] is `Err`.
-    #[track_caller]
-    fn matmul<E2: Extents, S2: Layout<E2>, St2: DeviceStorage<Self::Elem>>(
-        &self,
-        rhs: &Tensor<Self::Elem, E2, S2, St2>,
-    ) -> DeviceTensor<Self::Elem, <Self::Extents as MatMulShape<E2>>::Output>
-    where
-        Self::Extents: MatMulShape<E2>,
-    {
-        or_panic(self.try_matmul_with_precision(rhs, Precision::Full))
+    forms! {
+        /// `self @ rhs` in full precision; `Err` as [`DeviceMatmul::try_matmul_with_precision`].
+        #[allow(clippy::type_complexity)]
+        fn try_matmul[E2: Extents, S2: Layout<E2>, St2: DeviceStorage<Self::Elem>](
+            &self,
+            rhs: &Tensor<Self::Elem, E2, S2, St2>,
+        ) -> Result<DeviceTensor<Self::Elem, <Self::Extents as MatMulShape<E2>>::Output>, DeviceError>
+        where [Self::Extents: MatMulShape<E2>,]
+        {
+            self.try_matmul_with_precision(rhs, Precision::Full)
+        }
+        /// `self @ rhs` in full precision; panics where [`DeviceMatmul::try_matmul`] is `Err`.
+        fn matmul;
     }
     /// `out = self @ rhs` with `precision` into an existing device tensor of any stride
     /// policy (numpy's `matmul(a, b, out=out)`): static extents of `out` that differ from
@@ -476,54 +469,39 @@ pub trait DeviceMatmul {
     ) -> Result<(), DeviceError>
     where
         Self::Extents: MatMulInto<E2, E3>;
-    /// `out = self @ rhs` in full precision; `Err` as
-    /// [`DeviceMatmul::try_matmul_into_with_precision`].
-    fn try_matmul_into<
-        E2: Extents,
-        S2: Layout<E2>,
-        St2: DeviceStorage<Self::Elem>,
-        E3: Extents,
-        S3: Layout<E3>,
-        St3: DeviceStorageMut<Self::Elem>,
-    >(
-        &self,
-        rhs: &Tensor<Self::Elem, E2, S2, St2>,
-        out: &mut Tensor<Self::Elem, E3, S3, St3>,
-    ) -> Result<(), DeviceError>
-    where
-        Self::Extents: MatMulInto<E2, E3>,
-    {
-        self.try_matmul_into_with_precision(rhs, out, Precision::Full)
-    }
-    /// `out = self @ rhs` in full precision; panics where [`DeviceMatmul::try_matmul_into`]
-    /// is `Err`.
-    ///
-    /// ```no_run
-    /// use mdtensor::device::{Device, DeviceMatmul};
-    /// use mdtensor::{ext, Tensor};
-    /// let dev = Device::new(0)?;
-    /// let a = Tensor::<f32, ext![2, 3]>::ones(ext![2, 3]).to_device(&dev)?;
-    /// let mut out = Tensor::<f32, ext![2, 2]>::zeros(ext![2, 2]).to_device(&dev)?;
-    /// a.matmul_into(&a.t(), &mut out);
-    /// assert_eq!(out.to_host()?.to_vec(), [3.0; 4]);
-    /// # Ok::<(), mdtensor::Error>(())
-    /// ```
-    #[track_caller]
-    fn matmul_into<
-        E2: Extents,
-        S2: Layout<E2>,
-        St2: DeviceStorage<Self::Elem>,
-        E3: Extents,
-        S3: Layout<E3>,
-        St3: DeviceStorageMut<Self::Elem>,
-    >(
-        &self,
-        rhs: &Tensor<Self::Elem, E2, S2, St2>,
-        out: &mut Tensor<Self::Elem, E3, S3, St3>,
-    ) where
-        Self::Extents: MatMulInto<E2, E3>,
-    {
-        or_panic(self.try_matmul_into_with_precision(rhs, out, Precision::Full))
+    forms! {
+        /// `out = self @ rhs` in full precision; `Err` as
+        /// [`DeviceMatmul::try_matmul_into_with_precision`].
+        fn try_matmul_into[
+            E2: Extents,
+            S2: Layout<E2>,
+            St2: DeviceStorage<Self::Elem>,
+            E3: Extents,
+            S3: Layout<E3>,
+            St3: DeviceStorageMut<Self::Elem>,
+        ](
+            &self,
+            rhs: &Tensor<Self::Elem, E2, S2, St2>,
+            out: &mut Tensor<Self::Elem, E3, S3, St3>,
+        ) -> Result<(), DeviceError>
+        where [Self::Extents: MatMulInto<E2, E3>,]
+        {
+            self.try_matmul_into_with_precision(rhs, out, Precision::Full)
+        }
+        /// `out = self @ rhs` in full precision; panics where [`DeviceMatmul::try_matmul_into`]
+        /// is `Err`.
+        ///
+        /// ```no_run
+        /// use mdtensor::device::{Device, DeviceMatmul};
+        /// use mdtensor::{ext, Tensor};
+        /// let dev = Device::new(0)?;
+        /// let a = Tensor::<f32, ext![2, 3]>::ones(ext![2, 3]).to_device(&dev)?;
+        /// let mut out = Tensor::<f32, ext![2, 2]>::zeros(ext![2, 2]).to_device(&dev)?;
+        /// a.matmul_into(&a.t(), &mut out);
+        /// assert_eq!(out.to_host()?.to_vec(), [3.0; 4]);
+        /// # Ok::<(), mdtensor::Error>(())
+        /// ```
+        fn matmul_into;
     }
     /// `self @ rhs` with `precision`; panics where [`DeviceMatmul::try_matmul_with_precision`] is `Err`.
     #[track_caller]

@@ -18,7 +18,7 @@
 //!   shape rules ([`ExprShape`](crate::ops::ExprShape) is shared); [`DeviceEval::eval_on`]
 //!   and [`Tensor::device_assign`](crate::Tensor::device_assign) run the whole tree as one generated CUDA kernel,
 //!   compiled by NVRTC at run time and cached on the device per expression type, element
-//!   type, rank and [`LayoutClass`] of its [`ElementwisePlan`] (the walk with axes merged
+//!   type, rank and layout class of its walk plan (the walk with axes merged
 //!   and, where positions fit, 32-bit arithmetic).
 //! * Views never copy, and they are the host's own methods: `view`, `view_mut`, `t`,
 //!   `slice` (`s![..]`), `slice_static`, `index_axis`, `flip`, `permute`, `squeeze`,
@@ -31,23 +31,28 @@
 //!   `max`, `min`, `argmax`, `argmin` over everything, `::<I>`, `_dyn`, `_axes`, `_axes_keepdims`) and `softmax` /
 //!   `log_softmax` ([`DeviceSoftmax`]) keep the host's names, results and result extents
 //!   (the host's `RemoveAxis`, `RemoveAxisDyn`, `AxisAt`); each is one generated kernel
-//!   per operation, element type, mode and [`ReduceIndex`] (the axes it decomposes, 32- or
-//!   64-bit: [`reduce_source_for`], [`softmax_source_for`]), on any strides; [`ReduceSchedule`] picks one block per output,
+//!   per operation, element type, mode and index specialisation (the axes it decomposes, 32- or
+//!   64-bit), on any strides; a schedule picks one block per output,
 //!   one thread per output (when the outputs are the inner axes in memory), and cuts
 //!   long reduced ranges into chunks combined by a second launch when there are too few
 //!   outputs to fill the GPU. Values stay on the device; positions
 //!   (`argmax_axis`) and whole-tensor results come back to the host.
+//! * Compound assignment: `t += x`, `-=`, `*=`, `/=`, `%=` with a scalar, a device tensor
+//!   or a device expression broadcast to `t` (`try_device_add_assign`, … for the
+//!   `Result`), one fused kernel that reads each element of `t` where it writes it.
+//! * Reductions and softmax of a device expression (`(&a * 2.0).sum()`) evaluate it once
+//!   into a temporary with the fused kernel, then reduce that.
 //! * Comparisons (`gt`, `ge`, `lt`, `le`, `eq_elem`, `ne_elem` of [`DeviceMath`]) and
 //!   [`select`] are nodes of the fused kernel, as on the host.
 //! * Products of any rank ([`DeviceMatmul`]: numpy's `matmul` rule through the host's
 //!   `MatMulShape`, batch axes broadcast) run as cuBLAS strided-batched gemm
-//!   ([`gemm_plan`]), into a new tensor or an existing one of any layout (`matmul_into`);
+//!   (one call per run of batch axes), into a new tensor or an existing one of any layout (`matmul_into`);
 //!   `f32` uses TF32 only with [`Precision::Tf32`].
 //!
 //! These are trait methods rather than inherent ones: the host's `sum` and `sum_axis` are
 //! inherent over every storage of the crate (through `SumStorage`), and a second inherent
-//! method of one name cannot be added for the device storages. Import the traits (or
-//! write `use mdtensor::device::*`).
+//! method of one name cannot be added for the device storages. Import them with
+//! [`prelude`] (`use mdtensor::device::prelude::*`, beside `mdtensor::prelude::*`).
 //!
 //! Operations run in order on the device's one stream ([`Device::stream`]): where host
 //! operations take a [`Par`](crate::Par) for threads, device operations take the
@@ -67,6 +72,7 @@
 //! # Ok::<(), mdtensor::Error>(())
 //! ```
 
+mod compound;
 mod elementwise_plan;
 mod eval;
 mod gemm_layout;
@@ -80,29 +86,76 @@ mod reduce_kernel;
 mod reduce_program;
 mod reduce_schedule;
 mod select;
+mod signature;
 mod softmax;
 mod staging;
 mod storage;
 mod tensor;
 
-pub use elementwise_plan::ElementwisePlan;
+pub use crate::ops::select;
 pub use eval::{DeviceEval, DeviceEvaluated};
-pub use gemm_layout::{gemm_args, mat_layout, MatLayout};
-pub use handle::{compile_cubin, compile_ptx, Device, IndexWidth, KernelKey, LayoutClass, StreamSync};
-pub use kernel::{
-    kernel_source, launch_grid, Args, DeviceExpr, DeviceMath, Gen, Leaf, LeafArg, BLOCK, FLAT_UNROLL, KERNEL_NAME,
-};
-pub use launch::KArg;
-pub use matmul::{gemm_plan, operand_layout, DeviceMatmul, GemmPlan, MatMulInto, Precision};
+pub use handle::{Device, StreamSync};
+pub use kernel::{DeviceExpr, DeviceMath};
+pub use matmul::{DeviceMatmul, MatMulInto, Precision};
 pub use reduce::{DeviceReductions, DeviceTensor};
+pub use select::DeviceCond;
+pub use softmax::DeviceSoftmax;
+pub use storage::{Cuda, CudaMut, CudaRef, DeviceElem, DeviceStorage, DeviceStorageMut};
+pub use tensor::PINNED_THRESHOLD_BYTES;
+
+// Code generation and launch planning: public for the crate's GPU-free tests (sources,
+// argument lists, plans, schedules, run on the CPU emulator) and benches, not part of
+// the documented surface.
+#[doc(hidden)]
+pub use compound::compound_source;
+#[doc(hidden)]
+pub use elementwise_plan::ElementwisePlan;
+#[doc(hidden)]
+pub use gemm_layout::{gemm_args, mat_layout, MatLayout};
+#[doc(hidden)]
+pub use handle::{compile_cubin, compile_ptx, IndexWidth, KernelKey, LayoutClass};
+#[doc(hidden)]
+pub use kernel::{kernel_source, launch_grid, Args, Gen, Leaf, LeafArg, BLOCK, FLAT_UNROLL, KERNEL_NAME};
+#[doc(hidden)]
+pub use launch::KArg;
+#[doc(hidden)]
+pub use matmul::{gemm_plan, operand_layout, GemmPlan};
+#[doc(hidden)]
 pub use reduce_kernel::{
     reduce_block, reduce_grid, reduce_source, reduce_source_for, reduce_source_mode, softmax_source,
     softmax_source_for, ReduceIndex, ReduceLayout, ReduceMode, ReduceOp, ReducePlan, ReduceStage, REDUCE_BLOCK_MAX,
     REDUCE_KERNEL, SOFTMAX_REGS,
 };
+#[doc(hidden)]
 pub use reduce_program::{reduce_program, ReduceProgram, ReduceSlot, ReduceStep};
+#[doc(hidden)]
 pub use reduce_schedule::{reduce_launch, ReduceSchedule, BLOCK_CHUNK_MIN, THREAD_CHUNK_MIN};
-pub use select::{select, DeviceCond};
-pub use softmax::{softmax_args, DeviceSoftmax};
-pub use storage::{Cuda, CudaMut, CudaRef, DeviceElem, DeviceStorage, DeviceStorageMut};
-pub use tensor::PINNED_THRESHOLD_BYTES;
+#[doc(hidden)]
+pub use softmax::softmax_args;
+
+/// What device code imports: the device, its storages and every device trait a forward
+/// pass calls (evaluation, math and comparisons, products, reductions, softmax).
+/// `use mdtensor::device::prelude::*` sits beside `use mdtensor::prelude::*` without a
+/// clash: the traits are implemented for device expressions only, and `select` is the
+/// host's own function.
+///
+/// ```no_run
+/// use mdtensor::device::prelude::*;
+/// use mdtensor::prelude::*;
+/// use mdtensor::Tensor;
+/// let dev = Device::new(0)?;
+/// let x = Tensor::<f32, ext![2, 3]>::ones(ext![2, 3]).to_device(&dev)?;
+/// let w = Tensor::<f32, ext![3, 4]>::ones(ext![3, 4]).to_device(&dev)?;
+/// let mut h = select(x.gt(0.0f32), &x, 0.0f32).eval_on(&dev)?;
+/// h *= 0.5f32;
+/// let p = (x.try_matmul(&w)? * 2.0f32).relu().eval_on(&dev)?.softmax::<1>();
+/// assert_eq!(p.sum_axis::<1>().to_host()?.dims(), [2]);
+/// # Ok::<(), mdtensor::Error>(())
+/// ```
+pub mod prelude {
+    pub use super::{
+        Cuda, CudaMut, CudaRef, Device, DeviceEval, DeviceMath, DeviceMatmul, DeviceReductions, DeviceSoftmax,
+        Precision,
+    };
+    pub use crate::ops::select;
+}

@@ -6,18 +6,20 @@
 //! mode and index specialisation ([`reduce_source_for`]), on the schedule [`ReduceSchedule`] picks; any
 //! strides.
 
+use super::eval::materialize;
 use super::handle::{driver_error, guard, Device};
+use super::kernel::DeviceExpr;
 use super::launch::launch;
 use super::reduce_kernel::{reduce_source_for, ReduceMode, ReduceOp, ReducePlan, REDUCE_KERNEL};
 use super::reduce_program::reduce_program;
 use super::reduce_schedule::ReduceSchedule;
 use super::storage::{Cuda, DeviceElem, DeviceStorage};
 use super::tensor::{alloc, download};
-use crate::error::or_panic;
 use crate::error::{DeviceError, ShapeError};
+use crate::exec::forms::forms;
 use crate::extents::{Axis, DynRank, Extents, RemoveAxis, RemoveAxisDyn};
 use crate::layout::{Layout, RowMajor};
-use crate::ops::{reduced_mask, rename, Ddof};
+use crate::ops::{reduced_mask, rename, var_divisor, Ddof};
 use crate::tensor::Tensor;
 use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut};
 
@@ -49,16 +51,13 @@ impl<T: DeviceElem> From<ReduceOp> for Red<T> {
 /// A variance (`Var`, or `Std` when `std`) with `ddof` in the element type, converted as
 /// the host's `Var` converts it (a value out of range becomes NaN).
 fn var_op<T: DeviceElem>(std: bool, ddof: impl Into<Ddof>) -> Red<T> {
-    let ddof = <T as num_traits::NumCast>::from(ddof.into().0).unwrap_or_else(T::nan);
-    Red { op: if std { ReduceOp::Std } else { ReduceOp::Var }, ddof }
+    Red { op: if std { ReduceOp::Std } else { ReduceOp::Var }, ddof: ddof.into().to_float() }
 }
 
 /// The variance of no elements (the sum of squared deviations is 0): `0 / max(0 - ddof,
 /// 0)`, the value the kernel gives for an empty reduced axis.
 fn var_of_none<T: DeviceElem>(red: Red<T>) -> T {
-    let div = T::zero() - red.ddof;
-    let div = if div < T::zero() { T::zero() } else { div };
-    let v = T::zero() / div;
+    let v = T::zero() / var_divisor(T::zero(), red.ddof);
     if red.op == ReduceOp::Std {
         v.sqrt()
     } else {
@@ -262,12 +261,15 @@ fn axes_keep_mask<E: Extents>(
     Ok((mask, E::Dynamic::from_dims(dims.as_ref())?))
 }
 
-/// Writes the trait's declarations and its one impl from one list, so that the two
-/// cannot drift apart.
+/// Writes the trait's declarations and its impls from one list of `try_` forms, each
+/// with its plain form through `forms!`, so that none can drift apart.
 macro_rules! device_reductions {
     ($(
         $(#[$m:meta])*
-        fn $name:ident $([$($g:tt)*])? (&$this:tt $(, $a:ident: $at:ty)*) -> $ret:ty $([where $($w:tt)*])? $body:block
+        fn $try:ident [$($g:tt)*] $(::<$($fish:tt),*>)? (&$this:tt $(, $a:ident: $at:ty)*)
+            -> Result<$out:ty, DeviceError> $([where $($w:tt)*])? $body:block
+        $(#[$pm:meta])*
+        fn $plain:ident;
     )*) => {
         /// Reductions of device tensors, with the host's names and results: over every
         /// element (`sum`, `prod`, `mean`, `var(ddof)`, `std(ddof)`, `max`, `min`, `argmax`,
@@ -318,7 +320,10 @@ macro_rules! device_reductions {
             type Extents: Extents;
             $(
                 $(#[$m])*
-                fn $name $(<$($g)*>)? (&self $(, $a: $at)*) -> $ret $(where $($w)*)?;
+                fn $try<$($g)*>(&self $(, $a: $at)*) -> Result<$out, DeviceError> $(where $($w)*)?;
+                $(#[$pm])*
+                #[track_caller]
+                fn $plain<$($g)*>(&self $(, $a: $at)*) -> $out $(where $($w)*)?;
             )*
         }
 
@@ -326,8 +331,27 @@ macro_rules! device_reductions {
             type Elem = T;
             type Extents = E;
             $(
-                #[track_caller]
-                fn $name $(<$($g)*>)? (&$this $(, $a: $at)*) -> $ret $(where $($w)*)? $body
+                forms! {
+                    fn $try[$($g)*] $(::<$($fish),*>)? (&$this $(, $a: $at)*) -> Result<$out, DeviceError>
+                    $(where [$($w)*])?
+                    $body
+                    fn $plain;
+                }
+            )*
+        }
+
+        /// A device expression is evaluated once, with one fused elementwise kernel, into a
+        /// row-major temporary on its operands' device, which is then reduced.
+        impl<X: DeviceExpr> DeviceReductions for X {
+            type Elem = X::Item;
+            type Extents = X::Extents;
+            $(
+                forms! {
+                    fn $try[$($g)*] $(::<$($fish),*>)? (&$this $(, $a: $at)*) -> Result<$out, DeviceError>
+                    $(where [$($w)*])?
+                    { materialize($this)?.$try::<$($($fish),*)?>($($a),*) }
+                    fn $plain;
+                }
             )*
         }
     };
@@ -350,389 +374,307 @@ type KeepOut<X> = DeviceTensor<<X as DeviceReductions>::Elem, <<X as DeviceReduc
 
 device_reductions! {
     /// Sum of all elements (0 when empty).
-    fn try_sum(&self) -> Result<Self::Elem, DeviceError> {
+    fn try_sum[](&self) -> Result<Self::Elem, DeviceError> {
         Ok(whole(self, ReduceOp::Sum, "sum")?.map_or(T::zero(), |v| v.0))
     }
     /// Sum of all elements (0 when empty); panics if the device fails.
-    fn sum(&self) -> Self::Elem {
-        or_panic(self.try_sum())
-    }
+    fn sum;
     /// Arithmetic mean (NaN when empty).
-    fn try_mean(&self) -> Result<Self::Elem, DeviceError> {
+    fn try_mean[](&self) -> Result<Self::Elem, DeviceError> {
         Ok(whole(self, ReduceOp::Mean, "mean")?.map_or(T::nan(), |v| v.0))
     }
     /// Arithmetic mean (NaN when empty); panics if the device fails.
-    fn mean(&self) -> Self::Elem {
-        or_panic(self.try_mean())
-    }
+    fn mean;
     /// Product of all elements (1 when empty).
-    fn try_prod(&self) -> Result<Self::Elem, DeviceError> {
+    fn try_prod[](&self) -> Result<Self::Elem, DeviceError> {
         Ok(whole(self, ReduceOp::Prod, "prod")?.map_or(T::one(), |v| v.0))
     }
     /// Product of all elements (1 when empty); panics if the device fails.
-    fn prod(&self) -> Self::Elem {
-        or_panic(self.try_prod())
-    }
+    fn prod;
     /// Variance with `ddof` delta degrees of freedom (numpy's `var(ddof=…)`: [`Ddof`]):
     /// the sum of squared deviations from the mean divided by `max(n - ddof, 0)`, so
     /// `ddof >= n` gives `inf` (NaN when every element is equal, and when there are none
     /// unless `ddof < 0`).
-    fn try_var(&self, ddof: impl Into<Ddof>) -> Result<Self::Elem, DeviceError> {
+    fn try_var[](&self, ddof: impl Into<Ddof>) -> Result<Self::Elem, DeviceError> {
         Ok(whole(self, var_op(false, ddof), "var")?.map_or(T::nan(), |v| v.0))
     }
     /// Variance with `ddof` delta degrees of freedom; panics if the device fails.
-    fn var(&self, ddof: impl Into<Ddof>) -> Self::Elem {
-        or_panic(self.try_var(ddof))
-    }
+    fn var;
     /// Standard deviation with `ddof` delta degrees of freedom: the square root of
     /// [`DeviceReductions::try_var`].
-    fn try_std(&self, ddof: impl Into<Ddof>) -> Result<Self::Elem, DeviceError> {
+    fn try_std[](&self, ddof: impl Into<Ddof>) -> Result<Self::Elem, DeviceError> {
         Ok(whole(self, var_op(true, ddof), "std")?.map_or(T::nan(), |v| v.0))
     }
     /// Standard deviation with `ddof` delta degrees of freedom; panics if the device fails.
-    fn std(&self, ddof: impl Into<Ddof>) -> Self::Elem {
-        or_panic(self.try_std(ddof))
-    }
+    fn std;
     /// Largest element; NaN if any is NaN; `None` when empty.
-    fn try_max(&self) -> Result<Option<Self::Elem>, DeviceError> {
+    fn try_max[](&self) -> Result<Option<Self::Elem>, DeviceError> {
         Ok(whole(self, ReduceOp::Max, "max")?.map(|v| v.0))
     }
     /// Largest element; NaN if any is NaN; `None` when empty.
-    fn max(&self) -> Option<Self::Elem> {
-        or_panic(self.try_max())
-    }
+    fn max;
     /// Smallest element; NaN if any is NaN; `None` when empty.
-    fn try_min(&self) -> Result<Option<Self::Elem>, DeviceError> {
+    fn try_min[](&self) -> Result<Option<Self::Elem>, DeviceError> {
         Ok(whole(self, ReduceOp::Min, "min")?.map(|v| v.0))
     }
     /// Smallest element; NaN if any is NaN; `None` when empty.
-    fn min(&self) -> Option<Self::Elem> {
-        or_panic(self.try_min())
-    }
+    fn min;
     /// Row-major position of the first largest element (of the first NaN, if any).
-    fn try_argmax(&self) -> Result<Option<usize>, DeviceError> {
+    fn try_argmax[](&self) -> Result<Option<usize>, DeviceError> {
         Ok(whole(self, ReduceOp::Max, "argmax")?.map(|v| v.1))
     }
     /// Row-major position of the first largest element (of the first NaN, if any).
-    fn argmax(&self) -> Option<usize> {
-        or_panic(self.try_argmax())
-    }
+    fn argmax;
     /// Row-major position of the first smallest element (of the first NaN, if any).
-    fn try_argmin(&self) -> Result<Option<usize>, DeviceError> {
+    fn try_argmin[](&self) -> Result<Option<usize>, DeviceError> {
         Ok(whole(self, ReduceOp::Min, "argmin")?.map(|v| v.1))
     }
     /// Row-major position of the first smallest element (of the first NaN, if any).
-    fn argmin(&self) -> Option<usize> {
-        or_panic(self.try_argmin())
-    }
+    fn argmin;
 
     /// Sum along axis `I`; `Err` only for [`DynRank`] when `I >= rank`, or when the
     /// device fails.
-    fn try_sum_axis[const I: usize](&self) -> Result<AxisOut<Self, I>, DeviceError> [where Self::Extents: RemoveAxis<I>] {
+    fn try_sum_axis[const I: usize]::<I>(&self) -> Result<AxisOut<Self, I>, DeviceError> [where Self::Extents: RemoveAxis<I>] {
         let (mask, ext) = static_axis::<E, I>(self.extents(), "sum_axis")?;
         values(self, ReduceOp::Sum, &mask, ext, "sum_axis")
     }
     /// Sum along axis `I`.
-    fn sum_axis[const I: usize](&self) -> AxisOut<Self, I> [where Self::Extents: RemoveAxis<I>] {
-        or_panic(self.try_sum_axis::<I>())
-    }
+    fn sum_axis;
     /// Mean along axis `I` (NaN along an empty axis); `Err` as [`DeviceReductions::try_sum_axis`].
-    fn try_mean_axis[const I: usize](&self) -> Result<AxisOut<Self, I>, DeviceError> [where Self::Extents: RemoveAxis<I>] {
+    fn try_mean_axis[const I: usize]::<I>(&self) -> Result<AxisOut<Self, I>, DeviceError> [where Self::Extents: RemoveAxis<I>] {
         let (mask, ext) = static_axis::<E, I>(self.extents(), "mean_axis")?;
         values(self, ReduceOp::Mean, &mask, ext, "mean_axis")
     }
     /// Mean along axis `I` (NaN along an empty axis).
-    fn mean_axis[const I: usize](&self) -> AxisOut<Self, I> [where Self::Extents: RemoveAxis<I>] {
-        or_panic(self.try_mean_axis::<I>())
-    }
+    fn mean_axis;
     /// Product along axis `I` (1 along an empty axis); `Err` as [`DeviceReductions::try_sum_axis`].
-    fn try_prod_axis[const I: usize](&self) -> Result<AxisOut<Self, I>, DeviceError> [where Self::Extents: RemoveAxis<I>] {
+    fn try_prod_axis[const I: usize]::<I>(&self) -> Result<AxisOut<Self, I>, DeviceError> [where Self::Extents: RemoveAxis<I>] {
         let (mask, ext) = static_axis::<E, I>(self.extents(), "prod_axis")?;
         values(self, ReduceOp::Prod, &mask, ext, "prod_axis")
     }
     /// Product along axis `I` (1 along an empty axis).
-    fn prod_axis[const I: usize](&self) -> AxisOut<Self, I> [where Self::Extents: RemoveAxis<I>] {
-        or_panic(self.try_prod_axis::<I>())
-    }
+    fn prod_axis;
     /// Variance along axis `I` with `ddof` delta degrees of freedom (the rule of
     /// [`DeviceReductions::try_var`]); `Err` as [`DeviceReductions::try_sum_axis`].
-    fn try_var_axis[const I: usize](&self, ddof: impl Into<Ddof>) -> Result<AxisOut<Self, I>, DeviceError> [where Self::Extents: RemoveAxis<I>] {
+    fn try_var_axis[const I: usize]::<I>(&self, ddof: impl Into<Ddof>) -> Result<AxisOut<Self, I>, DeviceError> [where Self::Extents: RemoveAxis<I>] {
         let (mask, ext) = static_axis::<E, I>(self.extents(), "var_axis")?;
         values(self, var_op(false, ddof), &mask, ext, "var_axis")
     }
     /// Variance along axis `I` with `ddof` delta degrees of freedom.
-    fn var_axis[const I: usize](&self, ddof: impl Into<Ddof>) -> AxisOut<Self, I> [where Self::Extents: RemoveAxis<I>] {
-        or_panic(self.try_var_axis::<I>(ddof))
-    }
+    fn var_axis;
     /// Standard deviation along axis `I` with `ddof` delta degrees of freedom; `Err` as
     /// [`DeviceReductions::try_sum_axis`].
-    fn try_std_axis[const I: usize](&self, ddof: impl Into<Ddof>) -> Result<AxisOut<Self, I>, DeviceError> [where Self::Extents: RemoveAxis<I>] {
+    fn try_std_axis[const I: usize]::<I>(&self, ddof: impl Into<Ddof>) -> Result<AxisOut<Self, I>, DeviceError> [where Self::Extents: RemoveAxis<I>] {
         let (mask, ext) = static_axis::<E, I>(self.extents(), "std_axis")?;
         values(self, var_op(true, ddof), &mask, ext, "std_axis")
     }
     /// Standard deviation along axis `I` with `ddof` delta degrees of freedom.
-    fn std_axis[const I: usize](&self, ddof: impl Into<Ddof>) -> AxisOut<Self, I> [where Self::Extents: RemoveAxis<I>] {
-        or_panic(self.try_std_axis::<I>(ddof))
-    }
+    fn std_axis;
     /// Largest element along axis `I` (NaN propagates); `Err` for an empty axis.
-    fn try_max_axis[const I: usize](&self) -> Result<AxisOut<Self, I>, DeviceError> [where Self::Extents: RemoveAxis<I>] {
+    fn try_max_axis[const I: usize]::<I>(&self) -> Result<AxisOut<Self, I>, DeviceError> [where Self::Extents: RemoveAxis<I>] {
         let (mask, ext) = static_axis::<E, I>(self.extents(), "max_axis")?;
         values(self, ReduceOp::Max, &mask, ext, "max_axis")
     }
     /// Largest element along axis `I`; panics for an empty axis.
-    fn max_axis[const I: usize](&self) -> AxisOut<Self, I> [where Self::Extents: RemoveAxis<I>] {
-        or_panic(self.try_max_axis::<I>())
-    }
+    fn max_axis;
     /// Smallest element along axis `I` (NaN propagates); `Err` for an empty axis.
-    fn try_min_axis[const I: usize](&self) -> Result<AxisOut<Self, I>, DeviceError> [where Self::Extents: RemoveAxis<I>] {
+    fn try_min_axis[const I: usize]::<I>(&self) -> Result<AxisOut<Self, I>, DeviceError> [where Self::Extents: RemoveAxis<I>] {
         let (mask, ext) = static_axis::<E, I>(self.extents(), "min_axis")?;
         values(self, ReduceOp::Min, &mask, ext, "min_axis")
     }
     /// Smallest element along axis `I`; panics for an empty axis.
-    fn min_axis[const I: usize](&self) -> AxisOut<Self, I> [where Self::Extents: RemoveAxis<I>] {
-        or_panic(self.try_min_axis::<I>())
-    }
+    fn min_axis;
     /// Index along axis `I` of the first largest element (first NaN), on the host; `Err`
     /// for an empty axis.
-    fn try_argmax_axis[const I: usize](&self) -> Result<AxisPos<Self, I>, DeviceError> [where Self::Extents: RemoveAxis<I>] {
+    fn try_argmax_axis[const I: usize]::<I>(&self) -> Result<AxisPos<Self, I>, DeviceError> [where Self::Extents: RemoveAxis<I>] {
         let (mask, ext) = static_axis::<E, I>(self.extents(), "argmax_axis")?;
         positions(self, ReduceOp::Max, &mask, ext, "argmax_axis")
     }
     /// Index along axis `I` of the first largest element, on the host; panics for an empty axis.
-    fn argmax_axis[const I: usize](&self) -> AxisPos<Self, I> [where Self::Extents: RemoveAxis<I>] {
-        or_panic(self.try_argmax_axis::<I>())
-    }
+    fn argmax_axis;
     /// Index along axis `I` of the first smallest element (first NaN), on the host; `Err`
     /// for an empty axis.
-    fn try_argmin_axis[const I: usize](&self) -> Result<AxisPos<Self, I>, DeviceError> [where Self::Extents: RemoveAxis<I>] {
+    fn try_argmin_axis[const I: usize]::<I>(&self) -> Result<AxisPos<Self, I>, DeviceError> [where Self::Extents: RemoveAxis<I>] {
         let (mask, ext) = static_axis::<E, I>(self.extents(), "argmin_axis")?;
         positions(self, ReduceOp::Min, &mask, ext, "argmin_axis")
     }
     /// Index along axis `I` of the first smallest element, on the host; panics for an empty axis.
-    fn argmin_axis[const I: usize](&self) -> AxisPos<Self, I> [where Self::Extents: RemoveAxis<I>] {
-        or_panic(self.try_argmin_axis::<I>())
-    }
+    fn argmin_axis;
 
     /// Sum along the run-time axis `axis` (negative counts from the end); `Err` outside
     /// `-rank..rank`.
-    fn try_sum_axis_dyn(&self, axis: impl Into<Axis>) -> Result<DynOut<Self>, DeviceError> [where Self::Extents: RemoveAxisDyn] {
+    fn try_sum_axis_dyn[](&self, axis: impl Into<Axis>) -> Result<DynOut<Self>, DeviceError> [where Self::Extents: RemoveAxisDyn] {
         let (mask, ext) = dyn_axis(self.extents(), axis, "sum_axis_dyn")?;
         values(self, ReduceOp::Sum, &mask, ext, "sum_axis_dyn")
     }
     /// Sum along the run-time axis `axis`.
-    fn sum_axis_dyn(&self, axis: impl Into<Axis>) -> DynOut<Self> [where Self::Extents: RemoveAxisDyn] {
-        or_panic(self.try_sum_axis_dyn(axis))
-    }
+    fn sum_axis_dyn;
     /// Mean along the run-time axis `axis`; `Err` outside `-rank..rank`.
-    fn try_mean_axis_dyn(&self, axis: impl Into<Axis>) -> Result<DynOut<Self>, DeviceError> [where Self::Extents: RemoveAxisDyn] {
+    fn try_mean_axis_dyn[](&self, axis: impl Into<Axis>) -> Result<DynOut<Self>, DeviceError> [where Self::Extents: RemoveAxisDyn] {
         let (mask, ext) = dyn_axis(self.extents(), axis, "mean_axis_dyn")?;
         values(self, ReduceOp::Mean, &mask, ext, "mean_axis_dyn")
     }
     /// Mean along the run-time axis `axis`.
-    fn mean_axis_dyn(&self, axis: impl Into<Axis>) -> DynOut<Self> [where Self::Extents: RemoveAxisDyn] {
-        or_panic(self.try_mean_axis_dyn(axis))
-    }
+    fn mean_axis_dyn;
     /// Product along the run-time axis `axis`; `Err` outside `-rank..rank`.
-    fn try_prod_axis_dyn(&self, axis: impl Into<Axis>) -> Result<DynOut<Self>, DeviceError> [where Self::Extents: RemoveAxisDyn] {
+    fn try_prod_axis_dyn[](&self, axis: impl Into<Axis>) -> Result<DynOut<Self>, DeviceError> [where Self::Extents: RemoveAxisDyn] {
         let (mask, ext) = dyn_axis(self.extents(), axis, "prod_axis_dyn")?;
         values(self, ReduceOp::Prod, &mask, ext, "prod_axis_dyn")
     }
     /// Product along the run-time axis `axis`.
-    fn prod_axis_dyn(&self, axis: impl Into<Axis>) -> DynOut<Self> [where Self::Extents: RemoveAxisDyn] {
-        or_panic(self.try_prod_axis_dyn(axis))
-    }
+    fn prod_axis_dyn;
     /// Variance along the run-time axis `axis` with `ddof` delta degrees of freedom; `Err`
     /// outside `-rank..rank`.
-    fn try_var_axis_dyn(&self, axis: impl Into<Axis>, ddof: impl Into<Ddof>) -> Result<DynOut<Self>, DeviceError> [where Self::Extents: RemoveAxisDyn] {
+    fn try_var_axis_dyn[](&self, axis: impl Into<Axis>, ddof: impl Into<Ddof>) -> Result<DynOut<Self>, DeviceError> [where Self::Extents: RemoveAxisDyn] {
         let (mask, ext) = dyn_axis(self.extents(), axis, "var_axis_dyn")?;
         values(self, var_op(false, ddof), &mask, ext, "var_axis_dyn")
     }
     /// Variance along the run-time axis `axis` with `ddof` delta degrees of freedom.
-    fn var_axis_dyn(&self, axis: impl Into<Axis>, ddof: impl Into<Ddof>) -> DynOut<Self> [where Self::Extents: RemoveAxisDyn] {
-        or_panic(self.try_var_axis_dyn(axis, ddof))
-    }
+    fn var_axis_dyn;
     /// Standard deviation along the run-time axis `axis` with `ddof` delta degrees of
     /// freedom; `Err` outside `-rank..rank`.
-    fn try_std_axis_dyn(&self, axis: impl Into<Axis>, ddof: impl Into<Ddof>) -> Result<DynOut<Self>, DeviceError> [where Self::Extents: RemoveAxisDyn] {
+    fn try_std_axis_dyn[](&self, axis: impl Into<Axis>, ddof: impl Into<Ddof>) -> Result<DynOut<Self>, DeviceError> [where Self::Extents: RemoveAxisDyn] {
         let (mask, ext) = dyn_axis(self.extents(), axis, "std_axis_dyn")?;
         values(self, var_op(true, ddof), &mask, ext, "std_axis_dyn")
     }
     /// Standard deviation along the run-time axis `axis` with `ddof` delta degrees of freedom.
-    fn std_axis_dyn(&self, axis: impl Into<Axis>, ddof: impl Into<Ddof>) -> DynOut<Self> [where Self::Extents: RemoveAxisDyn] {
-        or_panic(self.try_std_axis_dyn(axis, ddof))
-    }
+    fn std_axis_dyn;
     /// Largest element along the run-time axis `axis`; `Err` outside `-rank..rank` or
     /// for an empty axis.
-    fn try_max_axis_dyn(&self, axis: impl Into<Axis>) -> Result<DynOut<Self>, DeviceError> [where Self::Extents: RemoveAxisDyn] {
+    fn try_max_axis_dyn[](&self, axis: impl Into<Axis>) -> Result<DynOut<Self>, DeviceError> [where Self::Extents: RemoveAxisDyn] {
         let (mask, ext) = dyn_axis(self.extents(), axis, "max_axis_dyn")?;
         values(self, ReduceOp::Max, &mask, ext, "max_axis_dyn")
     }
     /// Largest element along the run-time axis `axis`.
-    fn max_axis_dyn(&self, axis: impl Into<Axis>) -> DynOut<Self> [where Self::Extents: RemoveAxisDyn] {
-        or_panic(self.try_max_axis_dyn(axis))
-    }
+    fn max_axis_dyn;
     /// Smallest element along the run-time axis `axis`; `Err` outside `-rank..rank` or
     /// for an empty axis.
-    fn try_min_axis_dyn(&self, axis: impl Into<Axis>) -> Result<DynOut<Self>, DeviceError> [where Self::Extents: RemoveAxisDyn] {
+    fn try_min_axis_dyn[](&self, axis: impl Into<Axis>) -> Result<DynOut<Self>, DeviceError> [where Self::Extents: RemoveAxisDyn] {
         let (mask, ext) = dyn_axis(self.extents(), axis, "min_axis_dyn")?;
         values(self, ReduceOp::Min, &mask, ext, "min_axis_dyn")
     }
     /// Smallest element along the run-time axis `axis`.
-    fn min_axis_dyn(&self, axis: impl Into<Axis>) -> DynOut<Self> [where Self::Extents: RemoveAxisDyn] {
-        or_panic(self.try_min_axis_dyn(axis))
-    }
+    fn min_axis_dyn;
     /// Index along the run-time axis `axis` of the first largest element, on the host;
     /// `Err` outside `-rank..rank` or for an empty axis.
-    fn try_argmax_axis_dyn(&self, axis: impl Into<Axis>) -> Result<DynPos<Self>, DeviceError> [where Self::Extents: RemoveAxisDyn] {
+    fn try_argmax_axis_dyn[](&self, axis: impl Into<Axis>) -> Result<DynPos<Self>, DeviceError> [where Self::Extents: RemoveAxisDyn] {
         let (mask, ext) = dyn_axis(self.extents(), axis, "argmax_axis_dyn")?;
         positions(self, ReduceOp::Max, &mask, ext, "argmax_axis_dyn")
     }
     /// Index along the run-time axis `axis` of the first largest element, on the host.
-    fn argmax_axis_dyn(&self, axis: impl Into<Axis>) -> DynPos<Self> [where Self::Extents: RemoveAxisDyn] {
-        or_panic(self.try_argmax_axis_dyn(axis))
-    }
+    fn argmax_axis_dyn;
     /// Index along the run-time axis `axis` of the first smallest element, on the host;
     /// `Err` outside `-rank..rank` or for an empty axis.
-    fn try_argmin_axis_dyn(&self, axis: impl Into<Axis>) -> Result<DynPos<Self>, DeviceError> [where Self::Extents: RemoveAxisDyn] {
+    fn try_argmin_axis_dyn[](&self, axis: impl Into<Axis>) -> Result<DynPos<Self>, DeviceError> [where Self::Extents: RemoveAxisDyn] {
         let (mask, ext) = dyn_axis(self.extents(), axis, "argmin_axis_dyn")?;
         positions(self, ReduceOp::Min, &mask, ext, "argmin_axis_dyn")
     }
     /// Index along the run-time axis `axis` of the first smallest element, on the host.
-    fn argmin_axis_dyn(&self, axis: impl Into<Axis>) -> DynPos<Self> [where Self::Extents: RemoveAxisDyn] {
-        or_panic(self.try_argmin_axis_dyn(axis))
-    }
+    fn argmin_axis_dyn;
 
     /// Sum over the axes `axes` in one pass (numpy's `axis=(…)`); `Err` for an axis out of
     /// range or repeated.
-    fn try_sum_axes(&self, axes: &[usize]) -> Result<AxesOut<Self>, DeviceError> {
+    fn try_sum_axes[](&self, axes: &[usize]) -> Result<AxesOut<Self>, DeviceError> {
         let (mask, ext) = axes_mask(self.extents(), axes, "sum_axes")?;
         values(self, ReduceOp::Sum, &mask, ext, "sum_axes")
     }
     /// Sum over the axes `axes` in one pass.
-    fn sum_axes(&self, axes: &[usize]) -> AxesOut<Self> {
-        or_panic(self.try_sum_axes(axes))
-    }
+    fn sum_axes;
     /// Mean over the axes `axes`; `Err` as [`DeviceReductions::try_sum_axes`].
-    fn try_mean_axes(&self, axes: &[usize]) -> Result<AxesOut<Self>, DeviceError> {
+    fn try_mean_axes[](&self, axes: &[usize]) -> Result<AxesOut<Self>, DeviceError> {
         let (mask, ext) = axes_mask(self.extents(), axes, "mean_axes")?;
         values(self, ReduceOp::Mean, &mask, ext, "mean_axes")
     }
     /// Mean over the axes `axes`.
-    fn mean_axes(&self, axes: &[usize]) -> AxesOut<Self> {
-        or_panic(self.try_mean_axes(axes))
-    }
+    fn mean_axes;
     /// Product over the axes `axes`; `Err` as [`DeviceReductions::try_sum_axes`].
-    fn try_prod_axes(&self, axes: &[usize]) -> Result<AxesOut<Self>, DeviceError> {
+    fn try_prod_axes[](&self, axes: &[usize]) -> Result<AxesOut<Self>, DeviceError> {
         let (mask, ext) = axes_mask(self.extents(), axes, "prod_axes")?;
         values(self, ReduceOp::Prod, &mask, ext, "prod_axes")
     }
     /// Product over the axes `axes`.
-    fn prod_axes(&self, axes: &[usize]) -> AxesOut<Self> {
-        or_panic(self.try_prod_axes(axes))
-    }
+    fn prod_axes;
     /// Variance over the axes `axes` with `ddof` delta degrees of freedom (`n` counts the
     /// elements of all of them); `Err` as [`DeviceReductions::try_sum_axes`].
-    fn try_var_axes(&self, axes: &[usize], ddof: impl Into<Ddof>) -> Result<AxesOut<Self>, DeviceError> {
+    fn try_var_axes[](&self, axes: &[usize], ddof: impl Into<Ddof>) -> Result<AxesOut<Self>, DeviceError> {
         let (mask, ext) = axes_mask(self.extents(), axes, "var_axes")?;
         values(self, var_op(false, ddof), &mask, ext, "var_axes")
     }
     /// Variance over the axes `axes` with `ddof` delta degrees of freedom.
-    fn var_axes(&self, axes: &[usize], ddof: impl Into<Ddof>) -> AxesOut<Self> {
-        or_panic(self.try_var_axes(axes, ddof))
-    }
+    fn var_axes;
     /// Standard deviation over the axes `axes` with `ddof` delta degrees of freedom; `Err`
     /// as [`DeviceReductions::try_sum_axes`].
-    fn try_std_axes(&self, axes: &[usize], ddof: impl Into<Ddof>) -> Result<AxesOut<Self>, DeviceError> {
+    fn try_std_axes[](&self, axes: &[usize], ddof: impl Into<Ddof>) -> Result<AxesOut<Self>, DeviceError> {
         let (mask, ext) = axes_mask(self.extents(), axes, "std_axes")?;
         values(self, var_op(true, ddof), &mask, ext, "std_axes")
     }
     /// Standard deviation over the axes `axes` with `ddof` delta degrees of freedom.
-    fn std_axes(&self, axes: &[usize], ddof: impl Into<Ddof>) -> AxesOut<Self> {
-        or_panic(self.try_std_axes(axes, ddof))
-    }
+    fn std_axes;
     /// Largest element over the axes `axes`; `Err` as [`DeviceReductions::try_sum_axes`]
     /// or when a reduced axis is empty.
-    fn try_max_axes(&self, axes: &[usize]) -> Result<AxesOut<Self>, DeviceError> {
+    fn try_max_axes[](&self, axes: &[usize]) -> Result<AxesOut<Self>, DeviceError> {
         let (mask, ext) = axes_mask(self.extents(), axes, "max_axes")?;
         values(self, ReduceOp::Max, &mask, ext, "max_axes")
     }
     /// Largest element over the axes `axes`.
-    fn max_axes(&self, axes: &[usize]) -> AxesOut<Self> {
-        or_panic(self.try_max_axes(axes))
-    }
+    fn max_axes;
     /// Smallest element over the axes `axes`; `Err` as [`DeviceReductions::try_max_axes`].
-    fn try_min_axes(&self, axes: &[usize]) -> Result<AxesOut<Self>, DeviceError> {
+    fn try_min_axes[](&self, axes: &[usize]) -> Result<AxesOut<Self>, DeviceError> {
         let (mask, ext) = axes_mask(self.extents(), axes, "min_axes")?;
         values(self, ReduceOp::Min, &mask, ext, "min_axes")
     }
     /// Smallest element over the axes `axes`.
-    fn min_axes(&self, axes: &[usize]) -> AxesOut<Self> {
-        or_panic(self.try_min_axes(axes))
-    }
+    fn min_axes;
     /// Sum over the axes `axes`, which stay with extent 1 (numpy's `keepdims=True`).
-    fn try_sum_axes_keepdims(&self, axes: &[usize]) -> Result<KeepOut<Self>, DeviceError> {
+    fn try_sum_axes_keepdims[](&self, axes: &[usize]) -> Result<KeepOut<Self>, DeviceError> {
         let (mask, ext) = axes_keep_mask(self.extents(), axes, "sum_axes_keepdims")?;
         values(self, ReduceOp::Sum, &mask, ext, "sum_axes_keepdims")
     }
     /// Sum over the axes `axes`, kept with extent 1.
-    fn sum_axes_keepdims(&self, axes: &[usize]) -> KeepOut<Self> {
-        or_panic(self.try_sum_axes_keepdims(axes))
-    }
+    fn sum_axes_keepdims;
     /// Mean over the axes `axes`, which stay with extent 1.
-    fn try_mean_axes_keepdims(&self, axes: &[usize]) -> Result<KeepOut<Self>, DeviceError> {
+    fn try_mean_axes_keepdims[](&self, axes: &[usize]) -> Result<KeepOut<Self>, DeviceError> {
         let (mask, ext) = axes_keep_mask(self.extents(), axes, "mean_axes_keepdims")?;
         values(self, ReduceOp::Mean, &mask, ext, "mean_axes_keepdims")
     }
     /// Mean over the axes `axes`, kept with extent 1.
-    fn mean_axes_keepdims(&self, axes: &[usize]) -> KeepOut<Self> {
-        or_panic(self.try_mean_axes_keepdims(axes))
-    }
+    fn mean_axes_keepdims;
     /// Product over the axes `axes`, which stay with extent 1.
-    fn try_prod_axes_keepdims(&self, axes: &[usize]) -> Result<KeepOut<Self>, DeviceError> {
+    fn try_prod_axes_keepdims[](&self, axes: &[usize]) -> Result<KeepOut<Self>, DeviceError> {
         let (mask, ext) = axes_keep_mask(self.extents(), axes, "prod_axes_keepdims")?;
         values(self, ReduceOp::Prod, &mask, ext, "prod_axes_keepdims")
     }
     /// Product over the axes `axes`, kept with extent 1.
-    fn prod_axes_keepdims(&self, axes: &[usize]) -> KeepOut<Self> {
-        or_panic(self.try_prod_axes_keepdims(axes))
-    }
+    fn prod_axes_keepdims;
     /// Variance over the axes `axes` with `ddof` delta degrees of freedom, which stay with
     /// extent 1.
-    fn try_var_axes_keepdims(&self, axes: &[usize], ddof: impl Into<Ddof>) -> Result<KeepOut<Self>, DeviceError> {
+    fn try_var_axes_keepdims[](&self, axes: &[usize], ddof: impl Into<Ddof>) -> Result<KeepOut<Self>, DeviceError> {
         let (mask, ext) = axes_keep_mask(self.extents(), axes, "var_axes_keepdims")?;
         values(self, var_op(false, ddof), &mask, ext, "var_axes_keepdims")
     }
     /// Variance over the axes `axes` with `ddof` delta degrees of freedom, kept with extent 1.
-    fn var_axes_keepdims(&self, axes: &[usize], ddof: impl Into<Ddof>) -> KeepOut<Self> {
-        or_panic(self.try_var_axes_keepdims(axes, ddof))
-    }
+    fn var_axes_keepdims;
     /// Standard deviation over the axes `axes` with `ddof` delta degrees of freedom, which
     /// stay with extent 1.
-    fn try_std_axes_keepdims(&self, axes: &[usize], ddof: impl Into<Ddof>) -> Result<KeepOut<Self>, DeviceError> {
+    fn try_std_axes_keepdims[](&self, axes: &[usize], ddof: impl Into<Ddof>) -> Result<KeepOut<Self>, DeviceError> {
         let (mask, ext) = axes_keep_mask(self.extents(), axes, "std_axes_keepdims")?;
         values(self, var_op(true, ddof), &mask, ext, "std_axes_keepdims")
     }
     /// Standard deviation over the axes `axes` with `ddof` delta degrees of freedom, kept
     /// with extent 1.
-    fn std_axes_keepdims(&self, axes: &[usize], ddof: impl Into<Ddof>) -> KeepOut<Self> {
-        or_panic(self.try_std_axes_keepdims(axes, ddof))
-    }
+    fn std_axes_keepdims;
     /// Largest element over the axes `axes`, which stay with extent 1.
-    fn try_max_axes_keepdims(&self, axes: &[usize]) -> Result<KeepOut<Self>, DeviceError> {
+    fn try_max_axes_keepdims[](&self, axes: &[usize]) -> Result<KeepOut<Self>, DeviceError> {
         let (mask, ext) = axes_keep_mask(self.extents(), axes, "max_axes_keepdims")?;
         values(self, ReduceOp::Max, &mask, ext, "max_axes_keepdims")
     }
     /// Largest element over the axes `axes`, kept with extent 1.
-    fn max_axes_keepdims(&self, axes: &[usize]) -> KeepOut<Self> {
-        or_panic(self.try_max_axes_keepdims(axes))
-    }
+    fn max_axes_keepdims;
     /// Smallest element over the axes `axes`, which stay with extent 1.
-    fn try_min_axes_keepdims(&self, axes: &[usize]) -> Result<KeepOut<Self>, DeviceError> {
+    fn try_min_axes_keepdims[](&self, axes: &[usize]) -> Result<KeepOut<Self>, DeviceError> {
         let (mask, ext) = axes_keep_mask(self.extents(), axes, "min_axes_keepdims")?;
         values(self, ReduceOp::Min, &mask, ext, "min_axes_keepdims")
     }
     /// Smallest element over the axes `axes`, kept with extent 1.
-    fn min_axes_keepdims(&self, axes: &[usize]) -> KeepOut<Self> {
-        or_panic(self.try_min_axes_keepdims(axes))
-    }
+    fn min_axes_keepdims;
 }

@@ -32,6 +32,7 @@
 
 use super::handle::{IndexWidth, Ints, KernelKey, LayoutClass};
 use super::storage::DeviceElem;
+use crate::layout::positions_fit_i32;
 
 /// The entry point of every generated reduction and softmax kernel.
 pub const REDUCE_KERNEL: &str = "mdt_reduce";
@@ -219,11 +220,10 @@ impl ReducePlan {
     /// assert!(!ReducePlan::new(&[2, 3], &[1 << 31, 1], &[false, true]).fits_i32());
     /// ```
     pub fn fits_i32(&self) -> bool {
-        let max = i32::MAX as usize;
-        let span = self.strides.iter().enumerate().try_fold(0usize, |acc, (d, &st)| {
-            (self.kd[d] * self.rd[d]).saturating_sub(1).checked_mul(st.unsigned_abs()).and_then(|x| acc.checked_add(x))
-        });
-        self.n_out.checked_mul(self.len).is_some_and(|n| n <= max) && span.is_some_and(|x| x <= max)
+        // An axis is kept or reduced, so its extent is `kd * rd` (the other factor is 1).
+        let dims: Vec<usize> = self.kd.iter().zip(&self.rd).map(|(k, r)| k * r).collect();
+        self.n_out.checked_mul(self.len).is_some_and(|n| n <= i32::MAX as usize)
+            && positions_fit_i32(&dims, &self.strides)
     }
 }
 

@@ -2,6 +2,8 @@
 //! axis rules (`::<I>` checked by the type, `_dyn` at run time) and stable algorithm
 //! (each fiber shifted by its maximum), one block per fiber ([`softmax_source_for`](super::softmax_source_for)).
 
+use super::eval::materialize;
+use super::kernel::DeviceExpr;
 use super::launch::{launch, KArg};
 use super::reduce::DeviceTensor;
 use super::reduce_kernel::{
@@ -11,8 +13,8 @@ use super::reduce_kernel::{
 use super::reduce_program::plan_args;
 use super::storage::{Cuda, DeviceElem, DeviceStorage};
 use super::tensor::alloc;
-use crate::error::or_panic;
 use crate::error::{DeviceError, ShapeError};
+use crate::exec::forms::forms;
 use crate::extents::{Axis, AxisAt, Extents};
 use crate::layout::{Layout, RowMajor};
 use crate::tensor::Tensor;
@@ -141,49 +143,63 @@ pub trait DeviceSoftmax {
     fn log_softmax_dyn(&self, axis: impl Into<Axis>) -> DeviceTensor<Self::Elem, Self::Extents>;
 }
 
+/// Writes the `try_` and plain forms of the two impls from one list, through `forms!`.
+macro_rules! softmax_impls {
+    ($this:ident, rank $rank:expr, |$x:ident, $op:ident, $axis:ident, $log:ident| $run:expr) => {
+        forms! {
+            fn try_softmax[const I: usize]::<I>(&$this) -> Result<DeviceTensor<Self::Elem, Self::Extents>, DeviceError>
+            where [Self::Extents: AxisAt<I>]
+            {
+                let ($x, $op, $axis, $log) = ($this, "softmax", I, false);
+                $run
+            }
+            fn softmax;
+        }
+        forms! {
+            fn try_softmax_dyn[](&$this, axis: impl Into<Axis>) -> Result<DeviceTensor<Self::Elem, Self::Extents>, DeviceError>
+            {
+                let ($x, $op, $log) = ($this, "softmax_dyn", false);
+                let $axis = axis.into().resolve($op, $rank)?;
+                $run
+            }
+            fn softmax_dyn;
+        }
+        forms! {
+            fn try_log_softmax[const I: usize]::<I>(&$this) -> Result<DeviceTensor<Self::Elem, Self::Extents>, DeviceError>
+            where [Self::Extents: AxisAt<I>]
+            {
+                let ($x, $op, $axis, $log) = ($this, "log_softmax", I, true);
+                $run
+            }
+            fn log_softmax;
+        }
+        forms! {
+            fn try_log_softmax_dyn[](&$this, axis: impl Into<Axis>) -> Result<DeviceTensor<Self::Elem, Self::Extents>, DeviceError>
+            {
+                let ($x, $op, $log) = ($this, "log_softmax_dyn", true);
+                let $axis = axis.into().resolve($op, $rank)?;
+                $run
+            }
+            fn log_softmax_dyn;
+        }
+    };
+}
+
 impl<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>> DeviceSoftmax for Tensor<T, E, S, St> {
     type Elem = T;
     type Extents = E;
-    fn try_softmax<const I: usize>(&self) -> Result<DeviceTensor<T, E>, DeviceError>
-    where
-        E: AxisAt<I>,
-    {
-        softmax_along(self, "softmax", I, false)
-    }
-    #[track_caller]
-    fn softmax<const I: usize>(&self) -> DeviceTensor<T, E>
-    where
-        E: AxisAt<I>,
-    {
-        or_panic(self.try_softmax::<I>())
-    }
-    fn try_softmax_dyn(&self, axis: impl Into<Axis>) -> Result<DeviceTensor<T, E>, DeviceError> {
-        let axis = axis.into().resolve("softmax_dyn", self.rank())?;
-        softmax_along(self, "softmax_dyn", axis, false)
-    }
-    #[track_caller]
-    fn softmax_dyn(&self, axis: impl Into<Axis>) -> DeviceTensor<T, E> {
-        or_panic(self.try_softmax_dyn(axis))
-    }
-    fn try_log_softmax<const I: usize>(&self) -> Result<DeviceTensor<T, E>, DeviceError>
-    where
-        E: AxisAt<I>,
-    {
-        softmax_along(self, "log_softmax", I, true)
-    }
-    #[track_caller]
-    fn log_softmax<const I: usize>(&self) -> DeviceTensor<T, E>
-    where
-        E: AxisAt<I>,
-    {
-        or_panic(self.try_log_softmax::<I>())
-    }
-    fn try_log_softmax_dyn(&self, axis: impl Into<Axis>) -> Result<DeviceTensor<T, E>, DeviceError> {
-        let axis = axis.into().resolve("log_softmax_dyn", self.rank())?;
-        softmax_along(self, "log_softmax_dyn", axis, true)
-    }
-    #[track_caller]
-    fn log_softmax_dyn(&self, axis: impl Into<Axis>) -> DeviceTensor<T, E> {
-        or_panic(self.try_log_softmax_dyn(axis))
-    }
+    softmax_impls!(self, rank self.rank(), |x, op, axis, log| softmax_along(x, op, axis, log));
+}
+
+/// A device expression is evaluated once, with one fused elementwise kernel, into a
+/// row-major temporary on its operands' device, whose fibers are then normalised.
+impl<X: DeviceExpr> DeviceSoftmax for X {
+    type Elem = X::Item;
+    type Extents = X::Extents;
+    softmax_impls!(self, rank self.shape()?.as_ref().len(), |x, op, axis, log| softmax_along(
+        &materialize(x)?,
+        op,
+        axis,
+        log
+    ));
 }

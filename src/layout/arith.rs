@@ -127,9 +127,30 @@ pub(crate) fn span_of(dims: &[usize], strides: &[isize]) -> Option<(isize, isize
     Some((lo, hi))
 }
 
+/// Whether a walk of `dims` at `strides` may compute its positions (relative to element
+/// `[0, …, 0]`) in 32-bit integers: the distance between the lowest and highest position
+/// it reaches, `Σ (dims[d] - 1) * |strides[d]|`, which bounds every partial sum of a
+/// position, is at most `i32::MAX`. An empty walk reaches none. (The device's kernels
+/// choose their integer width by it.)
+#[cfg(feature = "cuda")]
+pub(crate) fn positions_fit_i32(dims: &[usize], strides: &[isize]) -> bool {
+    span_of(dims, strides).is_none_or(|(lo, hi)| hi.checked_sub(lo).is_some_and(|w| w <= i32::MAX as isize))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(feature = "cuda")]
+    #[test]
+    fn the_32_bit_test_bounds_the_distance_between_extreme_positions() {
+        assert!(positions_fit_i32(&[4096, 4096], &[4096, 1]));
+        assert!(positions_fit_i32(&[2, 2], &[i32::MAX as isize / 2, -(i32::MAX as isize / 2)]));
+        assert!(!positions_fit_i32(&[2, 2], &[i32::MAX as isize / 2 + 1, -(i32::MAX as isize / 2 + 1)]));
+        assert!(!positions_fit_i32(&[2, 3], &[1 << 31, 1]));
+        assert!(positions_fit_i32(&[0, 3], &[1 << 40, 1]));
+        assert!(!positions_fit_i32(&[3], &[isize::MAX]));
+    }
 
     #[test]
     fn dense_strides_never_overflow() {

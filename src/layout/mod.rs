@@ -19,6 +19,8 @@ mod order;
 mod static_sliced;
 mod strided;
 
+#[cfg(feature = "cuda")]
+pub(crate) use arith::positions_fit_i32;
 pub(crate) use arith::{axes_by_stride, is_dense_in_some_order, span_of};
 pub use contiguous::{ColMajor, RowMajor};
 pub use order::{AnyOrder, DenseOf, ResultOrder};

@@ -17,6 +17,26 @@
 #[derive(Clone, Copy, Debug, PartialEq, PartialOrd, Default)]
 pub struct Ddof(pub f64);
 
+impl Ddof {
+    /// This `ddof` in the float type `R` (NaN where it does not convert): what the
+    /// variance computes with, on the host and on the device.
+    pub(crate) fn to_float<R: num_traits::Float>(self) -> R {
+        R::from(self.0).unwrap_or_else(R::nan)
+    }
+}
+
+/// numpy's divisor of the sum of squared deviations, `max(n - ddof, 0)` (a NaN `ddof`
+/// stays NaN), with both already in the float type: the one rule of the host's `Var` and
+/// of the device's empty-reduction value.
+pub(crate) fn var_divisor<R: num_traits::Float>(n: R, ddof: R) -> R {
+    let d = n - ddof;
+    if d < R::zero() {
+        R::zero()
+    } else {
+        d
+    }
+}
+
 macro_rules! ddof_from {
     ($($t:ty),*) => {$(
         impl From<$t> for Ddof {

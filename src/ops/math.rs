@@ -369,6 +369,9 @@ pub trait ElementwiseExt: Expr {
 impl<X: Expr> ElementwiseExt for X {}
 
 /// `mask ? a : b` elementwise, with broadcasting among the three (numpy's `where`).
+/// It builds a lazy node from the operands' shapes only, so the one `select` serves host
+/// expressions (evaluated with `.eval()`) and, with the `cuda` feature, device
+/// expressions (evaluated with `eval_on`, one fused kernel).
 ///
 /// ```
 /// use mdtensor::{prelude::*, ops::select, tensor};
@@ -380,11 +383,11 @@ impl<X: Expr> ElementwiseExt for X {}
 pub fn select<M, A, B, T>(mask: M, a: A, b: B) -> Binary<M::Expr, Binary<A::Expr, B::Expr, PairOp>, PickOp>
 where
     M: IntoExpr,
-    M::Expr: Expr<Elem = bool>,
+    M::Expr: ExprShape<Elem = bool>,
     A: IntoExpr,
-    A::Expr: Expr<Elem = T>,
+    A::Expr: ExprShape<Elem = T>,
     B: IntoExpr,
-    B::Expr: Expr<Elem = T>,
+    B::Expr: ExprShape<Elem = T>,
     T: Copy + Send + Sync,
     // The shape rules at the call, so a mismatch is reported here and not at `.eval()`.
     <A::Expr as ExprShape>::Extents: CanBroadcast<<B::Expr as ExprShape>::Extents>,

@@ -96,6 +96,8 @@ pub use combine::Contraction;
 pub use complex::{complex, powc, AngleOp, ComplexOp, ConjOp, ImagOp, NormSqrOp, PowcOp, RealOp};
 pub use convolve::{ConvElem, ConvMethod, ConvMode, FFT_FROM};
 pub use cumulative::Accumulate;
+#[cfg(feature = "cuda")]
+pub(crate) use ddof::var_divisor;
 pub use ddof::Ddof;
 pub use einsum::{einsum, einsum_with, try_einsum, try_einsum_with, EinsumOperand};
 // What `einsum!` expands to (hidden: only the macro names it).

@@ -24,7 +24,7 @@
 //! assert!((v - 19.6875).abs() < 1e-12);
 //! ```
 
-use super::ddof::Ddof;
+use super::ddof::{var_divisor, Ddof};
 use super::expr::{Expr, PathsFor};
 use crate::alloc::AlignedBuf;
 use crate::error::ShapeError;
@@ -168,12 +168,9 @@ impl<T: Inexact> Reducer<T> for Var {
     #[inline(always)]
     fn finish(&self, acc: Self::Acc, n: usize) -> T::Real {
         let count = <T::Real as NumCast>::from(n).expect("count as float");
-        let ddof = <T::Real as NumCast>::from(self.ddof.0).unwrap_or_else(T::Real::nan);
-        // numpy's max(n - ddof, 0): with ddof >= n the sum of squares divides by zero
-        // (inf, or NaN when it is zero too, as for no elements); a NaN ddof stays NaN.
-        let divisor = count - ddof;
-        let divisor = if divisor < T::Real::zero() { T::Real::zero() } else { divisor };
-        acc.2 / divisor
+        // With ddof >= n the sum of squares divides by zero (inf, or NaN when it is zero
+        // too, as for no elements).
+        acc.2 / var_divisor(count, self.ddof.to_float())
     }
 }
 

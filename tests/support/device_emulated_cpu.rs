@@ -7,9 +7,10 @@
 use super::device_emulator::{available, launch, Slot};
 use super::device_reduce_cpu::{better, Rng};
 use mdtensor::device::{
-    kernel_source, launch_grid, reduce_block, reduce_grid, reduce_program, reduce_source_for, select, softmax_args,
-    softmax_source, softmax_source_for, Cuda, DeviceExpr, DeviceMath, ElementwisePlan, IndexWidth, LayoutClass,
-    ReduceIndex, ReduceOp, ReducePlan, ReduceSchedule, ReduceSlot, KERNEL_NAME, REDUCE_KERNEL, SOFTMAX_REGS,
+    compound_source, kernel_source, launch_grid, reduce_block, reduce_grid, reduce_program, reduce_source_for, select,
+    softmax_args, softmax_source, softmax_source_for, Cuda, DeviceExpr, DeviceMath, ElementwisePlan, IndexWidth,
+    LayoutClass, ReduceIndex, ReduceOp, ReducePlan, ReduceSchedule, ReduceSlot, KERNEL_NAME, REDUCE_KERNEL,
+    SOFTMAX_REGS,
 };
 use mdtensor::{DynRank, RowMajor, Tensor};
 
@@ -216,6 +217,75 @@ fn emulated_elementwise_kernels_match_a_plain_loop_on_random_layouts() {
     ];
     for t in &f64_trees {
         check_tree(t, &mut rng);
+    }
+}
+
+/// `dst op= x` for every operator, `x` a scalar, a broadcast operand or an expression of
+/// one: the kernel reads each destination element where it stores it, on random layouts
+/// (flat, 32- and 64-bit walks), and writes nothing outside the destination.
+#[test]
+fn emulated_compound_assignment_reads_its_destination() {
+    if !available() {
+        return;
+    }
+    type Src = fn(char, LayoutClass, usize) -> Option<String>;
+    /// The source for one right-hand side (`f` is never called).
+    fn rhs<A: 'static, X: DeviceExpr>(_f: fn(&'static A) -> X) -> Src {
+        compound_source::<DynRank, X>
+    }
+    let rhs_kinds: [(&str, Src, usize, Vec<f64>, fn(f64, f64) -> f64); 3] = [
+        ("scalar", compound_source::<DynRank, mdtensor::ops::ScalarLeaf<f64>>, 0, vec![0.5], |_, p| p),
+        ("tensor", rhs(|b: &D64| b), 1, vec![], |b, _| b),
+        ("expression", rhs(|b: &D64| b * 2.0f64 + 1.0f64), 1, vec![2.0, 1.0], |b, _| b * 2.0 + 1.0),
+    ];
+    let ops: [(char, fn(f64, f64) -> f64); 5] =
+        [('+', |d, x| d + x), ('-', |d, x| d - x), ('*', |d, x| d * x), ('/', |d, x| d / x), ('%', |d, x| d % x)];
+    let mut rng = Rng(77);
+    for case in 0..30 {
+        let rank = case % 4;
+        let dims: Vec<usize> = (0..rank).map(|_| 1 + rng.below(5)).collect();
+        let mut layouts = vec![random_layout(&mut rng, &dims, false), random_layout(&mut rng, &dims, true)];
+        if case % 3 == 0 {
+            layouts[1] = layouts[0].clone();
+        }
+        let b: Vec<f64> = (0..layouts[1].2).map(|_| rng.below(9) as f64 * 0.5 + 0.5).collect();
+        let before: Vec<f64> = (0..layouts[0].2).map(|_| rng.below(17) as f64 * 0.25 - 2.0).collect();
+        for (kind, source, leaves, params, x_of) in &rhs_kinds {
+            let strides: Vec<Vec<isize>> = layouts[..1 + leaves].iter().map(|l| l.0.clone()).collect();
+            let planned = ElementwisePlan::new(&dims, &strides);
+            let mut plans = vec![planned.clone()];
+            if planned.class == LayoutClass::Strided(IndexWidth::I32) {
+                plans.push(ElementwisePlan { class: LayoutClass::Strided(IndexWidth::I64), ..planned });
+            }
+            for plan in plans {
+                for &(op, value) in &ops {
+                    let src = source(op, plan.class, plan.rank()).expect("an operator");
+                    let mut dst = before.clone();
+                    let mut b_copy = b.clone();
+                    let args = plan.args(*leaves, params);
+                    let mut slots = vec![Slot::Elems(&mut dst[..], layouts[0].1)];
+                    if *leaves == 1 {
+                        slots.push(Slot::Elems(&mut b_copy[..], layouts[1].1));
+                    }
+                    if let Some(grid) = launch_grid(plan.n, 1 + (case % 3) as u32) {
+                        launch(&src, KERNEL_NAME, grid, &args, &mut slots);
+                    }
+                    drop(slots);
+                    let mut want = before.clone();
+                    for p in positions(&dims, &layouts) {
+                        let x = x_of(b[p[1]], params.first().copied().unwrap_or(0.0));
+                        want[p[0]] = value(before[p[0]], x);
+                    }
+                    for (i, (g, w)) in dst.iter().zip(&want).enumerate() {
+                        assert!(
+                            g == w || (g.is_nan() && w.is_nan()),
+                            "dst {op}= {kind}, {:?} dims {dims:?} strides {strides:?}: position {i} is {g}, not {w}\n{src}",
+                            plan.class
+                        );
+                    }
+                }
+            }
+        }
     }
 }
 

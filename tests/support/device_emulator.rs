@@ -122,6 +122,34 @@ fn param_types(src: &str, name: &str) -> Vec<String> {
         .collect()
 }
 
+/// Whether `args` follow the parameter list of kernel `name` in `src` in count and C
+/// type: a buffer for a pointer, a [`KArg::Int`] for a `long long`, a [`KArg::Int32`] for
+/// an `int` or `unsigned int`, and an element for the element type (`float` for 4 bytes,
+/// `double` for 8). `Err` names the first argument that does not.
+pub fn check_args<T>(src: &str, name: &str, args: &[KArg<T>]) -> Result<(), String> {
+    let params = param_types(src, name);
+    if params.len() != args.len() {
+        return Err(format!("{} arguments for the {} parameters of {name}", args.len(), params.len()));
+    }
+    let elem = match std::mem::size_of::<T>() {
+        4 => "float",
+        8 => "double",
+        n => return Err(format!("no C element type of {n} bytes")),
+    };
+    for (i, (a, p)) in args.iter().zip(&params).enumerate() {
+        let (what, ok) = match a {
+            KArg::Buf(_) => ("a buffer", p.ends_with('*') || p.contains("* ")),
+            KArg::Int(_) => ("an 8-byte integer", p == "long long"),
+            KArg::Int32(_) => ("a 4-byte integer", p == "int" || p == "unsigned int"),
+            KArg::Elem(_) => ("an element", p == elem),
+        };
+        if !ok {
+            return Err(format!("argument {i} of {name} is {what}, but the parameter is `{p}`"));
+        }
+    }
+    Ok(())
+}
+
 /// The launcher of `src`, compiled once per process (test threads compile different
 /// kernels side by side) and kept on disk between runs, by a hash of the full text.
 fn compile(src: &str, name: &str) -> LaunchFn {
@@ -189,9 +217,12 @@ pub enum Slot<'a, T> {
 /// `k` being `slots[k]`.
 pub fn launch<T: Copy>(src: &str, name: &str, (grid, block): (u32, u32), args: &[KArg<T>], slots: &mut [Slot<'_, T>]) {
     assert!(block <= 256, "the emulator runs blocks of at most 256 threads, not {block}");
+    // A GPU launch with a wrong count or C type fails or reads garbage; here it is a
+    // clear failure (the emulator passes every argument in 8 bytes, which would hide it).
+    if let Err(why) = check_args(src, name, args) {
+        panic!("{why}\n--- source ---\n{src}");
+    }
     let k = compile(src, name);
-    // A GPU launch with a wrong count fails or reads garbage; here it is a clear failure.
-    assert_eq!(param_types(src, name).len(), args.len(), "arguments for the parameters of\n{src}");
     let addrs: Vec<u64> = slots
         .iter_mut()
         .map(|s| match s {
