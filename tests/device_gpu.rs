@@ -209,13 +209,16 @@ fn results_keep_the_hosts_order() -> Result<(), mdtensor::Error> {
         let (m, n) = (rng.dim(50), rng.dim(70));
         let (at, bt, r) = (rng.tensor64([n, m]), rng.tensor64([n, m]), rng.tensor64([m, n]));
         let (dat, dbt, dr) = (at.to_device(&dev)?, bt.to_device(&dev)?, r.to_device(&dev)?);
-        // Column-major operands (transposed views) give a column-major result, walked
-        // flat, as the host's.
-        let want = (at.t() * bt.t() + 1.0).eval();
-        let got: Tensor<f64, ext![_, _], ColMajor, Cuda<f64>> = (dat.t() * dbt.t() + 1.0).eval_on(&dev)?;
+        // In order: column-major operands (transposed views) give a column-major result,
+        // walked flat, as the host's eval_in_order.
+        let want = (at.t() * bt.t() + 1.0).eval_in_order();
+        let got: Tensor<f64, ext![_, _], ColMajor, Cuda<f64>> = (dat.t() * dbt.t() + 1.0).eval_in_order_on(&dev)?;
         assert_eq!(got.to_host()?.to_vec(), want.to_vec());
-        // The first operand with an order decides; eval_row_major_on overrides it.
-        let got: Tensor<f64, ext![_, _], RowMajor, Cuda<f64>> = (&dr - dat.t()).eval_on(&dev)?;
+        // eval_on is row-major whatever the operands, as the host's eval.
+        let got: Tensor<f64, ext![_, _], RowMajor, Cuda<f64>> = (dat.t() * dbt.t() + 1.0).eval_on(&dev)?;
+        assert_eq!(got.to_host()?.to_vec(), want.to_vec());
+        // In order, the first operand with an order decides.
+        let got: Tensor<f64, ext![_, _], RowMajor, Cuda<f64>> = (&dr - dat.t()).eval_in_order_on(&dev)?;
         assert_eq!(got.to_host()?.to_vec(), (&r - at.t()).eval().to_vec());
         let got = (dat.t() - &dr).eval_row_major_on(&dev)?;
         assert_eq!(got.to_host()?.to_vec(), (at.t() - &r).eval().to_vec());

@@ -112,8 +112,8 @@ pub(crate) fn materialize<X: DeviceExpr>(
     eval_dense(x, &dev)
 }
 
-/// The tensor [`DeviceEval::eval_on`] returns for `X`: dense in the order of its operands
-/// ([`DeviceExpr::Order`]), on the device.
+/// The tensor [`DeviceEval::eval_in_order_on`] returns for `X`: dense in the order of its
+/// operands ([`DeviceExpr::Order`]), on the device.
 pub type DeviceEvaluated<X> = Tensor<
     <X as DeviceExpr>::Item,
     <X as ExprShape>::Extents,
@@ -121,14 +121,15 @@ pub type DeviceEvaluated<X> = Tensor<
     Cuda<<X as DeviceExpr>::Item>,
 >;
 
+/// The row-major device tensor [`DeviceEval::eval_on`] returns for `X`.
+pub type DeviceResult<X> = Tensor<<X as DeviceExpr>::Item, <X as ExprShape>::Extents, RowMajor, Cuda<<X as DeviceExpr>::Item>>;
+
 /// Evaluation of device expressions (blanket: every [`DeviceExpr`] has it).
 pub trait DeviceEval: DeviceExpr {
-    /// Evaluates into a new device tensor with one fused kernel (compiled on first use of
-    /// this expression's type, then cached on `dev`); `Err` when dynamic extents do not
-    /// broadcast or the device fails. The result is dense in the host's order
-    /// ([`Expr::try_eval`](crate::ops::Expr::try_eval)): the order of the first operand
-    /// that has one (column-major operands give a column-major result), row-major when
-    /// none has.
+    /// Evaluates into a new row-major device tensor with one fused kernel (compiled on
+    /// first use of this expression's type, then cached on `dev`), as the host's
+    /// [`Expr::eval`](crate::ops::Expr::eval); `Err` when dynamic extents do not broadcast
+    /// or the device fails.
     ///
     /// ```no_run
     /// use mdtensor::device::{Device, DeviceEval};
@@ -140,12 +141,30 @@ pub trait DeviceEval: DeviceExpr {
     /// assert_eq!(c.to_host()?.to_vec(), [21.0, 42.0, 23.0, 44.0]);
     /// # Ok::<(), mdtensor::Error>(())
     /// ```
-    fn eval_on(self, dev: &Device) -> Result<DeviceEvaluated<Self>, DeviceError> {
+    fn eval_on(self, dev: &Device) -> Result<DeviceResult<Self>, DeviceError> {
         eval_dense(&self, dev)
     }
 
-    /// Evaluates into a new row-major device tensor whatever the operands' order (numpy's
-    /// `ascontiguousarray`, the host's `eval_row_major`).
+    /// Evaluates into a new device tensor dense in the operands' order, as the host's
+    /// [`Expr::eval_in_order`](crate::ops::Expr::eval_in_order) (numpy's `order='K'`): the
+    /// order of the first operand that has one (column-major operands give a column-major
+    /// result, written flat), row-major when none has.
+    ///
+    /// ```no_run
+    /// use mdtensor::device::{Device, DeviceEval};
+    /// use mdtensor::{tensor, ColMajor};
+    /// let dev = Device::new(0)?;
+    /// let a = tensor![[1.0f64, 2.0], [3.0, 4.0]].to_device(&dev)?;
+    /// let t = (&a.t() * 2.0).eval_in_order_on(&dev)?; // column-major, like `a.t()`
+    /// assert_eq!(t.to_host()?.to_vec(), [2.0, 6.0, 4.0, 8.0]);
+    /// # Ok::<(), mdtensor::Error>(())
+    /// ```
+    fn eval_in_order_on(self, dev: &Device) -> Result<DeviceEvaluated<Self>, DeviceError> {
+        eval_dense(&self, dev)
+    }
+
+    /// The same as [`eval_on`](DeviceEval::eval_on): a row-major result whatever the
+    /// operands' order (numpy's `ascontiguousarray`, the host's `eval_row_major`).
     ///
     /// ```no_run
     /// use mdtensor::device::{Device, DeviceEval};
@@ -156,10 +175,7 @@ pub trait DeviceEval: DeviceExpr {
     /// assert_eq!(t.to_host()?.to_vec(), [1.0, 3.0, 2.0, 4.0]);
     /// # Ok::<(), mdtensor::Error>(())
     /// ```
-    fn eval_row_major_on(
-        self,
-        dev: &Device,
-    ) -> Result<Tensor<Self::Item, Self::Extents, RowMajor, Cuda<Self::Item>>, DeviceError> {
+    fn eval_row_major_on(self, dev: &Device) -> Result<DeviceResult<Self>, DeviceError> {
         eval_dense(&self, dev)
     }
 }

@@ -93,7 +93,7 @@ mod storage;
 mod tensor;
 
 pub use crate::ops::select;
-pub use eval::{DeviceEval, DeviceEvaluated};
+pub use eval::{DeviceEval, DeviceEvaluated, DeviceResult};
 pub use handle::{Device, StreamSync};
 pub use kernel::{DeviceExpr, DeviceMath};
 pub use matmul::{DeviceMatmul, MatMulInto, Precision};

@@ -20,8 +20,9 @@ fn main() {
         let _e: Tensor<f32, ext![_, _], RowMajor, Cuda<f32>> = (&s * 2.0f32).eval_on(&dev)?;
         // Views and owned device tensors can also be moved into an expression.
         let _o: Tensor<f32, ext![4, 6], RowMajor, Cuda<f32>> = (a.flip::<0>() - a.view()).eval_on(&dev)?;
-        // The host's result order: a column-major operand gives a column-major result.
-        let _c: Tensor<f32, ext![6, 4], ColMajor, Cuda<f32>> = (a.t() + 1.0f32).eval_on(&dev)?;
+        // As the host: eval_on is row-major; eval_in_order_on follows a column-major operand.
+        let _c: Tensor<f32, ext![6, 4], ColMajor, Cuda<f32>> = (a.t() + 1.0f32).eval_in_order_on(&dev)?;
+        let _r: Tensor<f32, ext![6, 4], RowMajor, Cuda<f32>> = (a.t() + 1.0f32).eval_on(&dev)?;
         let _rm: Tensor<f32, ext![6, 4], RowMajor, Cuda<f32>> = a.t().eval_row_major_on(&dev)?;
         let _h: Tensor<f32, ext![6]> = r.to_host()?;
         let _ = (st, f, p);
