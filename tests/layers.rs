@@ -23,6 +23,7 @@ const LAYERS: &[&[&str]] = &[
     &["tensor"],
     &["view", "iter"],
     &["ops"],
+    &["linalg"],
     &["device"],
     &["fmt", "io", "interop", "serde", "approx"],
     &["guide"],

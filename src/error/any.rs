@@ -9,7 +9,7 @@
 
 #[cfg(feature = "cuda")]
 use super::DeviceError;
-use super::{BandError, NpyError, Rejected, ShapeError, SparseError};
+use super::{BandError, LinalgError, NpyError, Rejected, ShapeError, SparseError};
 use core::fmt;
 
 /// Any error of this crate, for `?` in code that mixes shape checks, sparse or band
@@ -44,6 +44,8 @@ pub enum Error {
     /// A GPU operation failed (feature `cuda`).
     #[cfg(feature = "cuda")]
     Device(DeviceError),
+    /// A linear-algebra routine failed (a singular matrix, for one).
+    Linalg(LinalgError),
 }
 
 impl fmt::Display for Error {
@@ -57,6 +59,7 @@ impl fmt::Display for Error {
             Error::Npy(e) => e.fmt(f),
             #[cfg(feature = "cuda")]
             Error::Device(e) => e.fmt(f),
+            Error::Linalg(e) => e.fmt(f),
         }
     }
 }
@@ -70,6 +73,7 @@ impl std::error::Error for Error {
             Error::Npy(e) => e,
             #[cfg(feature = "cuda")]
             Error::Device(e) => e,
+            Error::Linalg(e) => e,
         })
     }
 }
@@ -93,6 +97,11 @@ impl From<SparseError> for Error {
 impl From<BandError> for Error {
     fn from(e: BandError) -> Self {
         Error::Band(e)
+    }
+}
+impl From<LinalgError> for Error {
+    fn from(e: LinalgError) -> Self {
+        Error::Linalg(e)
     }
 }
 impl From<NpyError> for Error {

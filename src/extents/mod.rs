@@ -22,6 +22,7 @@ mod equal;
 mod join;
 mod literal;
 mod matmul;
+mod square;
 pub(crate) mod static_arith;
 pub(crate) mod table;
 mod tuple;
@@ -46,6 +47,10 @@ pub use literal::{KeepAxis, LiteralAxis, LiteralExtents, UnitAxis};
 pub use matmul::{
     matmul_dims, BandDenseOf, BandVectorOf, CrossDim, DotShape, MatMulDims, MatMulShape, MatmulBatchDim, MatrixOf,
     OutputFor, VectorOf,
+};
+pub use square::{
+    CholeskySquare, DetSquare, EigSquare, ExpmSquare, InvSquare, LuFactorSquare, PowerSquare, RhsExtents, SolveRhs,
+    SolveSquare, TriangularSquare,
 };
 pub use static_arith::{StaticDim, StaticExtents, ToDim};
 
