@@ -306,3 +306,104 @@ fn hostile_inputs_are_errors_or_nan_never_panics() {
     let msg = singular.try_solve(&b).unwrap_err().to_string();
     assert!(msg.starts_with("solve: the matrix is singular"), "{msg}");
 }
+
+/// `exp(A)` by its Taylor series (for matrices of small norm).
+fn expm_ref(a: &[f64], n: usize) -> Vec<f64> {
+    let mut term: Vec<f64> = (0..n * n).map(|k| if k / n == k % n { 1.0 } else { 0.0 }).collect();
+    let mut sum = term.clone();
+    for k in 1..40 {
+        term = mm(&term, n, n, a, n).iter().map(|x| x / k as f64).collect();
+        sum.iter_mut().zip(&term).for_each(|(s, t)| *s += t);
+    }
+    sum
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn least_squares_pinv_rank_and_norms((m, n, a) in matrix(7), rhs in prop::collection::vec(-1.0f64..1.0, 7)) {
+        with_views!(m, n, &a, |t| {
+            let p = t.pinv(None);
+            prop_assert_eq!(p.shape(), vec![n, m]);
+            let apa = mm(&mm(&a, m, n, &p.to_vec(), m), m, m, &a, n);
+            prop_assert!(close(&apa, &a, 1e-9));
+            // The least-squares solution is pinv(A) b, and A's residual is orthogonal to its columns.
+            let b = Tensor::<f64, ext![_]>::from_vec([m], rhs[..m].to_vec());
+            let r = t.lstsq(&b, None);
+            prop_assert!(close(&r.x.to_vec(), &mm(&p.to_vec(), n, m, &rhs[..m], 1), 1e-8));
+            let s = t.svdvals().to_vec();
+            prop_assert_eq!(r.s.to_vec(), s.clone());
+            prop_assert_eq!(r.rank, t.matrix_rank(None));
+            if r.rank == n && m > n {
+                let ax = mm(&a, m, n, &r.x.to_vec(), 1);
+                let res: f64 = ax.iter().zip(&rhs[..m]).map(|(x, y)| (x - y) * (x - y)).sum();
+                prop_assert!((r.residuals[[0]] - res).abs() < 1e-9);
+            } else {
+                prop_assert_eq!(r.residuals.shape(), vec![0]);
+            }
+            use mdtensor::linalg::MatrixOrd::*;
+            let col = (0..n).map(|j| (0..m).map(|i| a[i * n + j].abs()).sum::<f64>()).fold(f64::MIN, f64::max);
+            let row = (0..m).map(|i| (0..n).map(|j| a[i * n + j].abs()).sum::<f64>()).fold(f64::MIN, f64::max);
+            prop_assert!((t.matrix_norm(One) - col).abs() < 1e-12 && (t.matrix_norm(Inf) - row).abs() < 1e-12);
+            prop_assert!((t.matrix_norm(Two) - s[0]).abs() < 1e-12);
+            prop_assert!((t.matrix_norm(Nuc) - s.iter().sum::<f64>()).abs() < 1e-12);
+            let fro = a.iter().map(|x| x * x).sum::<f64>().sqrt();
+            prop_assert!((t.matrix_norm(Fro) - fro).abs() < 1e-12);
+            prop_assert!((t.cond(None) - s[0] / s[s.len() - 1]).abs() <= 1e-9 * t.cond(None));
+        });
+    }
+
+    #[test]
+    fn low_rank_products_have_their_rank(m in 2usize..7, n in 2usize..7, r in 1usize..3, data in prop::collection::vec(-1.0f64..1.0, 28)) {
+        let r = r.min(m).min(n);
+        let a = mm(&data[..m * r], m, r, &data[14..14 + r * n], n);
+        let t = Tensor::<f64, ext![_, _]>::from_vec([m, n], a);
+        prop_assert!(t.matrix_rank(None) <= r);
+    }
+
+    #[test]
+    fn powers_triangular_solves_and_expm((n, a) in square(6), rhs in prop::collection::vec(-1.0f64..1.0, 6), small in prop::collection::vec(-0.3f64..0.3, 36)) {
+        with_views!(n, n, &a, |t| {
+            let a3 = mm(&mm(&a, n, n, &a, n), n, n, &a, n);
+            prop_assert!(close(&t.matrix_power(3).to_vec(), &a3, 1e-10));
+            let back = mm(&t.matrix_power(-2).to_vec(), n, n, &mm(&a, n, n, &a, n), n);
+            let eye: Vec<f64> = (0..n * n).map(|k| if k / n == k % n { 1.0 } else { 0.0 }).collect();
+            prop_assert!(close(&back, &eye, 1e-9));
+            prop_assert_eq!(t.matrix_power(0).to_vec(), eye.clone());
+            for (lower, unit) in [(true, false), (true, true), (false, false), (false, true)] {
+                let tri: Vec<f64> = (0..n * n).map(|k| {
+                    let (i, j) = (k / n, k % n);
+                    if i == j { if unit { 1.0 } else { a[k] } } else if (i > j) == lower { a[k] } else { 0.0 }
+                }).collect();
+                let x = t.solve_triangular(&Tensor::<f64, ext![_]>::from_vec([n], rhs[..n].to_vec()), lower, unit);
+                prop_assert!(close(&mm(&tri, n, n, &x.to_vec(), 1), &rhs[..n], 1e-9));
+            }
+        });
+        let s = &small[..n * n].to_vec();
+        with_views!(n, n, s, |t| {
+            prop_assert!(close(&t.expm().to_vec(), &expm_ref(s, n), 1e-12));
+        });
+    }
+}
+
+#[test]
+fn expm_scales_and_squares_large_matrices() {
+    // A rotation generator: exp([[0, -θ], [θ, 0]]) = [[cos θ, -sin θ], [sin θ, cos θ]], for
+    // θ below and above the Padé-13 bound (the second is scaled and squared).
+    for theta in [0.01, 0.2, 0.9, 2.0, 5.0, 40.0] {
+        let g = Tensor::<f64, ext![_, _]>::from_vec([2, 2], vec![0.0, -theta, theta, 0.0]);
+        let e = g.expm().to_vec();
+        let want = [theta.cos(), -theta.sin(), theta.sin(), theta.cos()];
+        assert!(close(&e, &want, 1e-12), "{theta}: {e:?}");
+    }
+    let d = Tensor::<f64, ext![3, 3]>::from_slice(ext![3, 3], &[10.0, 0.0, 0.0, 0.0, -3.0, 0.0, 0.0, 0.0, 0.5]);
+    let e = d.expm();
+    assert!(close(&[e[[0, 0]], e[[1, 1]], e[[2, 2]]], &[10f64.exp(), (-3f64).exp(), 0.5f64.exp()], 1e-12));
+    let singular = Tensor::<f64, ext![_, _]>::from_vec([2, 2], vec![1.0, 2.0, 2.0, 4.0]);
+    assert!(matches!(singular.try_matrix_power(-1), Err(LinalgError::Singular { .. })));
+    assert_eq!(singular.cond(Some(mdtensor::linalg::MatrixOrd::One)), f64::INFINITY);
+    let zero_diag = Tensor::<f64, ext![_, _]>::from_vec([2, 2], vec![0.0, 0.0, 1.0, 1.0]);
+    let b = Tensor::<f64, ext![_]>::from_vec([2], vec![1.0, 1.0]);
+    assert!(matches!(zero_diag.try_solve_triangular(&b, true, false), Err(LinalgError::Singular { column: 0, .. })));
+}

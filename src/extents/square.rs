@@ -68,16 +68,22 @@ linalg_rule!(
 pub trait RhsExtents: Extents {
     /// The axis that pairs with the matrix's rows.
     type Rows;
+    /// The extents of a least-squares solution: the same rank, the rows dynamic (they are
+    /// the matrix's columns).
+    type Solution: Extents;
 }
 impl<D> RhsExtents for (D,)
 where
     (D,): Extents,
 {
     type Rows = D;
+    type Solution = (Dyn,);
 }
 impl<D, K> RhsExtents for (D, K)
 where
     (D, K): Extents,
+    (Dyn, K): Extents,
 {
     type Rows = D;
+    type Solution = (Dyn, K);
 }

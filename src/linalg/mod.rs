@@ -15,7 +15,9 @@
 //! | invert | [`Tensor::inv`] |
 //! | factor | [`Tensor::lu_factor`], [`Tensor::lu`], [`Tensor::cholesky`], [`Tensor::cho_factor`], [`Tensor::qr`], [`Tensor::svd`] |
 //! | eigen | [`Tensor::eigh`], [`Tensor::eigvalsh`], [`Tensor::eig`], [`Tensor::eigvals`] |
-//! | scalars | [`Tensor::det`], [`Tensor::slogdet`] |
+//! | scalars | [`Tensor::det`], [`Tensor::slogdet`], [`Tensor::matrix_rank`], [`Tensor::cond`], [`Tensor::matrix_norm`] |
+//! | least squares | [`Tensor::lstsq`], [`Tensor::pinv`] |
+//! | functions | [`Tensor::matrix_power`], [`Tensor::expm`], [`Tensor::solve_triangular`] |
 //!
 //! ```
 //! use mdtensor::{ext, Tensor};
@@ -42,10 +44,19 @@
 //! [`Tensor::eigvals`]: crate::Tensor::eigvals
 //! [`Tensor::det`]: crate::Tensor::det
 //! [`Tensor::slogdet`]: crate::Tensor::slogdet
+//! [`Tensor::matrix_rank`]: crate::Tensor::matrix_rank
+//! [`Tensor::cond`]: crate::Tensor::cond
+//! [`Tensor::matrix_norm`]: crate::Tensor::matrix_norm
+//! [`Tensor::lstsq`]: crate::Tensor::lstsq
+//! [`Tensor::pinv`]: crate::Tensor::pinv
+//! [`Tensor::matrix_power`]: crate::Tensor::matrix_power
+//! [`Tensor::expm`]: crate::Tensor::expm
+//! [`Tensor::solve_triangular`]: crate::Tensor::solve_triangular
 
 mod cholesky;
 mod decomp;
 mod dense;
+mod derived;
 mod lu;
 mod scalar;
 mod small;
@@ -53,5 +64,6 @@ mod small;
 pub use cholesky::ChoFactor;
 pub use decomp::{Eig, QrMode, Uplo};
 pub use dense::LinalgStorage;
+pub use derived::{Lstsq, MatrixOrd};
 pub use lu::LuFactor;
 pub use scalar::LinalgScalar;
