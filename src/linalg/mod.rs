@@ -4,7 +4,9 @@
 //! Dense matrices of any layout (row- or column-major, transposed, sliced or flipped
 //! views) are handed to faer 0.24 through their own strides; a factorization works on a
 //! column-major copy, as LAPACK's do. Small static matrices (2×2 to 4×4) are computed
-//! inline, with no call into faer. Band matrices have their own `solve`
+//! inline, with no call into faer. A [`DynRank`](crate::DynRank) tensor is a stack
+//! `(..., M, N)` for `solve`, `inv` and `det`, its leading axes broadcast as numpy's.
+//! Band matrices have their own `solve`
 //! (`BandMatrix::solve`). Static rules (a square matrix, the right-hand side's length)
 //! are trait bounds in [`extents`](crate::extents): a mismatch of static extents does
 //! not compile, a dynamic one is `Err` from the `try_` form.
@@ -53,6 +55,7 @@
 //! [`Tensor::expm`]: crate::Tensor::expm
 //! [`Tensor::solve_triangular`]: crate::Tensor::solve_triangular
 
+mod batched;
 mod cholesky;
 mod decomp;
 mod dense;

@@ -189,3 +189,39 @@ where
         }
     }))
 }
+
+/// Solves one small system `A X = B` (`A` `N × N`, `B` `N × k`, any strides) into the
+/// row-major `out`; `None` when `N` is not 2 to 4, `Some(Err(column))` at a zero pivot.
+pub(crate) fn solve_block<T: LinalgScalar>(
+    a: faer::MatRef<'_, T>,
+    b: faer::MatRef<'_, T>,
+    out: &mut [T],
+) -> Option<Result<(), usize>> {
+    let n = a.nrows();
+    if !(2..=4).contains(&n) {
+        return None;
+    }
+    let k = b.ncols();
+    Some(by_order!(n, |C| {
+        let f = factor::<T, C>(core::array::from_fn(|i| core::array::from_fn(|j| a[(i, j)])));
+        if let Some(column) = f.zero_pivot {
+            return Some(Err(column));
+        }
+        for j in 0..k {
+            let x = f.solve(core::array::from_fn(|i| b[(i, j)]));
+            for i in 0..C {
+                out[i * k + j] = x[i];
+            }
+        }
+        Ok(())
+    }))
+}
+
+/// The determinant of one small matrix (any strides); `None` when it is not 2×2 to 4×4.
+pub(crate) fn det_block<T: LinalgScalar>(a: faer::MatRef<'_, T>) -> Option<T> {
+    let n = a.nrows();
+    if !(2..=4).contains(&n) {
+        return None;
+    }
+    Some(by_order!(n, |C| factor::<T, C>(core::array::from_fn(|i| core::array::from_fn(|j| a[(i, j)]))).det()))
+}
