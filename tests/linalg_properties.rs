@@ -245,6 +245,12 @@ proptest! {
                 prop_assert!(close(&st.solve(&bs).to_vec(), &dynamic.solve(&bd).to_vec(), 1e-8));
                 prop_assert!(close(&st.inv().to_vec(), &dynamic.inv().to_vec(), 1e-8));
                 prop_assert!(close(&st.t().inv().to_vec(), &dynamic.t().inv().to_vec(), 1e-8));
+                // A Gram matrix plus the identity: positive definite.
+                let g = st.t().matmul(&st);
+                let spd = mdtensor::StackTensor::<f64, ext![$n, $n]>::from_fn(ext![$n, $n], |[i, j]| g[[i, j]] + if i == j { 1.0 } else { 0.0 });
+                let gd = Tensor::<f64, ext![_, _]>::from_vec([$n, $n], spd.to_vec());
+                prop_assert!(close(&spd.cholesky().to_vec(), &gd.cholesky().to_vec(), 1e-10));
+                prop_assert_eq!(spd.cholesky().to_vec(), spd.view().cholesky().to_vec());
             }};
         }
         match n { 2 => check!(2), 3 => check!(3), _ => check!(4) }
@@ -280,6 +286,9 @@ fn hostile_inputs_are_errors_or_nan_never_panics() {
     assert_eq!(singular.det(), 0.0);
     assert_eq!(singular.slogdet(), (0.0, f64::NEG_INFINITY));
     let small = mdtensor::tensor![[1.0, 2.0], [2.0, 4.0]];
+    assert!(matches!(small.try_cholesky(), Err(LinalgError::NotPositiveDefinite { order: 2, .. })));
+    let small_nan = mdtensor::tensor![[f64::NAN, 0.0], [0.0, 1.0]];
+    assert!(matches!(small_nan.try_cholesky(), Err(LinalgError::NotPositiveDefinite { order: 1, .. })));
     assert!(matches!(small.try_inv(), Err(LinalgError::Singular { .. })));
     assert_eq!(small.det(), 0.0);
     let indefinite = Tensor::<f64, ext![_, _]>::from_vec([2, 2], vec![1.0, 2.0, 2.0, 1.0]);

@@ -40,13 +40,13 @@ linalg_square! {
     /// `inv` needs a square matrix.
     InvSquare, "inv: the matrix is `{Self}` × `{Rhs}`, not square";
     /// `det` and `slogdet` need a square matrix.
-    DetSquare, "det: the matrix is `{Self}` × `{Rhs}`, not square";
+    DetSquare, "det/slogdet: the matrix is `{Self}` × `{Rhs}`, not square";
     /// `lu_factor` needs a square matrix (`lu` takes any shape).
     LuFactorSquare, "lu_factor: the matrix is `{Self}` × `{Rhs}`, not square";
     /// `cholesky` and `cho_factor` need a square matrix.
-    CholeskySquare, "cholesky: the matrix is `{Self}` × `{Rhs}`, not square";
+    CholeskySquare, "cholesky/cho_factor: the matrix is `{Self}` × `{Rhs}`, not square";
     /// `eigh`, `eigvalsh`, `eig` and `eigvals` need a square matrix.
-    EigSquare, "eig: the matrix is `{Self}` × `{Rhs}`, not square";
+    EigSquare, "eig/eigvals/eigh/eigvalsh: the matrix is `{Self}` × `{Rhs}`, not square";
     /// `matrix_power` needs a square matrix.
     PowerSquare, "matrix_power: the matrix is `{Self}` × `{Rhs}`, not square";
     /// `expm` needs a square matrix.

@@ -119,6 +119,9 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
         {
             let [m, n] = self.dims();
             let n = square("cholesky", m, n)?;
+            if let Some(l) = super::small::cholesky(self) {
+                return l;
+            }
             let f = ChoFactor::new("cholesky", mat_ref(self), par)?;
             let l = col_major(&f.l, n, n);
             let zero = T::zero();

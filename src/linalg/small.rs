@@ -225,3 +225,42 @@ pub(crate) fn det_block<T: LinalgScalar>(a: faer::MatRef<'_, T>) -> Option<T> {
     }
     Some(by_order!(n, |C| factor::<T, C>(core::array::from_fn(|i| core::array::from_fn(|j| a[(i, j)]))).det()))
 }
+
+/// The lower Cholesky factor of a small static matrix (its lower triangle read); `None`
+/// for any other.
+#[allow(clippy::type_complexity)]
+#[allow(clippy::needless_range_loop)] // the textbook's indices
+pub(crate) fn cholesky<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St>(
+    a: &Tensor<T, (M, N), S, St>,
+) -> Option<Result<Tensor<T, (M, N), RowMajor, <St as ResultStorage<T, (M, N)>>::Out>, LinalgError>>
+where
+    St: DenseStorage<T> + ResultStorage<T, (M, N)>,
+{
+    use num_traits::Float;
+    let n = small_order::<M, N>()?;
+    Some(by_order!(n, |C| {
+        let m = load::<T, M, N, S, St, C>(a);
+        let mut l = [[T::zero(); C]; C];
+        for j in 0..C {
+            let mut d = m[j][j];
+            for k in 0..j {
+                d -= l[j][k] * l[j][k].conjugate();
+            }
+            let d = d.real_part();
+            // A NaN pivot is not positive either, as in LAPACK's potrf.
+            if d.is_nan() || d <= <T::Re as num_traits::Zero>::zero() {
+                return Some(Err(LinalgError::NotPositiveDefinite { op: "cholesky", order: j + 1 }));
+            }
+            let djj = d.sqrt();
+            l[j][j] = T::from_real(djj);
+            for i in j + 1..C {
+                let mut s = m[i][j];
+                for k in 0..j {
+                    s -= l[i][k] * l[j][k].conjugate();
+                }
+                l[i][j] = s / T::from_real(djj);
+            }
+        }
+        build("cholesky", *a.extents(), |k| l[k / C][k % C]).map_err(LinalgError::from)
+    }))
+}
