@@ -108,6 +108,7 @@
 //! | norms, condition | `matrix_norm(MatrixOrd)`, `cond` |
 //! | powers, exponential | `matrix_power` (negative through `inv`), `expm` |
 //! | triangular systems | `solve_triangular(b, lower, unit_diagonal)` |
+//! | sparse (CSR/CSC) | `splu` → `SparseLu::solve`, `refactor`; `spsolve`; `cg` |
 //! | band matrices | `BandMatrix::solve`, `factorize` (no feature needed) |
 //!
 //! ## Complex numbers

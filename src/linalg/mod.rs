@@ -6,7 +6,8 @@
 //! column-major copy, as LAPACK's do. Small static matrices (2×2 to 4×4) are computed
 //! inline, with no call into faer. A [`DynRank`](crate::DynRank) tensor is a stack
 //! `(..., M, N)` for `solve`, `inv` and `det`, its leading axes broadcast as numpy's.
-//! Band matrices have their own `solve`
+//! CSR/CSC matrices have `splu` ([`SparseLu`]), `spsolve` and `cg`. Band matrices have
+//! their own `solve`
 //! (`BandMatrix::solve`). Static rules (a square matrix, the right-hand side's length)
 //! are trait bounds in [`extents`](crate::extents): a mismatch of static extents does
 //! not compile, a dynamic one is `Err` from the `try_` form.
@@ -63,6 +64,7 @@ mod derived;
 mod lu;
 mod scalar;
 mod small;
+mod sparse;
 
 pub use cholesky::ChoFactor;
 pub use decomp::{Eig, QrMode, Uplo};
@@ -70,3 +72,4 @@ pub use dense::LinalgStorage;
 pub use derived::{Lstsq, MatrixOrd};
 pub use lu::LuFactor;
 pub use scalar::LinalgScalar;
+pub use sparse::SparseLu;
