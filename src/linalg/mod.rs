@@ -7,8 +7,7 @@
 //! inline, with no call into faer. A [`DynRank`](crate::DynRank) tensor is a stack
 //! `(..., M, N)` for `solve`, `inv` and `det`, its leading axes broadcast as numpy's.
 //! CSR/CSC matrices have `splu` ([`SparseLu`]), `spsolve` and `cg`. Band matrices have
-//! their own `solve`
-//! (`BandMatrix::solve`). Static rules (a square matrix, the right-hand side's length)
+//! their own `solve` (`BandMatrix::solve`). Static rules (a square matrix, the right-hand side's length)
 //! are trait bounds in [`extents`](crate::extents): a mismatch of static extents does
 //! not compile, a dynamic one is `Err` from the `try_` form.
 //!
