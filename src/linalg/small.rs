@@ -120,7 +120,49 @@ pub(crate) fn det<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseS
     a: &Tensor<T, (M, N), S, St>,
 ) -> Option<T> {
     let n = small_order::<M, N>()?;
-    Some(by_order!(n, |C| factor::<T, C>(load::<T, M, N, S, St, C>(a)).det()))
+    Some(match n {
+        2 => det2(&load::<T, M, N, S, St, 2>(a)),
+        3 => det3(&load::<T, M, N, S, St, 3>(a)),
+        _ => factor::<T, 4>(load::<T, M, N, S, St, 4>(a)).det(),
+    })
+}
+
+/// The closed form of a 2×2 determinant.
+fn det2<T: LinalgScalar>(m: &[[T; 2]; 2]) -> T {
+    m[0][0] * m[1][1] - m[0][1] * m[1][0]
+}
+
+/// The 3×3 cofactors of row 0 (the first column of the adjugate) and the determinant.
+fn det3<T: LinalgScalar>(m: &[[T; 3]; 3]) -> T {
+    let c0 = m[1][1] * m[2][2] - m[1][2] * m[2][1];
+    let c1 = m[1][2] * m[2][0] - m[1][0] * m[2][2];
+    let c2 = m[1][0] * m[2][1] - m[1][1] * m[2][0];
+    m[0][0] * c0 + m[0][1] * c1 + m[0][2] * c2
+}
+
+/// The inverse of a 2×2 matrix by its adjugate; `Err(column)` (the LU's zero pivot, for
+/// the message) when the determinant is exactly zero.
+fn inv2<T: LinalgScalar>(m: &[[T; 2]; 2]) -> Result<[[T; 2]; 2], usize> {
+    let d = det2(m);
+    if d == T::zero() {
+        return Err(factor::<T, 2>(*m).zero_pivot.unwrap_or(1));
+    }
+    let r = T::one() / d;
+    Ok([[m[1][1] * r, -m[0][1] * r], [-m[1][0] * r, m[0][0] * r]])
+}
+
+/// The inverse of a 3×3 matrix by its adjugate (cofactor `C[i][j]` at `[j][i]`).
+fn inv3<T: LinalgScalar>(m: &[[T; 3]; 3]) -> Result<[[T; 3]; 3], usize> {
+    let c = |i: usize, j: usize| {
+        let (i1, i2, j1, j2) = ((i + 1) % 3, (i + 2) % 3, (j + 1) % 3, (j + 2) % 3);
+        m[i1][j1] * m[i2][j2] - m[i1][j2] * m[i2][j1]
+    };
+    let d = m[0][0] * c(0, 0) + m[0][1] * c(0, 1) + m[0][2] * c(0, 2);
+    if d == T::zero() {
+        return Err(factor::<T, 3>(*m).zero_pivot.unwrap_or(2));
+    }
+    let r = T::one() / d;
+    Ok(core::array::from_fn(|i| core::array::from_fn(|j| c(j, i) * r)))
 }
 
 /// The inverse of a small static matrix; `None` for any other.
@@ -132,6 +174,22 @@ where
     St: DenseStorage<T> + ResultStorage<T, (M, N)>,
 {
     let n = small_order::<M, N>()?;
+    let singular = |column| LinalgError::Singular { op: "inv", column };
+    match n {
+        2 => {
+            return Some(match inv2(&load::<T, M, N, S, St, 2>(a)) {
+                Ok(x) => build("inv", *a.extents(), |k| x[k / 2][k % 2]).map_err(LinalgError::from),
+                Err(column) => Err(singular(column)),
+            })
+        }
+        3 => {
+            return Some(match inv3(&load::<T, M, N, S, St, 3>(a)) {
+                Ok(x) => build("inv", *a.extents(), |k| x[k / 3][k % 3]).map_err(LinalgError::from),
+                Err(column) => Err(singular(column)),
+            })
+        }
+        _ => {}
+    }
     Some(by_order!(n, |C| {
         let f = factor::<T, C>(load::<T, M, N, S, St, C>(a));
         if let Some(column) = f.zero_pivot {
