@@ -58,6 +58,8 @@ pub mod view;
 
 pub mod iter;
 
+#[cfg(feature = "linalg")]
+pub mod linalg;
 pub mod ops;
 
 #[cfg(feature = "fft")]
@@ -86,6 +88,7 @@ pub mod guide;
 mod macros;
 pub mod traits;
 
+pub use error::LinalgError;
 pub use error::{Error, ShapeError};
 pub use exec::Par;
 pub use extents::{

@@ -23,6 +23,7 @@ const LAYERS: &[&[&str]] = &[
     &["tensor"],
     &["view", "iter"],
     &["ops"],
+    &["linalg"],
     &["fft"],
     &["device", "dist"],
     &["fmt", "io", "interop", "serde", "approx"],

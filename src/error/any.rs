@@ -11,7 +11,7 @@
 use super::DeviceError;
 #[cfg(feature = "mpi")]
 use super::DistError;
-use super::{BandError, NpyError, Rejected, ShapeError, SparseError};
+use super::{BandError, LinalgError, NpyError, Rejected, ShapeError, SparseError};
 use core::fmt;
 
 /// Any error of this crate, for `?` in code that mixes shape checks, sparse or band
@@ -49,6 +49,8 @@ pub enum Error {
     /// A distributed (MPI) operation failed (feature `mpi`).
     #[cfg(feature = "mpi")]
     Dist(DistError),
+    /// A linear-algebra routine failed (a singular matrix, for one).
+    Linalg(LinalgError),
 }
 
 impl fmt::Display for Error {
@@ -64,6 +66,7 @@ impl fmt::Display for Error {
             Error::Device(e) => e.fmt(f),
             #[cfg(feature = "mpi")]
             Error::Dist(e) => e.fmt(f),
+            Error::Linalg(e) => e.fmt(f),
         }
     }
 }
@@ -79,6 +82,7 @@ impl std::error::Error for Error {
             Error::Device(e) => e,
             #[cfg(feature = "mpi")]
             Error::Dist(e) => e,
+            Error::Linalg(e) => e,
         })
     }
 }
@@ -108,6 +112,11 @@ impl From<SparseError> for Error {
 impl From<BandError> for Error {
     fn from(e: BandError) -> Self {
         Error::Band(e)
+    }
+}
+impl From<LinalgError> for Error {
+    fn from(e: LinalgError) -> Self {
+        Error::Linalg(e)
     }
 }
 impl From<NpyError> for Error {

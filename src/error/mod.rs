@@ -2,7 +2,7 @@
 //!
 //! Every operation whose rule cannot be decided at compile time has a `try_` form that
 //! returns its concern's enum: [`ShapeError`] for shape rules, [`SparseError`] for sparse
-//! input, [`BandError`] for band matrices, [`NpyError`] for numpy files. Its panicking twin
+//! input, [`BandError`] for band matrices, [`LinalgError`] for linear algebra, [`NpyError`] for numpy files. Its panicking twin
 //! panics with the same message. [`Error`] lets `?` mix them.
 //!
 //! The errors sit at the bottom of the crate's layers: every other module may name them,
@@ -14,6 +14,7 @@ mod band;
 mod device;
 #[cfg(feature = "mpi")]
 mod dist;
+mod linalg;
 mod npy;
 mod panic;
 mod shape;
@@ -25,6 +26,7 @@ pub use band::BandError;
 pub use device::DeviceError;
 #[cfg(feature = "mpi")]
 pub use dist::DistError;
+pub use linalg::LinalgError;
 pub(crate) use npy::PyShape;
 pub use npy::{NpyError, MAX_HEADER_LEN};
 pub(crate) use panic::or_panic;

@@ -52,6 +52,16 @@ pub trait Dim:
     + BandFromDenseDim<Self>
     + BandSolveDim<Self>
     + OutputDim<Self>
+    + super::SolveSquare<Self>
+    + super::SolveRhs<Self>
+    + super::InvSquare<Self>
+    + super::DetSquare<Self>
+    + super::LuFactorSquare<Self>
+    + super::CholeskySquare<Self>
+    + super::EigSquare<Self>
+    + super::PowerSquare<Self>
+    + super::ExpmSquare<Self>
+    + super::TriangularSquare<Self>
 {
     /// `Some(n)` when the extent is a compile-time constant.
     const STATIC: Option<usize>;

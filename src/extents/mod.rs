@@ -24,6 +24,7 @@ mod join;
 mod literal;
 mod matmul;
 mod pad;
+mod square;
 pub(crate) mod static_arith;
 pub(crate) mod table;
 mod tile;
@@ -52,6 +53,10 @@ pub use matmul::{
     OutputFor, VectorOf,
 };
 pub use pad::{Pad, PadWidths};
+pub use square::{
+    CholeskySquare, DetSquare, EigSquare, ExpmSquare, InvSquare, LuFactorSquare, PowerSquare, RhsExtents, SolveRhs,
+    SolveSquare, TriangularSquare,
+};
 pub use static_arith::{StaticDim, StaticExtents, ToDim};
 pub use tile::{DimProd, Rep, RepeatAxis, TileReps};
 

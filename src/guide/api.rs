@@ -91,6 +91,28 @@
 //! | numpy's `einsum` (any number of operands) | [`einsum`](crate::einsum()), [`try_einsum`](crate::try_einsum), [`einsum!`](crate::einsum!) (labels checked at compile time), [`einsum_view`](crate::Tensor::einsum_view) (no copy) |
 //! | FFTs (feature `fft`) | `fft`, `ifft`, `rfft`, `irfft`, `fftn`, `ifftn`, `fft2`, `ifft2`, `fftshift`, `ifftshift`, `fft::fftfreq`, `fft::rfftfreq` (module `fft`) |
 //!
+//! ## Linear algebra (feature `linalg`)
+//!
+//! numpy's `np.linalg` names (scipy's where numpy has none), on dense matrices of any layout,
+//! for `f32`, `f64`, `Complex32`, `Complex64`; errors are `LinalgError` (module `linalg`).
+//!
+//! | task | methods |
+//! |---|---|
+//! | solve `A x = b` (vector or matrix `b`) | `solve`, `try_solve`, `solve_with` |
+//! | invert | `inv`, `try_inv`, `inv_with` |
+//! | determinant | `det`, `slogdet` |
+//! | LU, reusable | `lu_factor` → `LuFactor::solve`, `LuFactor::det`; `lu` (`P, L, U`) |
+//! | Cholesky, reusable | `cholesky` (lower), `cho_factor` → `ChoFactor::solve` |
+//! | QR | `qr(QrMode::Reduced / Complete / R)` |
+//! | SVD | `svd(full)` (`U, S, Vᴴ`), `svdvals` |
+//! | eigenvalues | `eigh(Uplo)`, `eigvalsh(Uplo)` (Hermitian, ascending); `eig`, `eigvals` (complex) |
+//! | least squares, pseudo-inverse | `lstsq` (`Lstsq`: `x`, `residuals`, `rank`, `s`), `pinv`, `matrix_rank` |
+//! | norms, condition | `matrix_norm(MatrixOrd)`, `cond` |
+//! | powers, exponential | `matrix_power` (negative through `inv`), `expm` |
+//! | triangular systems | `solve_triangular(b, lower, unit_diagonal)` |
+//! | sparse (CSR/CSC) | `splu` → `SparseLu::solve`, `refactor`; `spsolve`; `cg` |
+//! | band matrices | `BandMatrix::solve`, `factorize` (no feature needed) |
+//!
 //! ## Complex numbers
 //!
 //! `Complex<f32>` and `Complex<f64>` ([`Complex`](crate::Complex), from the `num-complex`

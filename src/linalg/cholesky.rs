@@ -1,0 +1,166 @@
+//! Cholesky through faer: `cholesky` (the lower factor, as numpy) and the reusable
+//! [`ChoFactor`] (scipy's `cho_factor`/`cho_solve`).
+
+use super::dense::LinalgStorage;
+use super::dense::{build, col_major, col_major_mut, faer_par, mat_ref, owned_copy, square, workspace};
+use super::scalar::LinalgScalar;
+use crate::error::{LinalgError, ShapeError};
+use crate::exec::forms::forms;
+use crate::exec::par::Par;
+use crate::extents::{CholeskySquare, Dim, RhsExtents};
+use crate::layout::{Layout, RowMajor};
+use crate::storage::{DenseStorage, Heap, ResultStorage};
+use crate::tensor::Tensor;
+use faer::linalg::cholesky::llt::{factor, solve};
+use faer::{Conj, MatRef};
+
+/// The Cholesky factorization `A = L Lᴴ` of a Hermitian positive-definite matrix, kept
+/// to solve for many right-hand sides (scipy's `cho_factor`, whose `cho_solve` is
+/// [`ChoFactor::solve`]).
+///
+/// ```
+/// use mdtensor::tensor;
+/// let c = tensor![[4.0_f64, 2.0], [2.0, 3.0]].cho_factor();
+/// let x = c.solve(&tensor![6.0, 5.0]);
+/// assert!((x[[0]] - 1.0).abs() < 1e-12 && (x[[1]] - 1.0).abs() < 1e-12);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChoFactor<T> {
+    n: usize,
+    /// `L`, column-major (its upper part is not read).
+    l: Vec<T>,
+}
+
+impl<T: LinalgScalar> ChoFactor<T> {
+    /// Factors the lower triangle of `a` (square).
+    fn new(op: &'static str, a: MatRef<'_, T>, par: Par) -> Result<Self, LinalgError> {
+        let n = a.nrows();
+        let mut l = owned_copy(op, a)?;
+        let fpar = faer_par(par, n);
+        let mut mem = workspace(op, factor::cholesky_in_place_scratch::<T>(n, fpar, Default::default()))?;
+        let r = factor::cholesky_in_place(
+            col_major_mut(&mut l, n, n),
+            Default::default(),
+            fpar,
+            faer::dyn_stack::MemStack::new(&mut mem),
+            Default::default(),
+        );
+        if let Err(factor::LltError::NonPositivePivot { index }) = r {
+            return Err(LinalgError::NotPositiveDefinite { op, order: index + 1 });
+        }
+        // NaN compares false with everything: a NaN pivot is not positive (LAPACK's potrf).
+        let m = col_major(&l, n, n);
+        if let Some(i) = (0..n).find(|&i| m[(i, i)].has_nan()) {
+            return Err(LinalgError::NotPositiveDefinite { op, order: i + 1 });
+        }
+        Ok(ChoFactor { n, l })
+    }
+
+    /// The order of the matrix.
+    pub fn order(&self) -> usize {
+        self.n
+    }
+
+    forms! {
+        /// The solution of `A x = b` for a vector `b` (`(N,)`) or a matrix `b` (`(N, K)`),
+        /// in `b`'s extents; `Err` when `b`'s rows differ from the order.
+        pub fn try_solve_with[E2, S2, St2](&self, b: &Tensor<T, E2, S2, St2>) with par
+            -> Result<Tensor<T, E2>, LinalgError>
+        where [E2: RhsExtents, S2: Layout<E2>, St2: DenseStorage<T>]
+        {
+            let op = "cho_solve";
+            let dims = b.shape();
+            let strides = b.strides();
+            let strides = strides.as_ref();
+            let (rows, k, rs, cs) = match *dims.as_slice() {
+                [r] => (r, 1, strides[0], 1),
+                [r, k] => (r, k, strides[0], strides[1]),
+                _ => unreachable!("RhsExtents are rank 1 or 2"),
+            };
+            if rows != self.n {
+                return Err(ShapeError::Incompatible {
+                    op,
+                    lhs: vec![self.n, self.n],
+                    rhs: dims,
+                    reason: format!("the right-hand side has {rows} rows; the matrix's order is {}", self.n),
+                }
+                .into());
+            }
+            // SAFETY: `b`'s elements through its strides (the dense invariant).
+            let bref = unsafe { MatRef::from_raw_parts(b.as_ptr(), rows, k, rs, cs) };
+            let mut w = owned_copy(op, bref)?;
+            let fpar = faer_par(par, self.n);
+            let mut mem = workspace(op, solve::solve_in_place_scratch::<T>(self.n, k, fpar))?;
+            solve::solve_in_place_with_conj(
+                col_major(&self.l, self.n, self.n),
+                Conj::No,
+                col_major_mut(&mut w, rows, k),
+                fpar,
+                faer::dyn_stack::MemStack::new(&mut mem),
+            );
+            Ok(build::<T, E2, Heap<T>>(op, b.extents().clone(), |i| w[(i / k.max(1)) + (i % k.max(1)) * rows])?)
+        }
+        /// See [`ChoFactor::try_solve_with`].
+        pub fn try_solve;
+        /// See [`ChoFactor::try_solve_with`]; panics with its message.
+        pub fn solve;
+        /// See [`ChoFactor::try_solve_with`]; panics with its message.
+        pub fn solve_with;
+    }
+}
+
+/// # Linear algebra: Cholesky (feature `linalg`)
+impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + LinalgStorage> Tensor<T, (M, N), S, St> {
+    forms! {
+        /// numpy's `linalg.cholesky` with an explicit choice of threads.
+        pub fn try_cholesky_with[](&self) with par
+            -> Result<Tensor<T, (M, N), RowMajor, <St as ResultStorage<T, (M, N)>>::Out>, LinalgError>
+        where [M: CholeskySquare<N>, St: ResultStorage<T, (M, N)>]
+        {
+            let [m, n] = self.dims();
+            let n = square("cholesky", m, n)?;
+            if let Some(l) = super::small::cholesky(self) {
+                return l;
+            }
+            let f = ChoFactor::new("cholesky", mat_ref(self), par)?;
+            let l = col_major(&f.l, n, n);
+            let zero = T::zero();
+            Ok(build("cholesky", *self.extents(), |k| {
+                let (i, j) = (k / n, k % n);
+                if j <= i { l[(i, j)] } else { zero }
+            })?)
+        }
+        /// See [`Tensor::cholesky`].
+        pub fn try_cholesky;
+        /// The lower Cholesky factor `L` with `A = L Lᴴ` (numpy's `linalg.cholesky`; only
+        /// the lower triangle of `A` is read). A matrix that is not positive definite is
+        /// `Err(NotPositiveDefinite)` from `try_cholesky`.
+        ///
+        /// ```
+        /// use mdtensor::tensor;
+        /// let l = tensor![[4.0_f64, 2.0], [2.0, 2.0]].cholesky();
+        /// assert_eq!(l.to_vec(), [2.0, 0.0, 1.0, 1.0]);
+        /// assert!(tensor![[1.0_f64, 2.0], [2.0, 1.0]].try_cholesky().is_err());
+        /// ```
+        pub fn cholesky;
+        /// [`Tensor::cholesky`] with an explicit choice of threads.
+        pub fn cholesky_with;
+    }
+
+    forms! {
+        /// scipy's `cho_factor` with an explicit choice of threads.
+        pub fn try_cho_factor_with[](&self) with par -> Result<ChoFactor<T>, LinalgError>
+        where [M: CholeskySquare<N>]
+        {
+            let [m, n] = self.dims();
+            square("cho_factor", m, n)?;
+            ChoFactor::new("cho_factor", mat_ref(self), par)
+        }
+        /// See [`Tensor::cho_factor`].
+        pub fn try_cho_factor;
+        /// The reusable Cholesky factorization (scipy's `cho_factor`); see [`ChoFactor`].
+        pub fn cho_factor;
+        /// [`Tensor::cho_factor`] with an explicit choice of threads.
+        pub fn cho_factor_with;
+    }
+}

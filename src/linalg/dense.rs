@@ -1,0 +1,124 @@
+//! The bridge between dense tensors and faer: a matrix of any layout as a faer `MatRef`
+//! over the tensor's own memory (its strides, negative ones included), fallible buffers
+//! and workspaces, the thread rule, and results written into the crate's storages.
+
+use super::scalar::LinalgScalar;
+use crate::error::{LinalgError, ShapeError};
+use crate::exec::par::{Par, Work, PAR_MULTIPLY_ADDS};
+use crate::extents::{Dim, Extents};
+use crate::layout::{Layout, RowMajor};
+use crate::storage::{DenseStorage, Heap, Inline, InlineExtents, OwnedStorage, Shared, View, ViewMut};
+use crate::tensor::Tensor;
+use faer::dyn_stack::{MemBuffer, StackReq};
+use faer::{MatMut, MatRef};
+
+/// The matrix `a` as faer sees it: its own elements, through its strides (no copy).
+pub(crate) fn mat_ref<T, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T>>(
+    a: &Tensor<T, (M, N), S, St>,
+) -> MatRef<'_, T> {
+    let [m, n] = a.dims();
+    let [rs, cs] = a.strides();
+    // SAFETY: every index `(i, j)` below `(m, n)` addresses an element of `a` through its
+    // strides (the dense invariant: offset and strides stay inside the buffer), and the
+    // borrow of `a` outlives the view.
+    unsafe { MatRef::from_raw_parts(a.as_ptr(), m, n, rs, cs) }
+}
+
+/// faer's threads for work of about `n³` multiply-adds under the crate's `Par` rule.
+pub(crate) fn faer_par(par: Par, n: usize) -> faer::Par {
+    let work = n.saturating_mul(n).saturating_mul(n);
+    match par {
+        Par::Seq => faer::Par::Seq,
+        #[cfg(feature = "rayon")]
+        Par::Rayon => faer::Par::rayon(0),
+        #[cfg(feature = "rayon")]
+        Par::Auto if work >= PAR_MULTIPLY_ADDS && par.tasks(Work::MultiplyAdds(work)) > 1 => faer::Par::rayon(0),
+        _ => faer::Par::Seq,
+    }
+}
+
+/// A zeroed column-major `m × n` buffer, allocated fallibly.
+pub(crate) fn buffer<T: LinalgScalar>(op: &'static str, m: usize, n: usize) -> Result<Vec<T>, ShapeError> {
+    let len = m.checked_mul(n).ok_or_else(|| ShapeError::Overflow { op, dims: vec![m, n] })?;
+    crate::alloc::try_vec_filled(op, len, T::zero())
+}
+
+/// A column-major copy of `a` in a fresh buffer (the working matrix of a factorization).
+pub(crate) fn owned_copy<T: LinalgScalar>(op: &'static str, a: MatRef<'_, T>) -> Result<Vec<T>, ShapeError> {
+    let (m, n) = (a.nrows(), a.ncols());
+    let mut v = buffer(op, m, n)?;
+    col_major_mut(&mut v, m, n).copy_from(a);
+    Ok(v)
+}
+
+/// A column-major buffer of `m × n` elements as a faer matrix.
+pub(crate) fn col_major_mut<T>(v: &mut [T], m: usize, n: usize) -> MatMut<'_, T> {
+    MatMut::from_column_major_slice_mut(v, m, n)
+}
+
+/// A column-major buffer of `m × n` elements as a faer matrix.
+pub(crate) fn col_major<T>(v: &[T], m: usize, n: usize) -> MatRef<'_, T> {
+    MatRef::from_column_major_slice(v, m, n)
+}
+
+/// faer's workspace for `req`, allocated fallibly.
+pub(crate) fn workspace(op: &'static str, req: StackReq) -> Result<MemBuffer, ShapeError> {
+    MemBuffer::try_new(req).map_err(|_| ShapeError::OutOfMemory { op, bytes: req.unaligned_bytes_required() })
+}
+
+/// A row-major tensor of extents `ext` whose element `k` (in row-major order) is `f(k)`,
+/// in the storage `St` (inline for a static result of an inline operand).
+pub(crate) fn build<T, E: Extents, St: OwnedStorage<T>>(
+    op: &'static str,
+    ext: E,
+    f: impl FnMut(usize) -> T,
+) -> Result<Tensor<T, E, RowMajor, St>, ShapeError> {
+    let n = ext.checked_numel(op, core::mem::size_of::<T>())?;
+    let storage = St::try_from_fn_linear(op, n, f)?.ok_or_else(|| ShapeError::InvalidArgument {
+        op,
+        reason: format!("the result's storage cannot hold {n} elements"),
+    })?;
+    // SAFETY: a fresh storage of exactly numel(ext) elements in row-major order.
+    Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, ()) })
+}
+
+/// Extents of type `E` from run-time dims, with `op` in the error.
+pub(crate) fn extents<E: Extents>(op: &'static str, dims: &[usize]) -> Result<E, ShapeError> {
+    crate::extents::extents_from(op, dims)
+}
+
+/// `Err` unless the matrix is square.
+pub(crate) fn square(op: &'static str, m: usize, n: usize) -> Result<usize, LinalgError> {
+    if m == n {
+        Ok(n)
+    } else {
+        Err(ShapeError::Incompatible {
+            op,
+            lhs: vec![m, n],
+            rhs: vec![],
+            reason: format!("{op} needs a square matrix, not {m}×{n}"),
+        }
+        .into())
+    }
+}
+
+/// The storages whose tensors the dense routines read: every dense storage of this crate
+/// (band and compressed matrices have routines of their own, under the same names).
+///
+/// A marker without type parameters, so that the dense routines and the band matrix's
+/// `solve` can share a name: no crate can make a band storage "dense" for them.
+///
+/// ```
+/// fn order<St: mdtensor::linalg::LinalgStorage>() {}
+/// order::<mdtensor::Heap<f64>>();
+/// ```
+pub trait LinalgStorage {}
+impl<T> LinalgStorage for Heap<T> {}
+impl<T> LinalgStorage for Shared<T> {}
+impl<T> LinalgStorage for View<'_, T> {}
+impl<T> LinalgStorage for ViewMut<'_, T> {}
+impl<T, E: InlineExtents> LinalgStorage for Inline<T, E> {}
+#[cfg(feature = "mmap")]
+impl<T> LinalgStorage for crate::storage::Mmap<T> {}
+#[cfg(feature = "mmap")]
+impl<T> LinalgStorage for crate::storage::MmapMut<T> {}

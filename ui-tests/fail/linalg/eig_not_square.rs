@@ -1,0 +1,7 @@
+//! `eig` of a static 2×3 matrix does not compile.
+use mdtensor::{ext, Tensor};
+
+fn main() {
+    let a = Tensor::<f64, ext![2, 3]>::zeros(ext![2, 3]);
+    let _e = a.eigvals();
+}
