@@ -122,7 +122,8 @@ pub type DeviceEvaluated<X> = Tensor<
 >;
 
 /// The row-major device tensor [`DeviceEval::eval_on`] returns for `X`.
-pub type DeviceResult<X> = Tensor<<X as DeviceExpr>::Item, <X as ExprShape>::Extents, RowMajor, Cuda<<X as DeviceExpr>::Item>>;
+pub type DeviceResult<X> =
+    Tensor<<X as DeviceExpr>::Item, <X as ExprShape>::Extents, RowMajor, Cuda<<X as DeviceExpr>::Item>>;
 
 /// Evaluation of device expressions (blanket: every [`DeviceExpr`] has it).
 pub trait DeviceEval: DeviceExpr {
