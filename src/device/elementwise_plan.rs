@@ -8,8 +8,6 @@
 //! no division at all.
 
 use super::handle::{IndexWidth, LayoutClass};
-use super::launch::KArg;
-use super::signature::KernelSig;
 use crate::layout::positions_fit_i32;
 
 /// The walk of an elementwise launch over `n` elements: its [`LayoutClass`] and, when
@@ -84,27 +82,6 @@ impl ElementwisePlan {
     /// The number of axes of the walk (0 when flat).
     pub fn rank(&self) -> usize {
         self.dims.len()
-    }
-
-    /// The arguments of [`kernel_source`](super::kernel_source)'s kernel for this plan,
-    /// `leaves` tensor leaves and the scalar `params`, in its parameter order: buffer slot 0
-    /// is the output and slot `k + 1` leaf `k`, each at its element `[0, …, 0]`.
-    ///
-    /// ```
-    /// use mdtensor::device::{ElementwisePlan, KArg};
-    /// let p = ElementwisePlan::new(&[4, 3], &[vec![3, 1], vec![0, 1]]);
-    /// let a = p.args(1, &[2.0f32]);
-    /// assert_eq!(a[..3], [KArg::Buf(0), KArg::Int32(3), KArg::Int32(1)]);
-    /// assert_eq!(a[6..], [KArg::Elem(2.0), KArg::Int32(4), KArg::Int32(3), KArg::Int(12)]);
-    /// ```
-    pub fn args<T: Copy>(&self, leaves: usize, params: &[T]) -> Vec<KArg<T>> {
-        self.signature(leaves, params.len()).args(self, params)
-    }
-
-    /// The signature of this plan's kernel for a tree of `leaves` tensor leaves and
-    /// `scalars` scalar parameters.
-    pub(crate) fn signature(&self, leaves: usize, scalars: usize) -> KernelSig {
-        KernelSig { class: self.class, rank: self.rank(), leaves, scalars }
     }
 }
 

@@ -111,6 +111,31 @@ impl KernelSig {
     }
 }
 
+/// A plan's kernel signature and arguments live here, beside [`KernelSig`], so the plan
+/// itself knows nothing of parameter lists.
+impl ElementwisePlan {
+    /// The arguments of [`kernel_source`](super::kernel_source)'s kernel for this plan,
+    /// `leaves` tensor leaves and the scalar `params`, in its parameter order: buffer slot 0
+    /// is the output and slot `k + 1` leaf `k`, each at its element `[0, …, 0]`.
+    ///
+    /// ```
+    /// use mdtensor::device::{ElementwisePlan, KArg};
+    /// let p = ElementwisePlan::new(&[4, 3], &[vec![3, 1], vec![0, 1]]);
+    /// let a = p.args(1, &[2.0f32]);
+    /// assert_eq!(a[..3], [KArg::Buf(0), KArg::Int32(3), KArg::Int32(1)]);
+    /// assert_eq!(a[6..], [KArg::Elem(2.0), KArg::Int32(4), KArg::Int32(3), KArg::Int(12)]);
+    /// ```
+    pub fn args<T: Copy>(&self, leaves: usize, params: &[T]) -> Vec<KArg<T>> {
+        self.signature(leaves, params.len()).args(self, params)
+    }
+
+    /// The signature of this plan's kernel for a tree of `leaves` tensor leaves and
+    /// `scalars` scalar parameters.
+    pub(crate) fn signature(&self, leaves: usize, scalars: usize) -> KernelSig {
+        KernelSig { class: self.class, rank: self.rank(), leaves, scalars }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
