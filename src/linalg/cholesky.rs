@@ -2,9 +2,9 @@
 //! [`ChoFactor`] (scipy's `cho_factor`/`cho_solve`).
 
 use super::dense::LinalgStorage;
-use super::dense::{build, col_major, col_major_mut, faer_par, mat_ref, owned_copy, square, workspace};
+use super::dense::{build, col_major, col_major_mut, faer_par, mat_ref, owned_copy, rhs_ref, square, workspace};
 use super::scalar::LinalgScalar;
-use crate::error::{LinalgError, ShapeError};
+use crate::error::LinalgError;
 use crate::exec::forms::forms;
 use crate::exec::par::Par;
 use crate::extents::{CholeskySquare, Dim, RhsExtents};
@@ -69,25 +69,9 @@ impl<T: LinalgScalar> ChoFactor<T> {
         where [E2: RhsExtents, S2: Layout<E2>, St2: DenseStorage<T>]
         {
             let op = "cho_solve";
-            let dims = b.shape();
-            let strides = b.strides();
-            let strides = strides.as_ref();
-            let (rows, k, rs, cs) = match *dims.as_slice() {
-                [r] => (r, 1, strides[0], 1),
-                [r, k] => (r, k, strides[0], strides[1]),
-                _ => unreachable!("RhsExtents are rank 1 or 2"),
-            };
-            if rows != self.n {
-                return Err(ShapeError::Incompatible {
-                    op,
-                    lhs: vec![self.n, self.n],
-                    rhs: dims,
-                    reason: format!("the right-hand side has {rows} rows; the matrix's order is {}", self.n),
-                }
-                .into());
-            }
-            // SAFETY: `b`'s elements through its strides (the dense invariant).
-            let bref = unsafe { MatRef::from_raw_parts(b.as_ptr(), rows, k, rs, cs) };
+            let n = self.n;
+            let bref = rhs_ref(op, b, n, [n, n], |rows| format!("the right-hand side has {rows} rows; the matrix's order is {n}"))?;
+            let (rows, k) = (bref.nrows(), bref.ncols());
             let mut w = owned_copy(op, bref)?;
             let fpar = faer_par(par, self.n);
             let mut mem = workspace(op, solve::solve_in_place_scratch::<T>(self.n, k, fpar))?;

@@ -5,7 +5,7 @@
 use super::scalar::LinalgScalar;
 use crate::error::{LinalgError, ShapeError};
 use crate::exec::par::{Par, Work, PAR_MULTIPLY_ADDS};
-use crate::extents::{Dim, Extents};
+use crate::extents::{Dim, Extents, RhsExtents};
 use crate::layout::{Layout, RowMajor};
 use crate::storage::{DenseStorage, Heap, Inline, InlineExtents, OwnedStorage, Shared, View, ViewMut};
 use crate::tensor::Tensor;
@@ -22,6 +22,31 @@ pub(crate) fn mat_ref<T, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T>>
     // strides (the dense invariant: offset and strides stay inside the buffer), and the
     // borrow of `a` outlives the view.
     unsafe { MatRef::from_raw_parts(a.as_ptr(), m, n, rs, cs) }
+}
+
+/// The right-hand side `b` as faer sees it (a vector as one column), through its strides,
+/// once its rows are checked against `rows`; `lhs` and `reason` name the matrix in the error.
+pub(crate) fn rhs_ref<'a, T, E2: RhsExtents, S2: Layout<E2>, St2: DenseStorage<T>>(
+    op: &'static str,
+    b: &'a Tensor<T, E2, S2, St2>,
+    rows: usize,
+    lhs: [usize; 2],
+    reason: impl FnOnce(usize) -> String,
+) -> Result<MatRef<'a, T>, ShapeError> {
+    let dims = b.shape();
+    let strides = b.strides();
+    let strides = strides.as_ref();
+    let (r, k, rs, cs) = match *dims.as_slice() {
+        [r] => (r, 1, strides[0], 1),
+        [r, k] => (r, k, strides[0], strides[1]),
+        _ => unreachable!("RhsExtents are rank 1 or 2"),
+    };
+    if r != rows {
+        return Err(ShapeError::Incompatible { op, lhs: lhs.to_vec(), rhs: dims, reason: reason(r) });
+    }
+    // SAFETY: every index below `(r, k)` addresses an element of `b` through its strides
+    // (the dense invariant), and the borrow of `b` outlives the view.
+    Ok(unsafe { MatRef::from_raw_parts(b.as_ptr(), r, k, rs, cs) })
 }
 
 /// faer's threads for work of about `n³` multiply-adds under the crate's `Par` rule.

@@ -3,7 +3,9 @@
 //! `matrix_power`, `solve_triangular` (scipy's) and `expm` (scipy's Padé approximant with
 //! scaling and squaring, Higham 2005).
 
-use super::dense::{build, col_major, col_major_mut, extents, faer_par, mat_ref, owned_copy, square, LinalgStorage};
+use super::dense::{
+    build, col_major, col_major_mut, extents, faer_par, mat_ref, owned_copy, rhs_ref, square, LinalgStorage,
+};
 use super::lu::LuFactor;
 use super::scalar::LinalgScalar;
 use crate::error::{LinalgError, ShapeError};
@@ -154,25 +156,8 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
         {
             let op = "lstsq";
             let [m, n] = self.dims();
-            let bd = b.shape();
-            let bs = b.strides();
-            let bs = bs.as_ref();
-            let (rows, k, rs, cs) = match *bd.as_slice() {
-                [r] => (r, 1, bs[0], 1),
-                [r, k] => (r, k, bs[0], bs[1]),
-                _ => unreachable!("RhsExtents are rank 1 or 2"),
-            };
-            if rows != m {
-                return Err(ShapeError::Incompatible {
-                    op,
-                    lhs: vec![m, n],
-                    rhs: bd,
-                    reason: format!("the right-hand side has {rows} rows; the matrix has {m}"),
-                }
-                .into());
-            }
-            // SAFETY: `b`'s elements through its strides (the dense invariant).
-            let bref = unsafe { MatRef::from_raw_parts(b.as_ptr(), rows, k, rs, cs) };
+            let bref = rhs_ref(op, b, m, [m, n], |rows| format!("the right-hand side has {rows} rows; the matrix has {m}"))?;
+            let k = bref.ncols();
             let svd = svd_parts(op, mat_ref(self))?;
             let (u, s, v) = (svd.U(), svd.S().column_vector(), svd.V());
             let p = s.nrows();
@@ -205,7 +190,7 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
             } else {
                 Vec::new()
             };
-            let xdims: Vec<usize> = if bd.len() == 1 { vec![n] } else { vec![n, k] };
+            let xdims: Vec<usize> = if b.rank() == 1 { vec![n] } else { vec![n, k] };
             let kk = k.max(1);
             Ok(Lstsq {
                 x: build(op, extents(op, &xdims)?, |q| x[q / kk + (q % kk) * n])?,
@@ -375,25 +360,8 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
                     return Err(LinalgError::Singular { op, column });
                 }
             }
-            let bd = b.shape();
-            let bs = b.strides();
-            let bs = bs.as_ref();
-            let (rows, k, rs, cs) = match *bd.as_slice() {
-                [r] => (r, 1, bs[0], 1),
-                [r, k] => (r, k, bs[0], bs[1]),
-                _ => unreachable!("RhsExtents are rank 1 or 2"),
-            };
-            if rows != n {
-                return Err(ShapeError::Incompatible {
-                    op,
-                    lhs: vec![n, n],
-                    rhs: bd,
-                    reason: format!("the right-hand side has {rows} rows; the matrix's order is {n}"),
-                }
-                .into());
-            }
-            // SAFETY: `b`'s elements through its strides (the dense invariant).
-            let bref = unsafe { MatRef::from_raw_parts(b.as_ptr(), rows, k, rs, cs) };
+            let bref = rhs_ref(op, b, n, [n, n], |rows| format!("the right-hand side has {rows} rows; the matrix's order is {n}"))?;
+            let k = bref.ncols();
             let mut w = owned_copy(op, bref)?;
             let rhs = col_major_mut(&mut w, n, k);
             let fpar = faer_par(Par::Auto, n);

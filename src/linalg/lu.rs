@@ -3,7 +3,7 @@
 
 use super::dense::LinalgStorage;
 use super::dense::{
-    buffer, build, col_major, col_major_mut, extents, faer_par, mat_ref, owned_copy, square, workspace,
+    buffer, build, col_major, col_major_mut, extents, faer_par, mat_ref, owned_copy, rhs_ref, square, workspace,
 };
 use super::scalar::LinalgScalar;
 use crate::error::{LinalgError, ShapeError};
@@ -156,25 +156,10 @@ fn solve_into<T: LinalgScalar, E2: RhsExtents, S2: Layout<E2>, St2: DenseStorage
 where
     Out: crate::storage::OwnedStorage<T>,
 {
-    let dims = b.shape();
-    let strides = b.strides();
-    let strides = strides.as_ref();
-    let (rows, k, rs, cs) = match *dims.as_slice() {
-        [r] => (r, 1, strides[0], 1),
-        [r, k] => (r, k, strides[0], strides[1]),
-        _ => unreachable!("RhsExtents are rank 1 or 2"),
-    };
-    if rows != lu.n {
-        return Err(ShapeError::Incompatible {
-            op,
-            lhs: vec![lu.n, lu.n],
-            rhs: dims,
-            reason: format!("the right-hand side has {rows} rows; the matrix's order is {}", lu.n),
-        }
-        .into());
-    }
-    // SAFETY: `b`'s elements through its strides (the dense invariant).
-    let bref = unsafe { MatRef::from_raw_parts(b.as_ptr(), rows, k, rs, cs) };
+    let n = lu.n;
+    let bref =
+        rhs_ref(op, b, n, [n, n], |rows| format!("the right-hand side has {rows} rows; the matrix's order is {n}"))?;
+    let (rows, k) = (bref.nrows(), bref.ncols());
     let mut w = owned_copy(op, bref)?;
     lu.solve_mat(op, col_major_mut(&mut w, rows, k), par)?;
     Ok(build(op, b.extents().clone(), |i| w[(i / k.max(1)) + (i % k.max(1)) * rows])?)
