@@ -1,6 +1,8 @@
-//! Stacks `(..., M, N)` (feature `linalg`): `solve`, `inv` and `det` of a [`DynRank`] stack
-//! match the same routine matrix by matrix, with leading axes broadcast between operands
-//! (numpy's rule), for small (inline path) and larger (faer) orders, on several threads and one.
+//! Stacks `(..., M, N)` (feature `linalg`): every batched routine of a [`DynRank`] stack
+//! (row-major or a strided view with permuted axes) and of a fixed-rank stack matches the
+//! rank-2 routine matrix by matrix, factors reconstruct their matrices, and leading axes
+//! broadcast between operands (numpy's rule), for small (inline path) and larger (faer)
+//! orders, on several threads and one.
 #![cfg(feature = "linalg")]
 
 use mdtensor::{ext, DynRank, LinalgError, Par, Tensor};
@@ -123,4 +125,236 @@ fn broadcast_example_and_errors() {
     let empty = Tensor::<f64, DynRank>::from_vec(&[0, 3, 3][..], vec![]);
     assert_eq!(empty.inv().shape(), [0, 3, 3]);
     assert_eq!(empty.det().shape(), [0]);
+}
+
+fn near(got: &[f64], want: &[f64], tol: f64) -> bool {
+    got.len() == want.len() && got.iter().zip(want).all(|(g, w)| (g - w).abs() <= tol * (1.0 + w.abs()))
+}
+
+/// A stack of shape `batch ++ [m, n]` stored with its axes permuted by the rotation `rot`:
+/// the owned base and the axes whose `permute` views it in that shape (strided, not
+/// row-major, whenever `rot > 0`).
+fn stacked(
+    batch: &[usize],
+    m: usize,
+    n: usize,
+    rot: usize,
+    f: impl Fn(&[usize]) -> f64,
+) -> (Tensor<f64, DynRank>, Vec<usize>) {
+    let mut want = batch.to_vec();
+    want.extend([m, n]);
+    let r = want.len();
+    // View axis j reads base axis axes[j]: base dims are the view's, rotated.
+    let axes: Vec<usize> = (0..r).map(|j| (j + rot) % r).collect();
+    let mut base_dims = vec![0; r];
+    for j in 0..r {
+        base_dims[axes[j]] = want[j];
+    }
+    let count: usize = base_dims.iter().product();
+    let data = (0..count)
+        .map(|k| {
+            let bidx = unravel(k, &base_dims);
+            let vidx: Vec<usize> = (0..r).map(|j| bidx[axes[j]]).collect();
+            f(&vidx)
+        })
+        .collect();
+    (Tensor::from_vec(&base_dims[..], data), axes)
+}
+
+/// The matrices of a stack (row-major elements), each as a rank-2 tensor.
+fn matrices(elems: &[f64], m: usize, n: usize) -> Vec<Tensor<f64, ext![_, _]>> {
+    elems.chunks(m * n).map(|c| Tensor::from_vec([m, n], c.to_vec())).collect()
+}
+
+/// `U diag(S) Vᴴ` of row-major factors `m × k`, `k`, `k × n`.
+fn usv(u: &[f64], s: &[f64], vh: &[f64], m: usize, k: usize, n: usize) -> Vec<f64> {
+    (0..m * n).map(|q| (0..k).map(|l| u[(q / n) * k + l] * s[l] * vh[l * n + q % n]).sum()).collect()
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn stack_routines_match_matrix_by_matrix(
+        m in 1usize..6,
+        n in 1usize..6,
+        batch in prop::collection::vec(1usize..4, 0..3),
+        rot in 0usize..4,
+        seed in prop::collection::vec(-1.0f64..1.0, 97),
+        par in prop::sample::select(vec![Par::Seq, Par::Rayon, Par::Auto]),
+    ) {
+        use mdtensor::linalg::{MatrixOrd, QrMode};
+        let h = |idx: &[usize]| seed[idx.iter().fold(3usize, |p, &i| p * 31 + i) % 97];
+        let (base, axes) = stacked(&batch, m, n, rot, h);
+        let a = base.permute(&axes);
+        let elems = a.to_vec();
+        let mats = matrices(&elems, m, n);
+        let k = m.min(n);
+        let count: usize = batch.iter().product();
+        let mut bk = batch.clone();
+        bk.push(k);
+        let sv = a.svdvals_with(par);
+        prop_assert_eq!(sv.shape(), bk.clone());
+        let (u, s, vh) = a.svd_with(false, par);
+        let (uf, _, vf) = a.svd_with(true, par);
+        let pinv = a.pinv_with(None, par);
+        let rank = a.matrix_rank_with(None, par);
+        let cond = a.cond_with(None, par);
+        let (q, r) = a.qr_with(QrMode::Reduced, par);
+        let q = q.unwrap();
+        let (qc, rc) = a.qr(QrMode::Complete);
+        let qc = qc.unwrap();
+        let (none, ro) = a.qr(QrMode::R);
+        prop_assert!(none.is_none());
+        prop_assert_eq!(pinv.shape(), [&batch[..], &[n, m]].concat());
+        prop_assert_eq!((uf.shape(), vf.shape()), ([&batch[..], &[m, m]].concat(), [&batch[..], &[n, n]].concat()));
+        prop_assert_eq!((qc.shape(), rc.shape()), ([&batch[..], &[m, m]].concat(), [&batch[..], &[m, n]].concat()));
+        prop_assert_eq!(ro.shape(), r.shape());
+        let (sv, u, s, vh, pinv, q, r) = (sv.to_vec(), u.to_vec(), s.to_vec(), vh.to_vec(), pinv.to_vec(), q.to_vec(), r.to_vec());
+        for (i, am) in mats.iter().enumerate() {
+            prop_assert!(near(&sv[i * k..(i + 1) * k], &am.svdvals().to_vec(), 1e-10));
+            prop_assert!(near(&usv(&u[i * m * k..], &s[i * k..], &vh[i * k * n..], m, k, n), &am.to_vec(), 1e-10));
+            prop_assert!(near(&pinv[i * m * n..(i + 1) * m * n], &am.pinv(None).to_vec(), 1e-8));
+            prop_assert_eq!(rank.to_vec()[i], am.matrix_rank(None));
+            let c = am.cond(None);
+            prop_assert!(near(&[cond.to_vec()[i]], &[c], 1e-8) || !c.is_finite());
+            let qr: Vec<f64> = (0..m * n).map(|x| (0..k).map(|l| q[i * m * k + (x / n) * k + l] * r[i * k * n + l * n + x % n]).sum()).collect();
+            prop_assert!(near(&qr, &am.to_vec(), 1e-10));
+            for ord in [MatrixOrd::Two, MatrixOrd::MinusTwo, MatrixOrd::Nuc, MatrixOrd::Fro, MatrixOrd::One, MatrixOrd::MinusOne, MatrixOrd::Inf, MatrixOrd::MinusInf] {
+                prop_assert!(near(&[a.matrix_norm_with(ord, par).to_vec()[i]], &[am.matrix_norm(ord)], 1e-10));
+            }
+        }
+        prop_assert_eq!(mats.len(), count);
+        // The fixed-rank path reads the same strided view.
+        if batch.len() == 1 {
+            let f = a.view().try_into_extents::<ext![_, _, _]>().unwrap();
+            prop_assert_eq!(f.svdvals().to_vec(), sv.clone());
+            prop_assert_eq!(f.pinv(None).to_vec(), pinv.clone());
+            prop_assert_eq!(f.matrix_rank(None).to_vec(), rank.to_vec());
+        }
+        if batch.len() == 2 {
+            let f = a.view().try_into_extents::<ext![_, _, _, _]>().unwrap();
+            prop_assert_eq!(f.svdvals().to_vec(), sv.clone());
+            let (fq, fr) = f.qr(QrMode::Reduced);
+            prop_assert_eq!((fq.unwrap().to_vec(), fr.to_vec()), (q.clone(), r.clone()));
+        }
+    }
+
+    #[test]
+    fn square_stack_routines_match_matrix_by_matrix(
+        n in 1usize..7,
+        batch in prop::collection::vec(1usize..4, 0..3),
+        rot in 0usize..4,
+        power in -2i64..4,
+        kb in 1usize..3,
+        seed in prop::collection::vec(-1.0f64..1.0, 97),
+        par in prop::sample::select(vec![Par::Seq, Par::Rayon, Par::Auto]),
+    ) {
+        use mdtensor::linalg::Uplo;
+        // Symmetric and diagonally dominant with a positive diagonal: positive definite.
+        let r = batch.len();
+        let h = |idx: &[usize]| {
+            let (i, j) = (idx[r], idx[r + 1]);
+            let key = idx[..r].iter().fold(5usize, |p, &x| p * 31 + x) * 53 + i.min(j) * 7 + i.max(j);
+            if i == j { n as f64 + 1.5 + seed[key % 97] } else { seed[key % 97] }
+        };
+        let (base, axes) = stacked(&batch, n, n, rot, h);
+        let a = base.permute(&axes);
+        let elems = a.to_vec();
+        let mats = matrices(&elems, n, n);
+        let nn = n * n;
+        let chol = a.cholesky_with(par).to_vec();
+        let (sign, logdet) = a.slogdet_with(par);
+        let (w, v) = a.eigh_with(Uplo::Lower, par);
+        let wu = a.eigvalsh(Uplo::Upper).to_vec();
+        let ev = a.eigvals_with(par).to_vec();
+        let (ew, evec) = a.eig();
+        let pw = a.matrix_power_with(power, par).to_vec();
+        let ex = a.expm_with(par).to_vec();
+        prop_assert_eq!(w.shape(), [&batch[..], &[n]].concat());
+        prop_assert_eq!(evec.shape(), a.shape());
+        let (w, v, ew) = (w.to_vec(), v.to_vec(), ew.to_vec());
+        for (i, am) in mats.iter().enumerate() {
+            prop_assert!(near(&chol[i * nn..(i + 1) * nn], &am.cholesky().to_vec(), 1e-12));
+            let (s1, l1) = am.slogdet();
+            prop_assert_eq!(sign.to_vec()[i], s1);
+            prop_assert!(near(&[logdet.to_vec()[i]], &[l1], 1e-12));
+            prop_assert!(near(&w[i * n..(i + 1) * n], &am.eigvalsh(Uplo::Lower).to_vec(), 1e-10));
+            prop_assert!(near(&wu[i * n..(i + 1) * n], &am.eigvalsh(Uplo::Upper).to_vec(), 1e-10));
+            // V Λ Vᵀ = A.
+            let back: Vec<f64> = (0..nn).map(|q| (0..n).map(|l| v[i * nn + (q / n) * n + l] * w[i * n + l] * v[i * nn + (q % n) * n + l]).sum()).collect();
+            prop_assert!(near(&back, &am.to_vec(), 1e-10));
+            let want: Vec<f64> = am.eigvals().to_vec().iter().map(|z| z.re).collect();
+            let got: Vec<f64> = ev[i * n..(i + 1) * n].iter().map(|z| z.re).collect();
+            prop_assert!(near(&got, &want, 1e-10));
+            // A symmetric matrix: real eigenvalues, in whatever order each routine gives them.
+            let sorted = |z: &[mdtensor::num_complex::Complex<f64>]| {
+                let mut r: Vec<f64> = z.iter().map(|z| z.re).collect();
+                r.sort_by(f64::total_cmp);
+                r
+            };
+            prop_assert!(near(&sorted(&ew[i * n..(i + 1) * n]), &sorted(&ev[i * n..(i + 1) * n]), 1e-10));
+            prop_assert!(near(&pw[i * nn..(i + 1) * nn], &am.matrix_power(power).to_vec(), 1e-9));
+            prop_assert!(near(&ex[i * nn..(i + 1) * nn], &am.expm().to_vec(), 1e-9));
+        }
+        // solve_triangular broadcasts as solve: a (..., n, n) with b (kb, 1, ..., n, 2).
+        let mut bd = vec![kb];
+        bd.extend(std::iter::repeat_n(1, r));
+        bd.extend([n, 2]);
+        let bcount: usize = bd.iter().product();
+        let b = Tensor::<f64, DynRank>::from_vec(&bd[..], (0..bcount).map(|q| seed[(q * 11 + 1) % 97]).collect());
+        let x = a.solve_triangular_with(&b, true, false, par);
+        let count = mats.len();
+        prop_assert_eq!(x.shape(), [&[kb][..], &batch[..], &[n, 2]].concat());
+        let (xv, bv) = (x.to_vec(), b.to_vec());
+        for j in 0..kb {
+            let bm = Tensor::<f64, ext![_, _]>::from_vec([n, 2], bv[j * n * 2..(j + 1) * n * 2].to_vec());
+            for (i, am) in mats.iter().enumerate() {
+                let off = (j * count + i) * n * 2;
+                prop_assert!(near(&xv[off..off + n * 2], &am.solve_triangular(&bm, true, false).to_vec(), 1e-12));
+            }
+        }
+        if r == 1 {
+            let f = a.view().try_into_extents::<ext![_, _, _]>().unwrap();
+            prop_assert_eq!(f.inv().to_vec(), a.inv().to_vec());
+            prop_assert_eq!(f.det().to_vec(), a.det().to_vec());
+            prop_assert_eq!(f.cholesky().to_vec(), chol.clone());
+            prop_assert_eq!(f.matrix_power(power).to_vec(), pw.clone());
+            let b3 = Tensor::<f64, ext![_, _, _]>::from_vec([1, n, 2], bv[..n * 2].to_vec());
+            let x3 = f.solve(&b3);
+            prop_assert_eq!(x3.shape(), [batch[0], n, 2]);
+            prop_assert_eq!(x3.to_vec(), a.solve(&b3).to_vec());
+        }
+    }
+}
+
+#[test]
+fn stack_errors_and_fixed_extents() {
+    use mdtensor::linalg::Uplo;
+    let not_pd = Tensor::<f64, DynRank>::from_vec(&[2, 2, 2][..], vec![1.0, 0.0, 0.0, 1.0, 1.0, 2.0, 2.0, 1.0]);
+    assert!(matches!(not_pd.try_cholesky(), Err(LinalgError::NotPositiveDefinite { op: "cholesky", .. })));
+    let rect = Tensor::<f64, DynRank>::from_vec(&[2, 2, 3][..], vec![0.0; 12]);
+    assert!(matches!(rect.try_eigh(Uplo::Lower), Err(LinalgError::Shape(_))));
+    assert!(matches!(rect.try_matrix_power(2), Err(LinalgError::Shape(_))));
+    let vector = Tensor::<f64, DynRank>::from_vec(&[3][..], vec![1.0; 3]);
+    assert!(matches!(vector.try_svdvals(), Err(LinalgError::Shape(_))));
+    let singular = Tensor::<f64, DynRank>::from_vec(&[2, 2, 2][..], vec![1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]);
+    let b = Tensor::<f64, DynRank>::from_vec(&[2][..], vec![1.0, 1.0]);
+    assert!(matches!(singular.try_solve_triangular(&b, true, false), Err(LinalgError::Singular { .. })));
+    assert_eq!(singular.slogdet().1.to_vec()[1], f64::NEG_INFINITY);
+    // Empty stacks keep numpy's shapes.
+    let empty = Tensor::<f64, DynRank>::from_vec(&[0, 3, 2][..], vec![]);
+    let (u, s, vh) = empty.svd(false);
+    assert_eq!((u.shape(), s.shape(), vh.shape()), (vec![0, 3, 2], vec![0, 2], vec![0, 2, 2]));
+    // Fixed rank keeps what is static.
+    let a = Tensor::<f64, ext![2, 3, 3]>::from_fn(ext![2, 3, 3], |[b, i, j]| if i == j { 2.0 + b as f64 } else { 0.0 });
+    let _: Tensor<f64, ext![2, 3, 3]> = a.inv();
+    let _: Tensor<f64, ext![2]> = a.det();
+    let (w, _): (Tensor<f64, ext![2, 3]>, Tensor<f64, ext![2, 3, 3]>) = a.eigh(Uplo::Lower);
+    assert_eq!(w.to_vec(), [2.0, 2.0, 2.0, 3.0, 3.0, 3.0]);
+    let a4 = Tensor::<f64, ext![2, 1, 2, 2]>::from_vec(ext![2, 1, 2, 2], vec![2.0, 0.0, 0.0, 2.0, 4.0, 0.0, 0.0, 1.0]);
+    let _: Tensor<f64, ext![2, 1]> = a4.det();
+    assert_eq!(a4.inv().to_vec(), [0.5, 0.0, 0.0, 0.5, 0.25, 0.0, 0.0, 1.0]);
+    let dynamic = Tensor::<f64, ext![_, _, _]>::from_vec([1, 2, 3], vec![0.0; 6]);
+    assert!(matches!(dynamic.try_inv(), Err(LinalgError::Shape(_))));
 }

@@ -80,3 +80,48 @@ fn broadcast_stack_matches_numpy() {
     assert_eq!(d.shape(), load("stack_det").shape());
     close(&d.to_vec(), &load("stack_det").to_vec(), 1e-12, "stack det");
 }
+
+#[test]
+fn batched_routines_match_numpy() {
+    let bt = load("bt");
+    let same = |got: Tensor<f64, DynRank>, want: &str, tol: f64| {
+        let w = load(want);
+        assert_eq!(got.shape(), w.shape(), "{want}");
+        close(&got.to_vec(), &w.to_vec(), tol, want);
+    };
+    same(bt.svdvals(), "bt_svdvals", 1e-12);
+    same(bt.pinv(None), "bt_pinv", 1e-11);
+    same(bt.matrix_norm(MatrixOrd::Nuc), "bt_nuc", 1e-12);
+    same(bt.cond(None), "bt_cond", 1e-11);
+    let rank = bt.matrix_rank(None);
+    let want: Tensor<i64, DynRank> =
+        io::load_npy(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/linalg/bt_rank.npy")).unwrap();
+    assert_eq!(rank.shape(), want.shape());
+    assert_eq!(rank.to_vec().iter().map(|&r| r as i64).collect::<Vec<_>>(), want.to_vec());
+    let bs = load("bs");
+    let (sign, logdet) = bs.slogdet();
+    let both: Vec<f64> = sign.to_vec().into_iter().chain(logdet.to_vec()).collect();
+    close(&both, &load("bs_slogdet").to_vec(), 1e-12, "slogdet");
+    same(bs.eigvalsh(Uplo::Upper), "bs_eigvalsh_u", 1e-12);
+    same(load("bs_spd").cholesky(), "bs_cholesky", 1e-12);
+    same(bs.matrix_power(-2), "bs_power_m2", 1e-10);
+    let mut ev: Vec<(f64, f64)> = bs.eigvals().to_vec().iter().map(|z| (z.re, z.im)).collect();
+    // numpy's sort_complex within each matrix: by real part, then imaginary (the real
+    // parts of a conjugate pair compared to rounding, as they may differ in the last bits).
+    for m in ev.chunks_mut(4) {
+        m.sort_by(|a, b| ((a.0 * 1e9).round(), a.1).partial_cmp(&((b.0 * 1e9).round(), b.1)).unwrap());
+    }
+    let re: Vec<f64> = ev.iter().map(|z| z.0).collect();
+    let im: Vec<f64> = ev.iter().map(|z| z.1).collect();
+    close(&re, &load("bs_eigvals_re").to_vec(), 1e-10, "eigvals re");
+    close(&im, &load("bs_eigvals_im").to_vec(), 1e-10, "eigvals im");
+    // The fixed-rank path reads the same stack.
+    let tri = load("bs_tri");
+    let x = tri.solve_triangular(&load("bs_rhs"), true, false);
+    same(x, "bs_trsolve", 1e-12);
+    let fixed = Tensor::<f64, ext![3, 4, 4]>::from_vec(ext![3, 4, 4], bs.to_vec());
+    let (fs, fl) = fixed.slogdet();
+    let both: Vec<f64> = fs.to_vec().into_iter().chain(fl.to_vec()).collect();
+    close(&both, &load("bs_slogdet").to_vec(), 1e-12, "fixed slogdet");
+    close(&fixed.eigvalsh(Uplo::Upper).to_vec(), &load("bs_eigvalsh_u").to_vec(), 1e-12, "fixed eigvalsh");
+}

@@ -6,83 +6,15 @@
 use super::dense::{buffer, col_major, col_major_mut, owned_copy, LinalgStorage};
 use super::lu::LuFactor;
 use super::scalar::LinalgScalar;
-use crate::error::{LinalgError, ShapeError};
+use super::stack::driver::{batch_count, operand, rename, stack_dims, Operand, Stack, Stacked};
+use crate::error::LinalgError;
 use crate::exec::forms::forms;
 use crate::exec::par::{for_each_chunk_mut, Par, Work};
-use crate::extents::{broadcast_strides, matmul_dims, DynRank, Extents};
+use crate::extents::{matmul_dims, DynRank, Extents};
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
 use crate::tensor::Tensor;
-use faer::MatRef;
 use std::sync::Mutex;
-
-/// One operand of a stack: its first element, strides along the stack's batch axes, and
-/// the strides of each matrix (a vector is one column).
-struct Stacked<T> {
-    ptr: *const T,
-    batch_strides: Vec<isize>,
-    rows: usize,
-    cols: usize,
-    rs: isize,
-    cs: isize,
-}
-// SAFETY: read-only access to the elements of a tensor borrowed for the whole call.
-unsafe impl<T: Sync> Sync for Stacked<T> {}
-
-impl<T> Stacked<T> {
-    fn new(
-        op: &'static str,
-        ptr: *const T,
-        dims: &[usize],
-        strides: &[isize],
-        batch: &[usize],
-    ) -> Result<Self, ShapeError> {
-        let r = dims.len();
-        let (rows, cols, rs, cs, lead) = if r == 1 {
-            (dims[0], 1, strides[0], 1, 0)
-        } else {
-            (dims[r - 2], dims[r - 1], strides[r - 2], strides[r - 1], r - 2)
-        };
-        let mut batch_strides = vec![0; batch.len()];
-        broadcast_strides(op, &dims[..lead], &strides[..lead], batch, &mut batch_strides)?;
-        Ok(Stacked { ptr, batch_strides, rows, cols, rs, cs })
-    }
-
-    /// Matrix `bi` (row-major over `batch`) of the stack.
-    fn at(&self, batch: &[usize], bi: usize) -> MatRef<'_, T> {
-        let mut rest = bi;
-        let mut off = 0isize;
-        for (d, &s) in batch.iter().zip(&self.batch_strides).rev() {
-            off += (rest % d) as isize * s;
-            rest /= d;
-        }
-        // SAFETY: every batch index is inside the broadcast batch shape, whose strides are
-        // the operand's own (0 where broadcast), so the matrix lies inside the operand's
-        // elements (the dense invariant).
-        unsafe { MatRef::from_raw_parts(self.ptr.wrapping_offset(off), self.rows, self.cols, self.rs, self.cs) }
-    }
-}
-
-fn rename(op: &'static str, e: ShapeError) -> ShapeError {
-    match e {
-        ShapeError::Incompatible { lhs, rhs, reason, .. } => ShapeError::Incompatible { op, lhs, rhs, reason },
-        other => other,
-    }
-}
-
-/// `Err` unless `dims` is a stack of square matrices; their order.
-fn stack_order(op: &'static str, dims: &[usize]) -> Result<usize, LinalgError> {
-    match *dims {
-        [.., m, n] if m == n => Ok(n),
-        _ => Err(ShapeError::Incompatible {
-            op,
-            lhs: dims.to_vec(),
-            rhs: vec![],
-            reason: format!("{op} needs a stack of square matrices (..., M, M)"),
-        }
-        .into()),
-    }
-}
 
 /// Solves every system of the stack into the row-major `out` (blocks of `m × k`).
 fn solve_stack<T: LinalgScalar>(
@@ -127,12 +59,62 @@ fn solve_stack<T: LinalgScalar>(
     }
 }
 
-fn dyn_tensor<T: LinalgScalar>(
-    op: &'static str,
-    dims: &[usize],
-    data: Vec<T>,
-) -> Result<Tensor<T, DynRank>, LinalgError> {
-    Tensor::try_from_vec(dims, data).map_err(|(e, _)| LinalgError::Shape(rename(op, e)))
+/// numpy's `solve(a, b)` of two stack operands (`b` a stack or a vector).
+pub(crate) fn solve<T: LinalgScalar>(
+    a: &Operand<'_, T>,
+    b: &Operand<'_, T>,
+    par: Par,
+) -> Result<Stack<T>, LinalgError> {
+    let op = "solve";
+    stack_dims(op, &a.dims, true)?;
+    let d = matmul_dims(&a.dims, &b.dims).map_err(|e| rename(op, e))?;
+    let sa = Stacked::new(op, a.ptr, &a.dims, &a.strides, &d.batch)?;
+    let sb = Stacked::new(op, b.ptr, &b.dims, &b.strides, &d.batch)?;
+    let dims = d.out();
+    let total = DynRank::from_dims(&dims)
+        .and_then(|e| e.checked_numel(op, core::mem::size_of::<T>()))
+        .map_err(|e| rename(op, e))?;
+    let mut data = crate::alloc::try_vec_filled(op, total, T::zero())?;
+    solve_stack(op, &sa, &sb, &d.batch, &mut data, par)?;
+    Ok(Stack { dims, data })
+}
+
+/// numpy's `inv` of every matrix of a stack operand.
+pub(crate) fn inv<T: LinalgScalar>(a: &Operand<'_, T>, par: Par) -> Result<Stack<T>, LinalgError> {
+    let op = "inv";
+    let (n, _) = stack_dims(op, &a.dims, true)?;
+    let batch = &a.dims[..a.dims.len() - 2];
+    let sa = Stacked::new(op, a.ptr, &a.dims, &a.strides, batch)?;
+    let mut eye = buffer::<T>(op, n, n)?;
+    for i in 0..n {
+        eye[i * n + i] = T::one();
+    }
+    let ident =
+        Stacked { ptr: eye.as_ptr(), batch_strides: vec![0; batch.len()], rows: n, cols: n, rs: 1, cs: n as isize };
+    let total = DynRank::from_dims(&a.dims)
+        .and_then(|e| e.checked_numel(op, core::mem::size_of::<T>()))
+        .map_err(|e| rename(op, e))?;
+    let mut data = crate::alloc::try_vec_filled(op, total, T::zero())?;
+    solve_stack(op, &sa, &ident, batch, &mut data, par)?;
+    Ok(Stack { dims: a.dims.clone(), data })
+}
+
+/// numpy's `det` of every matrix of a stack operand: the batch shape.
+pub(crate) fn det<T: LinalgScalar>(a: &Operand<'_, T>) -> Result<Stack<T>, LinalgError> {
+    let op = "det";
+    stack_dims(op, &a.dims, true)?;
+    let batch = &a.dims[..a.dims.len() - 2];
+    let sa = Stacked::new(op, a.ptr, &a.dims, &a.strides, batch)?;
+    let count = batch_count(op, batch)?;
+    let mut data = crate::alloc::try_vec_with_capacity(op, count)?;
+    for bi in 0..count {
+        let m = sa.at(batch, bi);
+        data.push(match super::small::det_block(m) {
+            Some(d) => d,
+            None => LuFactor::new(op, m, Par::Auto)?.det(),
+        });
+    }
+    Ok(Stack { dims: batch.to_vec(), data })
 }
 
 /// # Linear algebra on stacks `(..., M, N)` (feature `linalg`)
@@ -145,19 +127,7 @@ impl<T: LinalgScalar, S: Layout<DynRank>, St: DenseStorage<T> + LinalgStorage> T
             -> Result<Tensor<T, DynRank>, LinalgError>
         where [E2: Extents, S2: Layout<E2>, St2: DenseStorage<T>]
         {
-            let op = "solve";
-            let (ad, bd) = (self.shape(), b.shape());
-            stack_order(op, &ad)?;
-            let d = matmul_dims(&ad, &bd).map_err(|e| rename(op, e))?;
-            let sa = Stacked::new(op, self.as_ptr(), &ad, self.strides().as_ref(), &d.batch)?;
-            let sb = Stacked::new(op, b.as_ptr(), &bd, b.strides().as_ref(), &d.batch)?;
-            let out_dims = d.out();
-            let total = DynRank::from_dims(&out_dims)
-                .and_then(|e| e.checked_numel(op, core::mem::size_of::<T>()))
-                .map_err(|e| rename(op, e))?;
-            let mut out = crate::alloc::try_vec_filled(op, total, T::zero())?;
-            solve_stack(op, &sa, &sb, &d.batch, &mut out, par)?;
-            dyn_tensor(op, &out_dims, out)
+            solve(&operand(self), &operand(b), par)?.into_tensor("solve")
         }
         /// See [`Tensor::try_solve_with`].
         pub fn try_solve;
@@ -183,22 +153,7 @@ impl<T: LinalgScalar, S: Layout<DynRank>, St: DenseStorage<T> + LinalgStorage> T
         pub fn try_inv_with[](&self) with par -> Result<Tensor<T, DynRank>, LinalgError>
         where []
         {
-            let op = "inv";
-            let ad = self.shape();
-            let n = stack_order(op, &ad)?;
-            let batch = &ad[..ad.len() - 2];
-            let sa = Stacked::new(op, self.as_ptr(), &ad, self.strides().as_ref(), batch)?;
-            let mut eye = buffer::<T>(op, n, n)?;
-            for i in 0..n {
-                eye[i * n + i] = T::one();
-            }
-            let ident = Stacked { ptr: eye.as_ptr(), batch_strides: vec![0; batch.len()], rows: n, cols: n, rs: 1, cs: n as isize };
-            let total = DynRank::from_dims(&ad)
-                .and_then(|e| e.checked_numel(op, core::mem::size_of::<T>()))
-                .map_err(|e| rename(op, e))?;
-            let mut out = crate::alloc::try_vec_filled(op, total, T::zero())?;
-            solve_stack(op, &sa, &ident, batch, &mut out, par)?;
-            dyn_tensor(op, &ad, out)
+            inv(&operand(self), par)?.into_tensor("inv")
         }
         /// See [`Tensor::try_inv_with`].
         pub fn try_inv;
@@ -220,22 +175,7 @@ impl<T: LinalgScalar, S: Layout<DynRank>, St: DenseStorage<T> + LinalgStorage> T
         pub fn try_det[](&self) -> Result<Tensor<T, DynRank>, LinalgError>
         where []
         {
-            let op = "det";
-            let ad = self.shape();
-            stack_order(op, &ad)?;
-            let batch = &ad[..ad.len() - 2];
-            let sa = Stacked::new(op, self.as_ptr(), &ad, self.strides().as_ref(), batch)?;
-            let count = batch.iter().try_fold(1usize, |p, &d| p.checked_mul(d))
-                .ok_or_else(|| ShapeError::Overflow { op, dims: batch.to_vec() })?;
-            let mut out = crate::alloc::try_vec_with_capacity(op, count)?;
-            for bi in 0..count {
-                let a = sa.at(batch, bi);
-                out.push(match super::small::det_block(a) {
-                    Some(d) => d,
-                    None => LuFactor::new(op, a, Par::Auto)?.det(),
-                });
-            }
-            dyn_tensor(op, batch, out)
+            det(&operand(self))?.into_tensor("det")
         }
         /// numpy's `linalg.det` of every matrix of a stack.
         ///

@@ -4,8 +4,12 @@
 //! Dense matrices of any layout (row- or column-major, transposed, sliced or flipped
 //! views) are handed to faer 0.24 through their own strides; a factorization works on a
 //! column-major copy, as LAPACK's do. Small static matrices (2×2 to 4×4) are computed
-//! inline, with no call into faer. A [`DynRank`](crate::DynRank) tensor is a stack
-//! `(..., M, N)` for `solve`, `inv` and `det`, its leading axes broadcast as numpy's.
+//! inline, with no call into faer. Every routine but `lstsq`, `lu` and the reusable
+//! factors also takes a stack `(..., M, N)` as numpy's: a [`DynRank`](crate::DynRank)
+//! tensor, or fixed rank-3 and rank-4 extents `(A, M, N)`, `(A, B, M, N)` (static square
+//! rules kept, results in extents that keep what is static). Each matrix is computed by
+//! the rank-2 routine, the stack split across threads under the one `Par` rule; `solve`
+//! and `solve_triangular` broadcast the leading axes of their two operands.
 //! CSR/CSC matrices have `splu` ([`SparseLu`]), `spsolve` and `cg`. Band matrices have
 //! their own `solve` (`BandMatrix::solve`). Static rules (a square matrix, the right-hand side's length)
 //! are trait bounds in [`extents`](crate::extents): a mismatch of static extents does
@@ -64,6 +68,7 @@ mod lu;
 mod scalar;
 mod small;
 mod sparse;
+mod stack;
 
 pub use cholesky::ChoFactor;
 pub use decomp::{Eig, QrMode, Uplo};
