@@ -146,45 +146,4 @@ impl<T: LinalgScalar, S: Layout<DynRank>, St: DenseStorage<T> + LinalgStorage> T
         /// [`Tensor::solve`] on stacks with an explicit choice of threads.
         pub fn solve_with;
     }
-
-    forms! {
-        /// numpy's `linalg.inv` of every matrix of a stack `(..., M, M)`, with an explicit
-        /// choice of threads.
-        pub fn try_inv_with[](&self) with par -> Result<Tensor<T, DynRank>, LinalgError>
-        where []
-        {
-            inv(&operand(self), par)?.into_tensor("inv")
-        }
-        /// See [`Tensor::try_inv_with`].
-        pub fn try_inv;
-        /// numpy's `linalg.inv` of every matrix of a stack.
-        ///
-        /// ```
-        /// use mdtensor::{DynRank, Tensor};
-        /// let a = Tensor::<f64, DynRank>::from_vec(&[2, 1, 1][..], vec![2.0, 4.0]);
-        /// assert_eq!(a.inv().to_vec(), [0.5, 0.25]);
-        /// ```
-        pub fn inv;
-        /// [`Tensor::inv`] of a stack with an explicit choice of threads.
-        pub fn inv_with;
-    }
-
-    forms! {
-        /// numpy's `linalg.det` of every matrix of a stack `(..., M, M)`: a tensor of the
-        /// leading axes' shape.
-        pub fn try_det[](&self) -> Result<Tensor<T, DynRank>, LinalgError>
-        where []
-        {
-            det(&operand(self))?.into_tensor("det")
-        }
-        /// numpy's `linalg.det` of every matrix of a stack.
-        ///
-        /// ```
-        /// use mdtensor::{DynRank, Tensor};
-        /// let a = Tensor::<f64, DynRank>::from_vec(&[2, 2, 2][..], vec![1.0, 2.0, 3.0, 4.0, 2.0, 0.0, 0.0, 2.0]);
-        /// let d = a.det().to_vec();
-        /// assert!((d[0] + 2.0).abs() < 1e-12 && (d[1] - 4.0).abs() < 1e-12);
-        /// ```
-        pub fn det;
-    }
 }

@@ -5,4 +5,5 @@
 pub(crate) mod driver;
 mod dyn_rank;
 mod fixed;
+mod methods;
 pub(crate) mod routines;
