@@ -358,3 +358,27 @@ fn stack_errors_and_fixed_extents() {
     let dynamic = Tensor::<f64, ext![_, _, _]>::from_vec([1, 2, 3], vec![0.0; 6]);
     assert!(matches!(dynamic.try_inv(), Err(LinalgError::Shape(_))));
 }
+
+/// The driver's matrix views over permuted, flipped (negative strides) and broadcast (zero
+/// strides) stacks, through a routine that needs no factorization (small enough for Miri).
+#[test]
+fn stack_views_read_every_layout() {
+    use mdtensor::linalg::MatrixOrd;
+    let base = Tensor::<f64, DynRank>::from_vec(&[2, 3, 4][..], (0..24).map(|i| f64::from(i) - 11.5).collect());
+    let permuted = base.permute(&[2, 0, 1]); // (4, 2, 3)
+    let flipped = permuted.flip_dyn(2);
+    let wide = Tensor::<f64, DynRank>::from_vec(&[1, 2, 3][..], (0..6).map(f64::from).collect());
+    let broadcast: Tensor<f64, DynRank, _, _> = wide.broadcast_to(&[3, 2, 3][..]);
+    let inf = |elems: Vec<f64>| -> Vec<f64> {
+        elems
+            .chunks(6)
+            .map(|m| m.chunks(3).map(|r| r.iter().map(|x| x.abs()).sum::<f64>()).fold(0.0, f64::max))
+            .collect()
+    };
+    assert_eq!(permuted.matrix_norm(MatrixOrd::Inf).to_vec(), inf(permuted.to_vec()));
+    assert_eq!(flipped.matrix_norm(MatrixOrd::Inf).to_vec(), inf(flipped.to_vec()));
+    assert_eq!(broadcast.matrix_norm_with(MatrixOrd::Inf, Par::Rayon).to_vec(), [12.0; 3]);
+    let want = inf(flipped.to_vec());
+    let fixed = flipped.try_into_extents::<ext![_, _, _]>().unwrap();
+    assert_eq!(fixed.matrix_norm(MatrixOrd::Inf).to_vec(), want);
+}
