@@ -27,6 +27,50 @@ fn unravel(mut k: usize, dims: &[usize]) -> Vec<usize> {
     idx
 }
 
+fn near(got: &[f64], want: &[f64], tol: f64) -> bool {
+    got.len() == want.len() && got.iter().zip(want).all(|(g, w)| (g - w).abs() <= tol * (1.0 + w.abs()))
+}
+
+/// A stack of shape `batch ++ [m, n]` stored with its axes permuted by the rotation `rot`:
+/// the owned base and the axes whose `permute` views it in that shape (strided, not
+/// row-major, whenever `rot > 0`).
+fn stacked(
+    batch: &[usize],
+    m: usize,
+    n: usize,
+    rot: usize,
+    f: impl Fn(&[usize]) -> f64,
+) -> (Tensor<f64, DynRank>, Vec<usize>) {
+    let mut want = batch.to_vec();
+    want.extend([m, n]);
+    let r = want.len();
+    // View axis j reads base axis axes[j]: base dims are the view's, rotated.
+    let axes: Vec<usize> = (0..r).map(|j| (j + rot) % r).collect();
+    let mut base_dims = vec![0; r];
+    for j in 0..r {
+        base_dims[axes[j]] = want[j];
+    }
+    let count: usize = base_dims.iter().product();
+    let data = (0..count)
+        .map(|k| {
+            let bidx = unravel(k, &base_dims);
+            let vidx: Vec<usize> = (0..r).map(|j| bidx[axes[j]]).collect();
+            f(&vidx)
+        })
+        .collect();
+    (Tensor::from_vec(&base_dims[..], data), axes)
+}
+
+/// The matrices of a stack (row-major elements), each as a rank-2 tensor.
+fn matrices(elems: &[f64], m: usize, n: usize) -> Vec<Tensor<f64, ext![_, _]>> {
+    elems.chunks(m * n).map(|c| Tensor::from_vec([m, n], c.to_vec())).collect()
+}
+
+/// `U diag(S) Vᴴ` of row-major factors `m × k`, `k`, `k × n`.
+fn usv(u: &[f64], s: &[f64], vh: &[f64], m: usize, k: usize, n: usize) -> Vec<f64> {
+    (0..m * n).map(|q| (0..k).map(|l| u[(q / n) * k + l] * s[l] * vh[l * n + q % n]).sum()).collect()
+}
+
 proptest! {
     #![proptest_config(config())]
 
@@ -102,77 +146,6 @@ proptest! {
         vs.push(n);
         prop_assert_eq!(a.solve(&v).shape(), vs);
     }
-}
-
-#[test]
-fn broadcast_example_and_errors() {
-    let a = Tensor::<f64, DynRank>::from_vec(
-        &[3, 1, 4, 4][..],
-        (0..48).map(|i| if (i % 16) % 5 == 0 { 2.0 } else { 0.0 }).collect(),
-    );
-    let b = Tensor::<f64, DynRank>::from_vec(&[2, 4, 1][..], (0..8).map(f64::from).collect());
-    let x = a.solve(&b);
-    assert_eq!(x.shape(), [3, 2, 4, 1]);
-    assert_eq!(x.to_vec()[4..8], [2.0, 2.5, 3.0, 3.5]);
-    let bad = Tensor::<f64, DynRank>::from_vec(&[2, 5, 1][..], vec![0.0; 10]);
-    assert!(matches!(a.try_solve(&bad), Err(LinalgError::Shape(_))));
-    let not_square = Tensor::<f64, DynRank>::from_vec(&[2, 3, 4][..], vec![0.0; 24]);
-    assert!(matches!(not_square.try_inv(), Err(LinalgError::Shape(_))));
-    assert!(matches!(not_square.try_det(), Err(LinalgError::Shape(_))));
-    let singular = Tensor::<f64, DynRank>::from_vec(&[2, 2, 2][..], vec![1.0, 0.0, 0.0, 1.0, 1.0, 2.0, 2.0, 4.0]);
-    assert!(matches!(singular.try_inv(), Err(LinalgError::Singular { op: "inv", .. })));
-    assert_eq!(singular.det().to_vec(), [1.0, 0.0]);
-    let empty = Tensor::<f64, DynRank>::from_vec(&[0, 3, 3][..], vec![]);
-    assert_eq!(empty.inv().shape(), [0, 3, 3]);
-    assert_eq!(empty.det().shape(), [0]);
-}
-
-fn near(got: &[f64], want: &[f64], tol: f64) -> bool {
-    got.len() == want.len() && got.iter().zip(want).all(|(g, w)| (g - w).abs() <= tol * (1.0 + w.abs()))
-}
-
-/// A stack of shape `batch ++ [m, n]` stored with its axes permuted by the rotation `rot`:
-/// the owned base and the axes whose `permute` views it in that shape (strided, not
-/// row-major, whenever `rot > 0`).
-fn stacked(
-    batch: &[usize],
-    m: usize,
-    n: usize,
-    rot: usize,
-    f: impl Fn(&[usize]) -> f64,
-) -> (Tensor<f64, DynRank>, Vec<usize>) {
-    let mut want = batch.to_vec();
-    want.extend([m, n]);
-    let r = want.len();
-    // View axis j reads base axis axes[j]: base dims are the view's, rotated.
-    let axes: Vec<usize> = (0..r).map(|j| (j + rot) % r).collect();
-    let mut base_dims = vec![0; r];
-    for j in 0..r {
-        base_dims[axes[j]] = want[j];
-    }
-    let count: usize = base_dims.iter().product();
-    let data = (0..count)
-        .map(|k| {
-            let bidx = unravel(k, &base_dims);
-            let vidx: Vec<usize> = (0..r).map(|j| bidx[axes[j]]).collect();
-            f(&vidx)
-        })
-        .collect();
-    (Tensor::from_vec(&base_dims[..], data), axes)
-}
-
-/// The matrices of a stack (row-major elements), each as a rank-2 tensor.
-fn matrices(elems: &[f64], m: usize, n: usize) -> Vec<Tensor<f64, ext![_, _]>> {
-    elems.chunks(m * n).map(|c| Tensor::from_vec([m, n], c.to_vec())).collect()
-}
-
-/// `U diag(S) Vᴴ` of row-major factors `m × k`, `k`, `k × n`.
-fn usv(u: &[f64], s: &[f64], vh: &[f64], m: usize, k: usize, n: usize) -> Vec<f64> {
-    (0..m * n).map(|q| (0..k).map(|l| u[(q / n) * k + l] * s[l] * vh[l * n + q % n]).sum()).collect()
-}
-
-proptest! {
-    #![proptest_config(config())]
 
     #[test]
     fn stack_routines_match_matrix_by_matrix(
@@ -326,6 +299,29 @@ proptest! {
             prop_assert_eq!(x3.to_vec(), a.solve(&b3).to_vec());
         }
     }
+}
+
+#[test]
+fn broadcast_example_and_errors() {
+    let a = Tensor::<f64, DynRank>::from_vec(
+        &[3, 1, 4, 4][..],
+        (0..48).map(|i| if (i % 16) % 5 == 0 { 2.0 } else { 0.0 }).collect(),
+    );
+    let b = Tensor::<f64, DynRank>::from_vec(&[2, 4, 1][..], (0..8).map(f64::from).collect());
+    let x = a.solve(&b);
+    assert_eq!(x.shape(), [3, 2, 4, 1]);
+    assert_eq!(x.to_vec()[4..8], [2.0, 2.5, 3.0, 3.5]);
+    let bad = Tensor::<f64, DynRank>::from_vec(&[2, 5, 1][..], vec![0.0; 10]);
+    assert!(matches!(a.try_solve(&bad), Err(LinalgError::Shape(_))));
+    let not_square = Tensor::<f64, DynRank>::from_vec(&[2, 3, 4][..], vec![0.0; 24]);
+    assert!(matches!(not_square.try_inv(), Err(LinalgError::Shape(_))));
+    assert!(matches!(not_square.try_det(), Err(LinalgError::Shape(_))));
+    let singular = Tensor::<f64, DynRank>::from_vec(&[2, 2, 2][..], vec![1.0, 0.0, 0.0, 1.0, 1.0, 2.0, 2.0, 4.0]);
+    assert!(matches!(singular.try_inv(), Err(LinalgError::Singular { op: "inv", .. })));
+    assert_eq!(singular.det().to_vec(), [1.0, 0.0]);
+    let empty = Tensor::<f64, DynRank>::from_vec(&[0, 3, 3][..], vec![]);
+    assert_eq!(empty.inv().shape(), [0, 3, 3]);
+    assert_eq!(empty.det().shape(), [0]);
 }
 
 #[test]
