@@ -44,7 +44,7 @@ impl<T: LinalgScalar, S: Layout<DynRank>, St: DenseStorage<T> + LinalgStorage> T
         /// assert_eq!(l.solve_triangular(&b, true, false).to_vec(), [2.0, 1.0, 4.0, 0.75]);
         /// ```
         pub fn solve_triangular;
-        /// [`Tensoroutines::solve_triangular`] on stacks with an explicit choice of threads.
+        /// [`Tensor::solve_triangular`] on stacks with an explicit choice of threads.
         pub fn solve_triangular_with;
     }
 }

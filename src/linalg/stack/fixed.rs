@@ -92,7 +92,7 @@ macro_rules! fixed_rank_stacks {
                 /// assert_eq!(l.solve_triangular(&b, true, false).to_vec(), [2.0, 1.0]);
                 /// ```
                 pub fn solve_triangular;
-                /// [`Tensoroutines::solve_triangular`] with an explicit choice of threads.
+                /// [`Tensor::solve_triangular`] with an explicit choice of threads.
                 pub fn solve_triangular_with;
             }
         }
