@@ -75,6 +75,7 @@
 mod compound;
 mod elementwise_plan;
 mod eval;
+mod eval_hint;
 mod gemm_layout;
 mod handle;
 mod kernel;
@@ -94,6 +95,7 @@ mod tensor;
 
 pub use crate::ops::select;
 pub use eval::{DeviceEval, DeviceEvaluated, DeviceResult};
+pub use eval_hint::DeviceEvalHint;
 pub use handle::{Device, StreamSync};
 pub use kernel::{DeviceExpr, DeviceMath};
 pub use matmul::{DeviceMatmul, MatMulInto, Precision};
@@ -154,8 +156,8 @@ pub use softmax::softmax_args;
 /// ```
 pub mod prelude {
     pub use super::{
-        Cuda, CudaMut, CudaRef, Device, DeviceEval, DeviceMath, DeviceMatmul, DeviceReductions, DeviceSoftmax,
-        Precision,
+        Cuda, CudaMut, CudaRef, Device, DeviceEval, DeviceEvalHint, DeviceMath, DeviceMatmul, DeviceReductions,
+        DeviceSoftmax, Precision,
     };
     pub use crate::ops::select;
 }
