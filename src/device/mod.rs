@@ -113,11 +113,9 @@ pub use compound::compound_source;
 #[doc(hidden)]
 pub use elementwise_plan::ElementwisePlan;
 #[doc(hidden)]
-pub use gemm_layout::{gemm_args, mat_layout, MatLayout};
+pub use handle::{compile_cubin, compile_ptx, IndexWidth, LayoutClass};
 #[doc(hidden)]
-pub use handle::{compile_cubin, compile_ptx, IndexWidth, KernelKey, LayoutClass};
-#[doc(hidden)]
-pub use kernel::{kernel_source, launch_grid, Args, Gen, Leaf, LeafArg, BLOCK, FLAT_UNROLL, KERNEL_NAME};
+pub use kernel::{kernel_source, launch_grid, BLOCK, KERNEL_NAME};
 #[doc(hidden)]
 pub use launch::KArg;
 #[doc(hidden)]
@@ -129,7 +127,7 @@ pub use reduce_kernel::{
     REDUCE_KERNEL, SOFTMAX_REGS,
 };
 #[doc(hidden)]
-pub use reduce_program::{reduce_program, ReduceProgram, ReduceSlot, ReduceStep};
+pub use reduce_program::{reduce_program, ReduceSlot};
 #[doc(hidden)]
 pub use reduce_schedule::{reduce_launch, ReduceSchedule, BLOCK_CHUNK_MIN, THREAD_CHUNK_MIN};
 #[doc(hidden)]
