@@ -1,5 +1,5 @@
-//! `.eval()` spelled on device expressions, so that the host's name, called on a tree whose
-//! operands live on the device, is one error saying to call `.eval_on(&dev)`.
+//! `.eval()` and `.to_vec()` spelled on device expressions, so that the host's names, called
+//! on a tree whose operands live on the device, are one error saying to call `.eval_on(&dev)`.
 //!
 //! Through [`Expr::eval`] alone, `(&d * 2.0).eval()` is "method exists but its trait
 //! bounds were not satisfied" (E0599), without a hint. This trait gives device trees an
@@ -39,6 +39,17 @@ pub trait DeviceEvalHint: DeviceExpr {
         Self: Expr,
     {
         Expr::eval(self)
+    }
+
+    /// The elements in row-major order, evaluated on the host ([`Expr::to_vec`]): as
+    /// [`eval`](DeviceEvalHint::eval), a device expression is evaluated with
+    /// [`eval_on`](super::DeviceEval::eval_on) and copied back with `.to_host()`.
+    #[track_caller]
+    fn to_vec(self) -> Vec<<Self as ExprShape>::Elem>
+    where
+        Self: Expr,
+    {
+        Expr::to_vec(self)
     }
 }
 impl<X: DeviceExpr> DeviceEvalHint for X {}

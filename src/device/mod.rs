@@ -19,7 +19,9 @@
 //!   and [`Tensor::device_assign`](crate::Tensor::device_assign) run the whole tree as one generated CUDA kernel,
 //!   compiled by NVRTC at run time and cached on the device per expression type, element
 //!   type, rank and layout class of its walk plan (the walk with axes merged
-//!   and, where positions fit, 32-bit arithmetic).
+//!   and, where positions fit, 32-bit arithmetic). The host's `.eval()` and `.to_vec()` of
+//!   a device expression ([`DeviceEvalHint`]) and a host tensor inside one are compile
+//!   errors that say what to call instead (`.eval_on(&dev)`, `.to_device(&dev)`).
 //! * Views never copy, and they are the host's own methods: `view`, `view_mut`, `t`,
 //!   `slice` (`s![..]`), `slice_static`, `index_axis`, `flip`, `permute`, `squeeze`,
 //!   `reshape`, `split_at`, `diag` and `broadcast_to` of a device tensor give `CudaRef`
