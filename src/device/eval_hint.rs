@@ -1,15 +1,19 @@
-//! `.eval()` and `.to_vec()` spelled on device expressions, so that the host's names, called
-//! on a tree whose operands live on the device, are one error saying to call `.eval_on(&dev)`.
+//! `.eval()` and `.to_vec()` spelled on trees that read device memory, so that the host's
+//! names, called on one, are one error saying what to call (`.eval_on(&dev)`, `.to_host()`).
 //!
-//! Through [`Expr::eval`] alone, `(&d * 2.0).eval()` is "method exists but its trait
-//! bounds were not satisfied" (E0599), without a hint. This trait gives device trees an
-//! `eval` of the same signature behind `Self: Expr`: the call resolves, and the unmet bound
-//! is reported on the device operand, whose message names `.eval_on(&dev)` and
-//! `.to_host()`. Host trees are not device expressions, so their `.eval()` stays
-//! [`Expr::eval`] and is inferred as before.
+//! Through [`Expr::eval`] alone, `(&d * 2.0).eval()` or `(&h + &d).eval()` is "method
+//! exists but its trait bounds were not satisfied" (E0599) on the whole tree, without a
+//! hint. This trait gives every tree with a device operand ([`ReadsDevice`]) an `eval` of
+//! the same signature behind `Self: Expr`: the call resolves, and the unmet bound is
+//! reported on the device operand, whose message names `.eval_on(&dev)` and `.to_host()`.
+//! Host trees have no device operand, so their `.eval()` stays [`Expr::eval`] and is
+//! inferred as before.
 
-use super::kernel::DeviceExpr;
-use crate::ops::{Expr, ExprShape};
+use super::storage::{Cuda, CudaRef};
+use crate::extents::Extents;
+use crate::layout::Layout;
+use crate::ops::{Binary, Expr, ExprShape, Owned, ScalarLeaf, Unary};
+use crate::storage::DenseStorage;
 use crate::tensor::Tensor;
 
 /// `eval` of device expressions: host evaluation, which needs every operand in host
@@ -29,7 +33,7 @@ use crate::tensor::Tensor;
 /// assert_eq!(y.to_host()?.to_vec(), [2.0; 6]);
 /// # Ok::<(), mdtensor::Error>(())
 /// ```
-pub trait DeviceEvalHint: DeviceExpr {
+pub trait DeviceEvalHint: ExprShape {
     /// Evaluates on the host ([`Expr::eval`]): only an expression whose operands are all in
     /// host memory has it; a device expression is evaluated with
     /// [`eval_on`](super::DeviceEval::eval_on).
@@ -52,4 +56,67 @@ pub trait DeviceEvalHint: DeviceExpr {
         Expr::to_vec(self)
     }
 }
-impl<X: DeviceExpr> DeviceEvalHint for X {}
+impl<X: ExprShape + ReadsDevice<Device = Yes>> DeviceEvalHint for X {}
+
+/// Whether an expression tree has an operand in device memory ([`Yes`] or [`No`]): what
+/// selects the trees that get [`DeviceEvalHint`]. Only that hint reads it, so a tree type
+/// without an impl merely goes without the hint.
+pub trait ReadsDevice {
+    /// [`Yes`] when some operand is a device tensor.
+    type Device;
+}
+
+/// A tree with a device operand.
+pub struct Yes;
+/// A tree without one.
+pub struct No;
+
+/// The logical or of two [`ReadsDevice`] answers.
+pub trait Either<R> {
+    /// `Yes` when either is.
+    type Out;
+}
+impl Either<Yes> for Yes {
+    type Out = Yes;
+}
+impl Either<No> for Yes {
+    type Out = Yes;
+}
+impl Either<Yes> for No {
+    type Out = Yes;
+}
+impl Either<No> for No {
+    type Out = No;
+}
+
+impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> ReadsDevice for &Tensor<T, E, S, St> {
+    type Device = No;
+}
+impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> ReadsDevice for Owned<Tensor<T, E, S, St>> {
+    type Device = No;
+}
+// One impl per device storage and element type, as the device leaves' own impls: a
+// generic one would overlap, for coherence, with the host impls over every `DenseStorage`.
+macro_rules! reads_device {
+    ($([$($g:tt)*] $T:ty, $St:ty),*) => {$(
+        impl<$($g)* E: Extents, S: Layout<E>> ReadsDevice for &Tensor<$T, E, S, $St> {
+            type Device = Yes;
+        }
+        impl<$($g)* E: Extents, S: Layout<E>> ReadsDevice for Owned<Tensor<$T, E, S, $St>> {
+            type Device = Yes;
+        }
+    )*};
+}
+reads_device!([] f32, Cuda<f32>, [] f64, Cuda<f64>, ['b,] f32, CudaRef<'b, f32>, ['b,] f64, CudaRef<'b, f64>);
+impl<T> ReadsDevice for ScalarLeaf<T> {
+    type Device = No;
+}
+impl<L: ReadsDevice, R: ReadsDevice, Op> ReadsDevice for Binary<L, R, Op>
+where
+    L::Device: Either<R::Device>,
+{
+    type Device = <L::Device as Either<R::Device>>::Out;
+}
+impl<X: ReadsDevice, F> ReadsDevice for Unary<X, F> {
+    type Device = X::Device;
+}
