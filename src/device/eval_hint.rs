@@ -76,17 +76,11 @@ pub trait Either<R> {
     /// `Yes` when either is.
     type Out;
 }
-impl Either<Yes> for Yes {
+impl<R> Either<R> for Yes {
     type Out = Yes;
 }
-impl Either<No> for Yes {
-    type Out = Yes;
-}
-impl Either<Yes> for No {
-    type Out = Yes;
-}
-impl Either<No> for No {
-    type Out = No;
+impl<R> Either<R> for No {
+    type Out = R;
 }
 
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> ReadsDevice for &Tensor<T, E, S, St> {
