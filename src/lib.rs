@@ -124,6 +124,9 @@ pub use view::{Ax, CowTensor, Full, MultiSliceArg, NewAxis, SliceElem, SliceInfo
 pub mod prelude {
     pub use crate::ops::{select, AxisReductions, ElementwiseExt, Expr, Reductions};
     pub use crate::{ext, s, tensor, Par};
+    // `.eval()` of a device expression is then one error naming `.eval_on(&dev)`.
+    #[cfg(feature = "cuda")]
+    pub use crate::device::DeviceEvalHint;
 }
 
 /// The README's examples run as doc-tests, so the tour cannot drift from the code.

@@ -125,8 +125,12 @@ pub type DeviceEvaluated<X> = Tensor<
 pub type DeviceResult<X> =
     Tensor<<X as DeviceExpr>::Item, <X as ExprShape>::Extents, RowMajor, Cuda<<X as DeviceExpr>::Item>>;
 
-/// Evaluation of device expressions (blanket: every [`DeviceExpr`] has it).
-pub trait DeviceEval: DeviceExpr {
+/// Evaluation of device expressions. Every expression has the methods, and their bound
+/// `Self: DeviceExpr` is checked after the call is resolved: a host operand in the tree is
+/// then one unmet bound on that operand, whose message says to move it with
+/// `.to_device(&dev)`, rather than "method exists but its trait bounds were not satisfied"
+/// on the whole tree.
+pub trait DeviceEval: ExprShape {
     /// Evaluates into a new row-major device tensor with one fused kernel (compiled on
     /// first use of this expression's type, then cached on `dev`), as the host's
     /// [`Expr::eval`](crate::ops::Expr::eval); `Err` when dynamic extents do not broadcast
@@ -142,7 +146,10 @@ pub trait DeviceEval: DeviceExpr {
     /// assert_eq!(c.to_host()?.to_vec(), [21.0, 42.0, 23.0, 44.0]);
     /// # Ok::<(), mdtensor::Error>(())
     /// ```
-    fn eval_on(self, dev: &Device) -> Result<DeviceResult<Self>, DeviceError> {
+    fn eval_on(self, dev: &Device) -> Result<DeviceResult<Self>, DeviceError>
+    where
+        Self: DeviceExpr,
+    {
         eval_dense(&self, dev)
     }
 
@@ -160,7 +167,10 @@ pub trait DeviceEval: DeviceExpr {
     /// assert_eq!(t.to_host()?.to_vec(), [2.0, 6.0, 4.0, 8.0]);
     /// # Ok::<(), mdtensor::Error>(())
     /// ```
-    fn eval_in_order_on(self, dev: &Device) -> Result<DeviceEvaluated<Self>, DeviceError> {
+    fn eval_in_order_on(self, dev: &Device) -> Result<DeviceEvaluated<Self>, DeviceError>
+    where
+        Self: DeviceExpr,
+    {
         eval_dense(&self, dev)
     }
 
@@ -176,11 +186,14 @@ pub trait DeviceEval: DeviceExpr {
     /// assert_eq!(t.to_host()?.to_vec(), [1.0, 3.0, 2.0, 4.0]);
     /// # Ok::<(), mdtensor::Error>(())
     /// ```
-    fn eval_row_major_on(self, dev: &Device) -> Result<DeviceResult<Self>, DeviceError> {
+    fn eval_row_major_on(self, dev: &Device) -> Result<DeviceResult<Self>, DeviceError>
+    where
+        Self: DeviceExpr,
+    {
         eval_dense(&self, dev)
     }
 }
-impl<X: DeviceExpr> DeviceEval for X {}
+impl<X: ExprShape> DeviceEval for X {}
 
 /// # Device: evaluating into a tensor (feature `cuda`)
 impl<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorageMut<T>> Tensor<T, E, S, St> {

@@ -19,14 +19,7 @@ pub enum MatLayout {
 /// cannot read it in place (a copy is made then). An axis of extent 1 may have any
 /// stride.
 ///
-/// ```
-/// use mdtensor::device::{mat_layout, MatLayout};
-/// assert_eq!(mat_layout(2, 3, [3, 1]), Some(MatLayout::Row(3)));
-/// assert_eq!(mat_layout(2, 3, [1, 2]), Some(MatLayout::Col(2)));
-/// assert_eq!(mat_layout(2, 3, [6, 2]), None);
-/// assert_eq!(mat_layout(1, 3, [99, 1]), Some(MatLayout::Row(3)));
-/// ```
-pub fn mat_layout(rows: usize, cols: usize, strides: [isize; 2]) -> Option<MatLayout> {
+pub(crate) fn mat_layout(rows: usize, cols: usize, strides: [isize; 2]) -> Option<MatLayout> {
     let [s0, s1] = strides;
     if (cols <= 1 || s1 == 1) && (rows <= 1 || s0 == cols as isize) {
         Some(MatLayout::Row(cols.max(1)))
@@ -40,17 +33,7 @@ pub fn mat_layout(rows: usize, cols: usize, strides: [isize; 2]) -> Option<MatLa
 /// The cuBLAS arguments of the row-major product `C (m×n) = A (m×k) · B (k×n)`, computed
 /// as the column-major `Cᵀ = Bᵀ·Aᵀ` (so `C` needs no transpose): `(transa, lda)` for `B`,
 /// `(transb, ldb)` for `A`, and `ldc`.
-///
-/// ```
-/// use mdtensor::device::{gemm_args, MatLayout};
-/// // Both row-major (A 2×3, B 3×4): no transposes, leading dimensions n and k.
-/// let ((tb, ldb), (ta, lda), ldc) = gemm_args(MatLayout::Row(3), MatLayout::Row(4), 4);
-/// assert_eq!(format!("{tb:?} {ldb} {ta:?} {lda} {ldc}"), "CUBLAS_OP_N 4 CUBLAS_OP_N 3 4");
-/// // A column-major A (a transposed view) is read transposed.
-/// let (_, (ta, lda), _) = gemm_args(MatLayout::Col(2), MatLayout::Row(4), 4);
-/// assert_eq!(format!("{ta:?} {lda}"), "CUBLAS_OP_T 2");
-/// ```
-pub fn gemm_args(
+pub(crate) fn gemm_args(
     a: MatLayout,
     b: MatLayout,
     n: usize,
@@ -67,4 +50,28 @@ pub fn gemm_args(
         MatLayout::Col(ld) => (CUBLAS_OP_T, ld),
     };
     (first, second, n.max(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_matrix_is_row_or_column_major_with_its_leading_dimension() {
+        assert_eq!(mat_layout(2, 3, [3, 1]), Some(MatLayout::Row(3)));
+        assert_eq!(mat_layout(2, 3, [1, 2]), Some(MatLayout::Col(2)));
+        assert_eq!(mat_layout(2, 3, [6, 2]), None);
+        // An axis of extent 1 may have any stride.
+        assert_eq!(mat_layout(1, 3, [99, 1]), Some(MatLayout::Row(3)));
+    }
+
+    #[test]
+    fn a_row_major_product_is_read_column_major_without_a_transposed_output() {
+        // Both row-major (A 2×3, B 3×4): no transposes, leading dimensions n and k.
+        let ((tb, ldb), (ta, lda), ldc) = gemm_args(MatLayout::Row(3), MatLayout::Row(4), 4);
+        assert_eq!(format!("{tb:?} {ldb} {ta:?} {lda} {ldc}"), "CUBLAS_OP_N 4 CUBLAS_OP_N 3 4");
+        // A column-major A (a transposed view) is read transposed.
+        let (_, (ta, lda), _) = gemm_args(MatLayout::Col(2), MatLayout::Row(4), 4);
+        assert_eq!(format!("{ta:?} {lda}"), "CUBLAS_OP_T 2");
+    }
 }

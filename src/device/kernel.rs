@@ -27,7 +27,7 @@ pub const KERNEL_NAME: &str = "mdt_elementwise";
 pub const BLOCK: u32 = 256;
 
 /// Elements a thread of a flat elementwise kernel computes per pass before storing them.
-pub const FLAT_UNROLL: usize = 4;
+pub(crate) const FLAT_UNROLL: usize = 4;
 
 /// Launch parameters of a grid-stride elementwise kernel over `n` elements: blocks of
 /// [`BLOCK`] threads, enough blocks to cover `n` once but no more than `max_blocks`
@@ -105,7 +105,7 @@ impl Gen {
 
 /// A tensor operand of a launch: its buffer, the position of its element `[0, …, 0]`,
 /// its dims and strides (before broadcasting to the output).
-pub struct LeafArg<'a, T: DeviceElem> {
+pub(crate) struct LeafArg<'a, T: DeviceElem> {
     pub(crate) buf: &'a CudaSlice<T>,
     pub(crate) first: usize,
     pub(crate) dims: Vec<usize>,
@@ -230,7 +230,7 @@ fn out_position(class: LayoutClass, rank: usize) -> String {
 /// a generic `&Tensor<T, E, S, Cuda<T>>` impl would overlap, for coherence, with the host
 /// leaf impl over every `DenseStorage<T>` (another crate could implement that trait for
 /// `Cuda<TheirType>`), while `Cuda<f32>: DenseStorage<f32>` can be ruled out.
-pub struct Leaf<'a, T, E: Extents, S: Layout<E>, St>(pub &'a Tensor<T, E, S, St>);
+pub(crate) struct Leaf<'a, T, E: Extents, S: Layout<E>, St>(pub(crate) &'a Tensor<T, E, S, St>);
 
 impl<T: DeviceElem, E: Extents, S: Layout<E>, St: DeviceStorage<T>> ExprShape for Leaf<'_, T, E, S, St> {
     type Elem = T;

@@ -39,11 +39,12 @@ pub enum Precision {
 /// neither row- nor column-major (it is copied then).
 ///
 /// ```
-/// use mdtensor::device::{operand_layout, MatLayout};
-/// assert_eq!(operand_layout(&[4, 2, 3], &[6, 3, 1], true), Some(MatLayout::Row(3)));
-/// assert_eq!(operand_layout(&[4, 2, 3], &[6, 1, 2], true), Some(MatLayout::Col(2)));
-/// assert_eq!(operand_layout(&[3], &[1], false), Some(MatLayout::Row(1))); // a 3 × 1 column
-/// assert_eq!(operand_layout(&[2, 3], &[0, 1], true), None); // rows broadcast
+/// use mdtensor::device::operand_layout;
+/// let layout = |d: &[usize], s: &[isize], left| format!("{:?}", operand_layout(d, s, left));
+/// assert_eq!(layout(&[4, 2, 3], &[6, 3, 1], true), "Some(Row(3))");
+/// assert_eq!(layout(&[4, 2, 3], &[6, 1, 2], true), "Some(Col(2))");
+/// assert_eq!(layout(&[3], &[1], false), "Some(Row(1))"); // a 3 × 1 column
+/// assert_eq!(layout(&[2, 3], &[0, 1], true), "None"); // rows broadcast
 /// ```
 pub fn operand_layout(dims: &[usize], strides: &[isize], left: bool) -> Option<MatLayout> {
     let r = dims.len();

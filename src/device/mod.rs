@@ -19,7 +19,9 @@
 //!   and [`Tensor::device_assign`](crate::Tensor::device_assign) run the whole tree as one generated CUDA kernel,
 //!   compiled by NVRTC at run time and cached on the device per expression type, element
 //!   type, rank and layout class of its walk plan (the walk with axes merged
-//!   and, where positions fit, 32-bit arithmetic).
+//!   and, where positions fit, 32-bit arithmetic). The host's `.eval()` and `.to_vec()` of
+//!   a device expression ([`DeviceEvalHint`]) and a host tensor inside one are compile
+//!   errors that say what to call instead (`.eval_on(&dev)`, `.to_device(&dev)`).
 //! * Views never copy, and they are the host's own methods: `view`, `view_mut`, `t`,
 //!   `slice` (`s![..]`), `slice_static`, `index_axis`, `flip`, `permute`, `squeeze`,
 //!   `reshape`, `split_at`, `diag` and `broadcast_to` of a device tensor give `CudaRef`
@@ -75,6 +77,7 @@
 mod compound;
 mod elementwise_plan;
 mod eval;
+mod eval_hint;
 mod gemm_layout;
 mod handle;
 mod kernel;
@@ -94,6 +97,7 @@ mod tensor;
 
 pub use crate::ops::select;
 pub use eval::{DeviceEval, DeviceEvaluated, DeviceResult};
+pub use eval_hint::DeviceEvalHint;
 pub use handle::{Device, StreamSync};
 pub use kernel::{DeviceExpr, DeviceMath};
 pub use matmul::{DeviceMatmul, MatMulInto, Precision};
@@ -111,11 +115,9 @@ pub use compound::compound_source;
 #[doc(hidden)]
 pub use elementwise_plan::ElementwisePlan;
 #[doc(hidden)]
-pub use gemm_layout::{gemm_args, mat_layout, MatLayout};
+pub use handle::{compile_cubin, compile_ptx, IndexWidth, LayoutClass};
 #[doc(hidden)]
-pub use handle::{compile_cubin, compile_ptx, IndexWidth, KernelKey, LayoutClass};
-#[doc(hidden)]
-pub use kernel::{kernel_source, launch_grid, Args, Gen, Leaf, LeafArg, BLOCK, FLAT_UNROLL, KERNEL_NAME};
+pub use kernel::{kernel_source, launch_grid, BLOCK, KERNEL_NAME};
 #[doc(hidden)]
 pub use launch::KArg;
 #[doc(hidden)]
@@ -127,7 +129,7 @@ pub use reduce_kernel::{
     REDUCE_KERNEL, SOFTMAX_REGS,
 };
 #[doc(hidden)]
-pub use reduce_program::{reduce_program, ReduceProgram, ReduceSlot, ReduceStep};
+pub use reduce_program::{reduce_program, ReduceSlot};
 #[doc(hidden)]
 pub use reduce_schedule::{reduce_launch, ReduceSchedule, BLOCK_CHUNK_MIN, THREAD_CHUNK_MIN};
 #[doc(hidden)]
@@ -154,8 +156,8 @@ pub use softmax::softmax_args;
 /// ```
 pub mod prelude {
     pub use super::{
-        Cuda, CudaMut, CudaRef, Device, DeviceEval, DeviceMath, DeviceMatmul, DeviceReductions, DeviceSoftmax,
-        Precision,
+        Cuda, CudaMut, CudaRef, Device, DeviceEval, DeviceEvalHint, DeviceMath, DeviceMatmul, DeviceReductions,
+        DeviceSoftmax, Precision,
     };
     pub use crate::ops::select;
 }
