@@ -8,7 +8,7 @@ mod common;
 use common::strided::{strided_case, StridedCase};
 use common::{all_indices, config};
 use mdtensor::fft::{fftfreq, rfftfreq, Norm};
-use mdtensor::{Complex64, DynRank, SliceElem, Strided, Tensor, TensorView};
+use mdtensor::{Complex64, DynRank, Par, SliceElem, Strided, Tensor, TensorView};
 use proptest::prelude::*;
 
 fn dft(x: &[Complex64], inverse: bool) -> Vec<Complex64> {
@@ -148,6 +148,38 @@ proptest! {
             prop_assert_eq!(sh[&idx[..]], v[&src[..]]);
         }
         prop_assert_eq!(sh.ifftshift(None).to_vec(), v.to_vec());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: if cfg!(miri) { 1 } else { 8 }, ..config() })]
+
+    /// Shapes big enough for the batched, blocked and threaded paths: every axis of a
+    /// rank-3 tensor (the first with few outer blocks, so its columns are split across
+    /// threads), on one thread and on rayon's.
+    #[test]
+    fn large_batches_on_threads_match_the_dft(outer in 2usize..5, m in 8usize..48, inner in 64usize..320, n_pick in 0usize..60, k in 0u8..3, seed in any::<u32>()) {
+        let shape = vec![outer, m, inner];
+        let len = outer * m * inner;
+        let data: Vec<f64> = (0..len).map(|i| ((i as u64 * 2654435761 + seed as u64) % 1000) as f64 / 250.0 - 2.0).collect();
+        let x = Tensor::<f64, DynRank>::from_vec(shape.clone(), data.clone());
+        let cdata: Vec<Complex64> = data.iter().map(|&r| Complex64::new(r, 0.0)).collect();
+        let norm = norm_of(k);
+        for axis in 0..3 {
+            let pts = if n_pick == 0 { shape[axis] } else { n_pick };
+            let s = scale(norm, pts, false);
+            let (_, want) = per_lane(&cdata, &shape, axis, pts, |l| dft(&fit(l, pts), false).into_iter().map(|z| z * s).collect());
+            let keep = pts / 2 + 1;
+            let (_, want_r) = per_lane(&cdata, &shape, axis, keep, |l| dft(&fit(l, pts), false).into_iter().take(keep).map(|z| z * s).collect());
+            let (_, signal) = per_lane(&cdata, &shape, axis, pts, |l| fit(l, pts));
+            for par in [Par::Seq, Par::Rayon] {
+                prop_assert!(close(&x.fft_with(Some(pts), axis, norm, par).to_vec(), &want), "fft axis {}", axis);
+                let r = x.rfft_with(Some(pts), axis, norm, par);
+                prop_assert!(close(&r.to_vec(), &want_r), "rfft axis {}", axis);
+                let back: Vec<Complex64> = r.irfft_with(Some(pts), axis, norm, par).iter().map(|&v| Complex64::new(v, 0.0)).collect();
+                prop_assert!(close(&back, &signal), "irfft axis {}", axis);
+            }
+        }
     }
 }
 

@@ -3,7 +3,8 @@
 
 use num_complex::Complex;
 
-use super::plan::{run_lanes, FftReal, Fill};
+use super::lanes::{transform_lanes, ComplexLanes, InverseRealLanes, LaneFft, RealLanes, Source};
+use super::plan::FftReal;
 use super::{FftElem, Norm};
 use crate::alloc::try_vec_with_capacity;
 use crate::error::ShapeError;
@@ -11,7 +12,6 @@ use crate::exec::forms::forms;
 use crate::exec::Par;
 use crate::extents::{Axis, DynRank, Extents};
 use crate::layout::Layout;
-use crate::ops::axiswise::dyn_view;
 use crate::storage::DenseStorage;
 use crate::tensor::Tensor;
 
@@ -35,19 +35,18 @@ impl Kind {
     }
 }
 
-/// The transform of every lane along `axis`, as a row-major [`DynRank`] tensor of complex
-/// elements (for `irfft`, their real parts are the answer).
-fn along<T: FftElem, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
+/// The transform `lanes(n)` of every lane along `axis` (each made into the transform's
+/// input by `conv`), as a row-major [`DynRank`] tensor.
+fn along<T: FftElem, E: Extents, S: Layout<E>, St: DenseStorage<T>, L: LaneFft<T::Real>>(
     t: &Tensor<T, E, S, St>,
-    n: Option<usize>,
-    axis: Axis,
-    norm: Norm,
+    (n, axis, norm): (Option<usize>, Axis, Norm),
     kind: Kind,
     par: Par,
-) -> Result<Tensor<Complex<T::Real>, DynRank>, ShapeError> {
+    lanes: impl FnOnce(usize) -> L,
+    conv: impl Fn(T) -> L::In + Sync,
+) -> Result<Tensor<L::Out, DynRank>, ShapeError> {
     let op = kind.op();
-    let rank = t.rank();
-    let axis = axis.resolve(op, rank)?;
+    let axis = axis.resolve(op, t.rank())?;
     let dims = t.shape();
     let m = dims[axis];
     let n = match (n, kind) {
@@ -62,36 +61,33 @@ fn along<T: FftElem, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
             reason: format!("{n} points along axis {axis} (extent {m}): an FFT needs at least one"),
         });
     }
-    let keep = match kind {
-        Kind::Rfft => n / 2 + 1,
-        _ => n,
+    // Row-major operands are read in place; any other layout is copied once.
+    let owned;
+    let src = match t.as_slice() {
+        Some(s) => s,
+        None => {
+            owned = t.to_vec_op(op)?;
+            &owned[..]
+        }
     };
-    // The lanes made contiguous: the axis moved last, then copied in that order.
-    let mut perm: Vec<usize> = (0..rank).filter(|&k| k != axis).collect();
-    perm.push(axis);
-    let view = dyn_view(t).try_into_permuted(&perm)?;
-    let mut lanes = try_vec_with_capacity(op, t.numel())?;
-    lanes.extend(view.iter().map(|x| x.to_complex()));
-    let (fill, inverse) = match kind {
-        Kind::Fft | Kind::Rfft => (Fill::Crop, false),
-        Kind::Ifft => (Fill::Crop, true),
-        Kind::Irfft => (Fill::Hermitian, true),
-    };
-    let scale = norm.scale::<T::Real>(n, inverse);
-    // The lanes' count from the other axes: an empty axis padded by `n` still has lanes.
-    let count = dims.iter().enumerate().filter(|&(k, _)| k != axis).map(|(_, &d)| d).product();
-    let out = run_lanes(op, &lanes, count, m, n, keep, fill, inverse, scale, par)?;
-    let mut out_dims: Vec<usize> = perm.iter().map(|&k| dims[k]).collect();
-    out_dims[rank - 1] = keep;
-    let out = Tensor::try_from_vec(DynRank::new(out_dims), out).map_err(|(e, _)| e)?;
-    if axis + 1 == rank {
-        return Ok(out);
-    }
-    let mut back = vec![0; rank];
-    for (j, &k) in perm.iter().enumerate() {
-        back[k] = j;
-    }
-    out.try_permute(&back)?.try_to_standard_layout()
+    let lf = lanes(n);
+    let scale = norm.scale::<T::Real>(n, matches!(kind, Kind::Ifft | Kind::Irfft));
+    let out = transform_lanes(op, &Source { src, dims: &dims, axis, conv }, &lf, scale, par)?;
+    let mut out_dims = dims;
+    out_dims[axis] = lf.out_len();
+    Tensor::try_from_vec(DynRank::new(out_dims), out).map_err(|(e, _)| e)
+}
+
+/// `fft` (or `ifft`) along one axis.
+fn complex_along<T: FftElem, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
+    t: &Tensor<T, E, S, St>,
+    (n, axis): (Option<usize>, Axis),
+    norm: Norm,
+    inverse: bool,
+    par: Par,
+) -> Result<Tensor<Complex<T::Real>, DynRank>, ShapeError> {
+    let kind = if inverse { Kind::Ifft } else { Kind::Fft };
+    along(t, (n, axis, norm), kind, par, |n| ComplexLanes::new(n, inverse), |x: T| x.to_complex())
 }
 
 /// The result with the operand's rank as its extents type.
@@ -145,9 +141,10 @@ fn along_axes<T: FftElem, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
         data.extend(t.iter().map(|x| x.to_complex()));
         return Tensor::try_from_vec(DynRank::new(t.shape()), data).map_err(|(e, _)| e);
     };
-    let mut out = along(t, n0, Axis::from(a0), norm, kind, par)?;
+    let inverse = matches!(kind, Kind::Ifft);
+    let mut out = complex_along(t, (n0, Axis::from(a0)), norm, inverse, par)?;
     for &(a, n) in rest {
-        out = along(&out, n, Axis::from(a), norm, kind, par)?;
+        out = complex_along(&out, (n, Axis::from(a)), norm, inverse, par)?;
     }
     Ok(out)
 }
@@ -160,7 +157,7 @@ impl<T: FftElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, 
         pub fn try_fft_with[](&self, n: Option<usize>, axis: impl Into<Axis>, norm: Norm) with par
             -> Result<Tensor<Complex<T::Real>, E::Dynamic>, ShapeError>
         {
-            with_rank::<_, E>(along(self, n, axis.into(), norm, Kind::Fft, par)?)
+            with_rank::<_, E>(complex_along(self, (n, axis.into()), norm, false, par)?)
         }
         /// See [`Tensor::fft`].
         ///
@@ -191,7 +188,7 @@ impl<T: FftElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, 
         pub fn try_ifft_with[](&self, n: Option<usize>, axis: impl Into<Axis>, norm: Norm) with par
             -> Result<Tensor<Complex<T::Real>, E::Dynamic>, ShapeError>
         {
-            with_rank::<_, E>(along(self, n, axis.into(), norm, Kind::Ifft, par)?)
+            with_rank::<_, E>(complex_along(self, (n, axis.into()), norm, true, par)?)
         }
         /// See [`Tensor::ifft`].
         pub fn try_ifft;
@@ -296,7 +293,7 @@ impl<R: FftReal + FftElem<Real = R>, E: Extents, S: Layout<E>, St: DenseStorage<
         pub fn try_rfft_with[](&self, n: Option<usize>, axis: impl Into<Axis>, norm: Norm) with par
             -> Result<Tensor<Complex<R>, E::Dynamic>, ShapeError>
         {
-            with_rank::<_, E>(along(self, n, axis.into(), norm, Kind::Rfft, par)?)
+            with_rank::<_, E>(along(self, (n, axis.into(), norm), Kind::Rfft, par, RealLanes::new, |x: R| x)?)
         }
         /// See [`Tensor::rfft`].
         pub fn try_rfft;
@@ -324,11 +321,7 @@ impl<R: FftReal, E: Extents, S: Layout<E>, St: DenseStorage<Complex<R>>> Tensor<
         pub fn try_irfft_with[](&self, n: Option<usize>, axis: impl Into<Axis>, norm: Norm) with par
             -> Result<Tensor<R, E::Dynamic>, ShapeError>
         {
-            let z = along(self, n, axis.into(), norm, Kind::Irfft, par)?;
-            let dims = z.shape();
-            let mut re = try_vec_with_capacity("irfft", z.numel())?;
-            re.extend(z.iter().map(|c| c.re));
-            with_rank::<_, E>(Tensor::try_from_vec(DynRank::new(dims), re).map_err(|(e, _)| e)?)
+            with_rank::<_, E>(along(self, (n, axis.into(), norm), Kind::Irfft, par, InverseRealLanes::new, |x: Complex<R>| x)?)
         }
         /// See [`Tensor::irfft`].
         pub fn try_irfft;

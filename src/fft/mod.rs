@@ -14,10 +14,12 @@
 //! `irfft`), row-major, with the operand's rank (dynamic extents). `n` crops or zero-pads
 //! the axis as numpy's; [`Norm`] is numpy's `norm`. Negative axes count from the end.
 //!
-//! How it runs: the lanes along the axis are gathered into contiguous scratch (whatever
-//! the layout), each lane is transformed in place by a rustfft plan (planned once per
-//! length and direction and kept for the process), and lanes are split across rayon's
-//! threads when the work is large enough (`Par`).
+//! How it runs: row-major operands are read in place (other layouts copied once); lanes
+//! are gathered in batches into reused buffers (neighbouring lanes together when the axis
+//! is not the last) and transformed by rustfft plans, or realfft's for `rfft`/`irfft`
+//! (half the work of a complex transform), planned once per length and direction and kept
+//! for the process; results go straight to a row-major output, and lanes are split across
+//! rayon's threads when the work is large enough (`Par`).
 //!
 //! ```
 //! use mdtensor::{fft::Norm, tensor, Complex64};
@@ -31,6 +33,7 @@
 
 mod convolve;
 mod freq;
+mod lanes;
 mod methods;
 mod plan;
 
