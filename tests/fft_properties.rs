@@ -152,6 +152,49 @@ proptest! {
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig { cases: if cfg!(miri) { 4 } else { 64 }, ..config() })]
+
+    /// `rfftn` is `fftn` (checked against the DFT above) keeping the first `s/2 + 1` terms
+    /// of its last axis, and `irfftn` brings the (cropped or padded) signal back.
+    #[test]
+    fn rfftn_is_fftn_halved_and_irfftn_inverts_it(c in strided_case(3, 4), picks in proptest::collection::vec(0usize..6, 1..4), lens in proptest::collection::vec(1usize..7, 3), use_s in any::<bool>(), k in 0u8..3) {
+        let base = Tensor::<f64, DynRank>::from_vec(c.shape.clone(), c.data.iter().map(|&x| x as f64).collect());
+        let v = view_of(&c, &base);
+        let shape = c.view_shape();
+        let rank = shape.len() as isize;
+        prop_assume!(rank > 0);
+        // Distinct axes, some named from the end.
+        let mut axes: Vec<isize> = Vec::new();
+        for &p in &picks {
+            let a = p as isize % rank;
+            if !axes.iter().any(|&b| b.rem_euclid(rank) == a) {
+                axes.push(if p as isize >= rank { a - rank } else { a });
+            }
+        }
+        let s: Vec<usize> = lens[..axes.len()].to_vec();
+        let s_arg = use_s.then_some(&s[..]);
+        let norm = norm_of(k);
+        let last = axes[axes.len() - 1].rem_euclid(rank) as usize;
+        let pts: Vec<usize> = axes.iter().enumerate().map(|(j, &a)| if use_s { s[j] } else { shape[a.rem_euclid(rank) as usize] }).collect();
+        let got = v.try_rfftn(s_arg, Some(&axes), norm);
+        if pts.contains(&0) {
+            prop_assert!(got.is_err());
+            return Ok(());
+        }
+        let got = got.unwrap();
+        let full = v.fftn(Some(&pts), Some(&axes), norm);
+        let keep = pts[pts.len() - 1] / 2 + 1;
+        let want: Vec<Complex64> = all_indices(&full.shape()).into_iter().filter(|i| i[last] < keep).map(|i| full[&i[..]]).collect();
+        prop_assert_eq!(got.shape()[last], keep);
+        prop_assert!(close(&got.to_vec(), &want));
+        let back = got.irfftn(Some(&pts), Some(&axes), norm);
+        let signal = full.ifftn(None, Some(&axes), norm);
+        prop_assert_eq!(back.shape(), signal.shape());
+        prop_assert!(close(&back.iter().map(|&x| Complex64::new(x, 0.0)).collect::<Vec<_>>(), &signal.to_vec()));
+    }
+}
+
+proptest! {
     #![proptest_config(ProptestConfig { cases: if cfg!(miri) { 1 } else { 8 }, ..config() })]
 
     /// Shapes big enough for the batched, blocked and threaded paths: every axis of a

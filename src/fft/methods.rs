@@ -149,6 +149,49 @@ fn along_axes<T: FftElem, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
     Ok(out)
 }
 
+/// numpy's `rfftn`: `rfft` along the last of the axes, then `fft` along the others.
+fn real_axes<R: FftReal + FftElem<Real = R>, E: Extents, S: Layout<E>, St: DenseStorage<R>>(
+    t: &Tensor<R, E, S, St>,
+    (s, axes): (Option<&[usize]>, Option<&[isize]>),
+    norm: Norm,
+    par: Par,
+) -> Result<Tensor<Complex<R>, DynRank>, ShapeError> {
+    let plan = axes_and_lengths("rfftn", &t.shape(), s, axes)?;
+    let Some((&(last, n), rest)) = plan.split_last() else {
+        return Err(no_axes("rfftn"));
+    };
+    let mut out = along(t, (n, Axis::from(last), norm), Kind::Rfft, par, RealLanes::new, |x: R| x)?;
+    for &(a, n) in rest.iter().rev() {
+        out = complex_along(&out, (n, Axis::from(a)), norm, false, par)?;
+    }
+    Ok(out)
+}
+
+/// numpy's `irfftn`: `ifft` along all but the last of the axes, then `irfft` along it.
+fn inverse_real_axes<R: FftReal, E: Extents, S: Layout<E>, St: DenseStorage<Complex<R>>>(
+    t: &Tensor<Complex<R>, E, S, St>,
+    (s, axes): (Option<&[usize]>, Option<&[isize]>),
+    norm: Norm,
+    par: Par,
+) -> Result<Tensor<R, DynRank>, ShapeError> {
+    let plan = axes_and_lengths("irfftn", &t.shape(), s, axes)?;
+    let Some((&(last, n), rest)) = plan.split_last() else {
+        return Err(no_axes("irfftn"));
+    };
+    let Some((&(a0, n0), others)) = rest.split_first() else {
+        return along(t, (n, Axis::from(last), norm), Kind::Irfft, par, InverseRealLanes::new, |x: Complex<R>| x);
+    };
+    let mut out = complex_along(t, (n0, Axis::from(a0)), norm, true, par)?;
+    for &(a, n) in others {
+        out = complex_along(&out, (n, Axis::from(a)), norm, true, par)?;
+    }
+    along(&out, (n, Axis::from(last), norm), Kind::Irfft, par, InverseRealLanes::new, |x: Complex<R>| x)
+}
+
+fn no_axes(op: &'static str) -> ShapeError {
+    ShapeError::InvalidArgument { op, reason: "no axes: the real transform needs a last axis".into() }
+}
+
 /// # FFT (feature `fft`)
 impl<T: FftElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     forms! {
@@ -311,6 +354,56 @@ impl<R: FftReal + FftElem<Real = R>, E: Extents, S: Layout<E>, St: DenseStorage<
         /// See [`Tensor::rfft`].
         pub fn rfft_with;
     }
+
+    forms! {
+        /// [`Tensor::rfftn`] with an explicit choice of threads; `Err` as
+        /// [`Tensor::try_fftn`], and for no axes.
+        pub fn try_rfftn_with[](&self, s: Option<&[usize]>, axes: Option<&[isize]>, norm: Norm) with par
+            -> Result<Tensor<Complex<R>, E::Dynamic>, ShapeError>
+        {
+            with_rank::<_, E>(real_axes(self, (s, axes), norm, par)?)
+        }
+        /// See [`Tensor::rfftn`].
+        ///
+        /// ```
+        /// use mdtensor::{fft::Norm, tensor};
+        /// assert!(tensor![[1.0, 2.0]].try_rfftn(None, Some(&[]), Norm::Backward).is_err());
+        /// ```
+        pub fn try_rfftn;
+        /// numpy's `rfftn(a, s, axes, norm)`: [`Tensor::rfft`] along the last of the axes
+        /// (all by default; the last `s.len()` when only `s` is given), then
+        /// [`Tensor::fft`] along the others; the last axis keeps `s[-1]/2 + 1` terms.
+        ///
+        /// ```
+        /// use mdtensor::{fft::Norm, tensor};
+        /// let a = tensor![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
+        /// let r = a.rfftn(None, None, Norm::Backward);
+        /// assert_eq!(r.shape(), [2, 2]);
+        /// let full = a.fftn(None, None, Norm::Backward);
+        /// for (i, j) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+        ///     assert!((r[[i, j]] - full[[i, j]]).norm() < 1e-12);
+        /// }
+        /// ```
+        pub fn rfftn;
+        /// See [`Tensor::rfftn`].
+        pub fn rfftn_with;
+    }
+
+    forms! {
+        /// See [`Tensor::rfft2`]; `Err` as [`Tensor::try_rfftn`] (and for rank below 2).
+        pub fn try_rfft2[](&self, s: Option<&[usize]>, norm: Norm) -> Result<Tensor<Complex<R>, E::Dynamic>, ShapeError>
+        {
+            self.try_rfftn_with(s, Some(&[-2, -1]), norm, Par::Auto)
+        }
+        /// numpy's `rfft2(a, s, norm)`: [`Tensor::rfftn`] over the last two axes.
+        ///
+        /// ```
+        /// use mdtensor::{fft::Norm, tensor};
+        /// let a = tensor![[1.0, 2.0], [3.0, 4.0]];
+        /// assert_eq!(a.rfft2(None, Norm::Backward), a.rfftn(None, None, Norm::Backward));
+        /// ```
+        pub fn rfft2;
+    }
 }
 
 /// # FFT (feature `fft`): real signals
@@ -337,5 +430,47 @@ impl<R: FftReal, E: Extents, S: Layout<E>, St: DenseStorage<Complex<R>>> Tensor<
         pub fn irfft;
         /// See [`Tensor::irfft`].
         pub fn irfft_with;
+    }
+
+    forms! {
+        /// [`Tensor::irfftn`] with an explicit choice of threads; `Err` as
+        /// [`Tensor::try_rfftn`].
+        pub fn try_irfftn_with[](&self, s: Option<&[usize]>, axes: Option<&[isize]>, norm: Norm) with par
+            -> Result<Tensor<R, E::Dynamic>, ShapeError>
+        {
+            with_rank::<_, E>(inverse_real_axes(self, (s, axes), norm, par)?)
+        }
+        /// See [`Tensor::irfftn`].
+        pub fn try_irfftn;
+        /// numpy's `irfftn(a, s, axes, norm)`: [`Tensor::ifft`] along all but the last of
+        /// the axes, then [`Tensor::irfft`] along it (`s[-1]` points, by default
+        /// `2·(m − 1)` for `m` terms).
+        ///
+        /// ```
+        /// use mdtensor::{fft::Norm, tensor};
+        /// let a = tensor![[1.0_f64, 2.0, 3.0], [4.0, 5.0, 6.0]];
+        /// let back = a.rfftn(None, None, Norm::Ortho).irfftn(Some(&[2, 3]), None, Norm::Ortho);
+        /// assert!(back.iter().zip(a.iter()).all(|(b, x)| (b - x).abs() < 1e-12));
+        /// ```
+        pub fn irfftn;
+        /// See [`Tensor::irfftn`].
+        pub fn irfftn_with;
+    }
+
+    forms! {
+        /// See [`Tensor::irfft2`]; `Err` as [`Tensor::try_irfftn`] (and for rank below 2).
+        pub fn try_irfft2[](&self, s: Option<&[usize]>, norm: Norm) -> Result<Tensor<R, E::Dynamic>, ShapeError>
+        {
+            self.try_irfftn_with(s, Some(&[-2, -1]), norm, Par::Auto)
+        }
+        /// numpy's `irfft2(a, s, norm)`: [`Tensor::irfftn`] over the last two axes.
+        ///
+        /// ```
+        /// use mdtensor::{fft::Norm, tensor};
+        /// let a = tensor![[1.0_f64, 2.0], [3.0, 4.0]];
+        /// let back = a.rfft2(None, Norm::Backward).irfft2(Some(&[2, 2]), Norm::Backward);
+        /// assert!(back.iter().zip(a.iter()).all(|(b, x)| (b - x).abs() < 1e-12));
+        /// ```
+        pub fn irfft2;
     }
 }

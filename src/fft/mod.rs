@@ -6,6 +6,7 @@
 //! | `np.fft.fft(a, n, axis, norm)`, `ifft` | [`fft`](crate::Tensor::fft), [`ifft`](crate::Tensor::ifft) |
 //! | `rfft` (real input), `irfft` (real output) | [`rfft`](crate::Tensor::rfft), [`irfft`](crate::Tensor::irfft) |
 //! | `fftn(a, s, axes, norm)`, `ifftn`, `fft2`, `ifft2` | [`fftn`](crate::Tensor::fftn), [`ifftn`](crate::Tensor::ifftn), [`fft2`](crate::Tensor::fft2), [`ifft2`](crate::Tensor::ifft2) |
+//! | `rfftn(a, s, axes, norm)`, `irfftn`, `rfft2`, `irfft2` | [`rfftn`](crate::Tensor::rfftn), [`irfftn`](crate::Tensor::irfftn), [`rfft2`](crate::Tensor::rfft2), [`irfft2`](crate::Tensor::irfft2) |
 //! | `fftfreq(n, d)`, `rfftfreq(n, d)` | [`fftfreq`], [`rfftfreq`] |
 //! | `fftshift(x, axes)`, `ifftshift` | [`fftshift`](crate::Tensor::fftshift), [`ifftshift`](crate::Tensor::ifftshift) |
 //!
