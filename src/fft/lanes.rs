@@ -10,7 +10,10 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
+use core::ops::Mul;
+
 use num_complex::Complex;
+use num_traits::Zero;
 use realfft::{ComplexToReal, RealToComplex};
 use rustfft::Fft;
 
@@ -28,25 +31,19 @@ const STRIDED: usize = 16;
 /// One transform of lanes: what a lane reads, what it writes, and the call between.
 pub(crate) trait LaneFft<R: FftReal>: Sync {
     /// The element of a prepared input lane.
-    type In: Copy + Send + Sync;
+    type In: Copy + Send + Sync + Zero;
     /// The element of a result lane.
-    type Out: Copy + Send + Sync;
+    type Out: Copy + Send + Sync + Zero + Mul<R, Output = Self::Out>;
     /// Elements of a prepared input lane.
     fn in_len(&self) -> usize;
     /// Elements of a result lane.
     fn out_len(&self) -> usize;
     /// Complex scratch elements of one call.
     fn scratch_len(&self) -> usize;
-    /// The zero input element (padding).
-    fn zero_in(&self) -> Self::In;
-    /// The zero result element.
-    fn zero_out(&self) -> Self::Out;
     /// Makes a gathered lane a valid input (`irfft`: the imaginary parts numpy ignores).
     fn prepare(&self, _lane: &mut [Self::In]) {}
     /// Transforms whole lanes of `input` (clobbered) into `output`.
     fn run(&self, input: &mut [Self::In], output: &mut [Self::Out], scratch: &mut [Complex<R>]) -> Result<(), String>;
-    /// `x · s`.
-    fn scaled(&self, x: Self::Out, s: R) -> Self::Out;
 }
 
 /// Complex to complex (`fft`, `ifft`) of `n` points.
@@ -70,12 +67,6 @@ impl<R: FftReal> LaneFft<R> for ComplexLanes<R> {
     fn scratch_len(&self) -> usize {
         self.0.get_outofplace_scratch_len()
     }
-    fn zero_in(&self) -> Complex<R> {
-        Complex::new(R::zero(), R::zero())
-    }
-    fn zero_out(&self) -> Complex<R> {
-        Complex::new(R::zero(), R::zero())
-    }
     fn run(
         &self,
         input: &mut [Complex<R>],
@@ -86,9 +77,19 @@ impl<R: FftReal> LaneFft<R> for ComplexLanes<R> {
         self.0.process_outofplace_with_scratch(input, output, scratch);
         Ok(())
     }
-    fn scaled(&self, x: Complex<R>, s: R) -> Complex<R> {
-        x * s
+}
+
+/// `f(input lane, result lane)` for each lane of a batch (realfft takes one lane a call).
+fn per_lane<R: FftReal, L: LaneFft<R>>(
+    lf: &L,
+    input: &mut [L::In],
+    output: &mut [L::Out],
+    mut f: impl FnMut(&mut [L::In], &mut [L::Out]) -> Result<(), realfft::FftError>,
+) -> Result<(), String> {
+    for (i, o) in input.chunks_exact_mut(lf.in_len()).zip(output.chunks_exact_mut(lf.out_len())) {
+        f(i, o).map_err(|e| e.to_string())?;
     }
+    Ok(())
 }
 
 /// Real to complex (`rfft`): `n` reals in, `n/2 + 1` terms out.
@@ -112,20 +113,8 @@ impl<R: FftReal> LaneFft<R> for RealLanes<R> {
     fn scratch_len(&self) -> usize {
         self.0.get_scratch_len()
     }
-    fn zero_in(&self) -> R {
-        R::zero()
-    }
-    fn zero_out(&self) -> Complex<R> {
-        Complex::new(R::zero(), R::zero())
-    }
     fn run(&self, input: &mut [R], output: &mut [Complex<R>], scratch: &mut [Complex<R>]) -> Result<(), String> {
-        for (i, o) in input.chunks_exact_mut(self.in_len()).zip(output.chunks_exact_mut(self.out_len())) {
-            self.0.process_with_scratch(i, o, scratch).map_err(|e| e.to_string())?;
-        }
-        Ok(())
-    }
-    fn scaled(&self, x: Complex<R>, s: R) -> Complex<R> {
-        x * s
+        per_lane(self, input, output, |i, o| self.0.process_with_scratch(i, o, scratch))
     }
 }
 
@@ -150,12 +139,6 @@ impl<R: FftReal> LaneFft<R> for InverseRealLanes<R> {
     fn scratch_len(&self) -> usize {
         self.0.get_scratch_len()
     }
-    fn zero_in(&self) -> Complex<R> {
-        Complex::new(R::zero(), R::zero())
-    }
-    fn zero_out(&self) -> R {
-        R::zero()
-    }
     fn prepare(&self, lane: &mut [Complex<R>]) {
         // The zero term and (even n) the Nyquist term of a real signal are real; numpy
         // drops their imaginary parts, realfft would refuse them.
@@ -165,13 +148,7 @@ impl<R: FftReal> LaneFft<R> for InverseRealLanes<R> {
         }
     }
     fn run(&self, input: &mut [Complex<R>], output: &mut [R], scratch: &mut [Complex<R>]) -> Result<(), String> {
-        for (i, o) in input.chunks_exact_mut(self.in_len()).zip(output.chunks_exact_mut(self.out_len())) {
-            self.0.process_with_scratch(i, o, scratch).map_err(|e| e.to_string())?;
-        }
-        Ok(())
-    }
-    fn scaled(&self, x: R, s: R) -> R {
-        x * s
+        per_lane(self, input, output, |i, o| self.0.process_with_scratch(i, o, scratch))
     }
 }
 
@@ -197,8 +174,8 @@ fn buffers<R: FftReal, L: LaneFft<R>>(
     lanes: usize,
 ) -> Result<Buffers<L::In, L::Out, R>, ShapeError> {
     Ok(Buffers {
-        input: try_vec_filled(op, lanes * lf.in_len(), lf.zero_in())?,
-        output: try_vec_filled(op, lanes * lf.out_len(), lf.zero_out())?,
+        input: try_vec_filled(op, lanes * lf.in_len(), L::In::zero())?,
+        output: try_vec_filled(op, lanes * lf.out_len(), L::Out::zero())?,
         scratch: try_vec_filled(op, lf.scratch_len(), Complex::new(R::zero(), R::zero()))?,
     })
 }
@@ -244,7 +221,7 @@ where
     let keep = lf.out_len();
     let overflow = || ShapeError::Overflow { op, dims: vec![outer, keep, inner] };
     let total = outer.checked_mul(keep).and_then(|x| x.checked_mul(inner)).ok_or_else(overflow)?;
-    let mut out = try_vec_filled(op, total, lf.zero_out())?;
+    let mut out = try_vec_filled(op, total, L::Out::zero())?;
     if total == 0 {
         return Ok(out);
     }
@@ -332,12 +309,12 @@ where
         let input = &mut bufs.input[..count * n];
         for (k, lane) in input.chunks_exact_mut(n).enumerate() {
             let start = (lane0 + b * batch + k) * m;
-            fill(lane, s.src[start..start + m].iter().copied(), &s.conv, lf.zero_in());
+            fill(lane, s.src[start..start + m].iter().copied(), &s.conv, L::In::zero());
             lf.prepare(lane);
         }
         lf.run(input, dst, &mut bufs.scratch).map_err(|e| failed(op, e))?;
         if scale != R::one() {
-            dst.iter_mut().for_each(|x| *x = lf.scaled(*x, scale));
+            dst.iter_mut().for_each(|x| *x = *x * scale);
         }
     }
     Ok(())
@@ -377,14 +354,14 @@ where
             }
         }
         for lane in input.chunks_exact_mut(n) {
-            lane[c..].fill(lf.zero_in());
+            lane[c..].fill(L::In::zero());
             lf.prepare(lane);
         }
         let output = &mut bufs.output[..bw * keep];
         lf.run(input, output, &mut bufs.scratch).map_err(|e| failed(op, e))?;
         for (j, row) in rows.iter_mut().enumerate() {
             for (b, d) in row[ib..ib + bw].iter_mut().enumerate() {
-                *d = lf.scaled(output[b * keep + j], scale);
+                *d = output[b * keep + j] * scale;
             }
         }
     }

@@ -5,12 +5,13 @@ use num_complex::Complex;
 
 use super::lanes::{transform_lanes, ComplexLanes, InverseRealLanes, LaneFft, RealLanes, Source};
 use super::plan::FftReal;
+use super::static_len::RfftAxis;
 use super::{FftElem, Norm};
 use crate::alloc::try_vec_with_capacity;
 use crate::error::ShapeError;
 use crate::exec::forms::forms;
 use crate::exec::Par;
-use crate::extents::{Axis, DynRank, Extents};
+use crate::extents::{Axis, AxisAt, DynRank, Extents};
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
 use crate::tensor::Tensor;
@@ -93,6 +94,11 @@ fn complex_along<T: FftElem, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
 /// The result with the operand's rank as its extents type.
 fn with_rank<X, E: Extents>(t: Tensor<X, DynRank>) -> Result<Tensor<X, E::Dynamic>, ShapeError> {
     t.try_into_extents::<E::Dynamic>().map_err(|(e, _)| e)
+}
+
+/// The result with static extents `E2` (the same values, checked again at run time).
+fn with_extents<X, E2: Extents>(t: Tensor<X, DynRank>) -> Result<Tensor<X, E2>, ShapeError> {
+    t.try_into_extents::<E2>().map_err(|(e, _)| e)
 }
 
 /// The axes and lengths of an n-dimensional transform, as numpy's `fftn` reads `s` and
@@ -250,6 +256,58 @@ impl<T: FftElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, 
     }
 
     forms! {
+        /// [`Tensor::fft_axis`] with an explicit choice of threads; `Err` for an empty
+        /// axis, or a [`DynRank`] tensor without axis `I`.
+        pub fn try_fft_axis_with[const I: usize]::<I>(&self, norm: Norm) with par
+            -> Result<Tensor<Complex<T::Real>, E>, ShapeError>
+        where [E: AxisAt<I>]
+        {
+            with_extents(complex_along(self, (None, Axis::from(I)), norm, false, par)?)
+        }
+        /// See [`Tensor::fft_axis`].
+        pub fn try_fft_axis;
+        /// [`Tensor::fft`] along axis `I` named at compile time, of every point (numpy's
+        /// `n=None`): the result keeps the operand's extents in its type.
+        ///
+        /// ```
+        /// use mdtensor::{ext, fft::Norm, tensor};
+        /// let a = tensor![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
+        /// let f = a.fft_axis::<1>(Norm::Backward);
+        /// let _: &ext![2, 3] = f.extents();
+        /// assert_eq!(f.to_vec(), a.fft(None, 1, Norm::Backward).to_vec());
+        /// ```
+        pub fn fft_axis;
+        /// See [`Tensor::fft_axis`].
+        pub fn fft_axis_with;
+    }
+
+    forms! {
+        /// [`Tensor::ifft_axis`] with an explicit choice of threads; `Err` as
+        /// [`Tensor::try_fft_axis`].
+        pub fn try_ifft_axis_with[const I: usize]::<I>(&self, norm: Norm) with par
+            -> Result<Tensor<Complex<T::Real>, E>, ShapeError>
+        where [E: AxisAt<I>]
+        {
+            with_extents(complex_along(self, (None, Axis::from(I)), norm, true, par)?)
+        }
+        /// See [`Tensor::ifft_axis`].
+        pub fn try_ifft_axis;
+        /// [`Tensor::ifft`] along axis `I` named at compile time, of every point: the
+        /// result keeps the operand's extents in its type.
+        ///
+        /// ```
+        /// use mdtensor::{ext, fft::Norm, tensor};
+        /// let a = tensor![1.0_f64, 2.0, 3.0];
+        /// let back = a.fft_axis::<0>(Norm::Ortho).ifft_axis::<0>(Norm::Ortho);
+        /// let _: &ext![3] = back.extents();
+        /// assert!(back.iter().zip(a.iter()).all(|(b, x)| (b.re - x).abs() < 1e-12));
+        /// ```
+        pub fn ifft_axis;
+        /// See [`Tensor::ifft_axis`].
+        pub fn ifft_axis_with;
+    }
+
+    forms! {
         /// [`Tensor::fftn`] with an explicit choice of threads; `Err` for a bad axis, lengths
         /// that do not pair with the axes, or no points along an axis.
         pub fn try_fftn_with[](&self, s: Option<&[usize]>, axes: Option<&[isize]>, norm: Norm) with par
@@ -353,6 +411,32 @@ impl<R: FftReal + FftElem<Real = R>, E: Extents, S: Layout<E>, St: DenseStorage<
         pub fn rfft;
         /// See [`Tensor::rfft`].
         pub fn rfft_with;
+    }
+
+    forms! {
+        /// [`Tensor::rfft_axis`] with an explicit choice of threads; `Err` as
+        /// [`Tensor::try_fft_axis`].
+        pub fn try_rfft_axis_with[const I: usize]::<I>(&self, norm: Norm) with par
+            -> Result<Tensor<Complex<R>, <E as RfftAxis<I>>::Output>, ShapeError>
+        where [E: RfftAxis<I>]
+        {
+            with_extents(along(self, (None, Axis::from(I), norm), Kind::Rfft, par, RealLanes::new, |x: R| x)?)
+        }
+        /// See [`Tensor::rfft_axis`].
+        pub fn try_rfft_axis;
+        /// [`Tensor::rfft`] along axis `I` named at compile time, of every point: a static
+        /// extent `N` gives `N/2 + 1` terms in the result's type ([`RfftAxis`]).
+        ///
+        /// ```
+        /// use mdtensor::{ext, fft::Norm, tensor};
+        /// let x = tensor![[1.0, 2.0, 3.0, 4.0, 5.0], [0.0, 1.0, 0.0, 1.0, 0.0]];
+        /// let r = x.rfft_axis::<1>(Norm::Backward);
+        /// let _: &ext![2, 3] = r.extents();
+        /// assert_eq!(r.to_vec(), x.rfft(None, 1, Norm::Backward).to_vec());
+        /// ```
+        pub fn rfft_axis;
+        /// See [`Tensor::rfft_axis`].
+        pub fn rfft_axis_with;
     }
 
     forms! {

@@ -7,6 +7,7 @@
 //! | `rfft` (real input), `irfft` (real output) | [`rfft`](crate::Tensor::rfft), [`irfft`](crate::Tensor::irfft) |
 //! | `fftn(a, s, axes, norm)`, `ifftn`, `fft2`, `ifft2` | [`fftn`](crate::Tensor::fftn), [`ifftn`](crate::Tensor::ifftn), [`fft2`](crate::Tensor::fft2), [`ifft2`](crate::Tensor::ifft2) |
 //! | `rfftn(a, s, axes, norm)`, `irfftn`, `rfft2`, `irfft2` | [`rfftn`](crate::Tensor::rfftn), [`irfftn`](crate::Tensor::irfftn), [`rfft2`](crate::Tensor::rfft2), [`irfft2`](crate::Tensor::irfft2) |
+//! | `fft(a, axis=I)`, `ifft`, `rfft` with static extents | [`fft_axis::<I>`](crate::Tensor::fft_axis), [`ifft_axis::<I>`](crate::Tensor::ifft_axis), [`rfft_axis::<I>`](crate::Tensor::rfft_axis) ([`RfftAxis`]: `N` points give `N/2 + 1` terms in the type) |
 //! | `fftfreq(n, d)`, `rfftfreq(n, d)` | [`fftfreq`], [`rfftfreq`] |
 //! | `fftshift(x, axes)`, `ifftshift` | [`fftshift`](crate::Tensor::fftshift), [`ifftshift`](crate::Tensor::ifftshift) |
 //!
@@ -37,9 +38,11 @@ mod freq;
 mod lanes;
 mod methods;
 mod plan;
+mod static_len;
 
 pub use freq::{fftfreq, rfftfreq, try_fftfreq, try_rfftfreq};
 pub use plan::FftReal;
+pub use static_len::{RfftAxis, RfftDim};
 
 use num_complex::Complex;
 
