@@ -172,10 +172,13 @@ fn buffers<R: FftReal, L: LaneFft<R>>(
     op: &'static str,
     lf: &L,
     lanes: usize,
+    staged: bool,
 ) -> Result<Buffers<L::In, L::Out, R>, ShapeError> {
+    // Big fresh buffers cost their page faults: the result buffer only where results are
+    // staged before going to their strided places.
     Ok(Buffers {
         input: try_vec_filled(op, lanes * lf.in_len(), L::In::zero())?,
-        output: try_vec_filled(op, lanes * lf.out_len(), L::Out::zero())?,
+        output: try_vec_filled(op, if staged { lanes * lf.out_len() } else { 0 }, L::Out::zero())?,
         scratch: try_vec_filled(op, lf.scratch_len(), Complex::new(R::zero(), R::zero()))?,
     })
 }
@@ -239,7 +242,7 @@ where
         let per = outer.div_ceil(pieces);
         for_each_chunk_mut(&mut out, per * keep * inner, pieces > 1, |first, chunk| {
             let r = (|| {
-                let mut bufs = buffers(op, lf, STRIDED.min(inner))?;
+                let mut bufs = buffers(op, lf, STRIDED.min(inner), true)?;
                 for (k, block) in chunk.chunks_mut(keep * inner).enumerate() {
                     let mut rows = try_vec_with_capacity(op, keep)?;
                     rows.extend(block.chunks_mut(inner));
@@ -267,7 +270,7 @@ where
             }
         }
         for r in map_pieces(tasks, |(o, i0, mut rows)| -> Result<(), ShapeError> {
-            let mut bufs = buffers(op, lf, STRIDED.min(inner))?;
+            let mut bufs = buffers(op, lf, STRIDED.min(inner), true)?;
             strided(op, s, lf, scale, o, i0, &mut rows, &mut bufs)
         }) {
             failure.keep(r);
@@ -303,7 +306,7 @@ where
 {
     let (n, keep, m) = (lf.in_len(), lf.out_len(), s.dims[s.axis]);
     let batch = (BATCH / n.max(1)).clamp(1, chunk.len() / keep);
-    let mut bufs = buffers(op, lf, batch)?;
+    let mut bufs = buffers(op, lf, batch, false)?;
     for (b, dst) in chunk.chunks_mut(batch * keep).enumerate() {
         let count = dst.len() / keep;
         let input = &mut bufs.input[..count * n];
