@@ -244,3 +244,14 @@ fn frequencies_and_errors_as_numpy() {
     let x = Tensor::<f32, DynRank>::from_vec(vec![4], vec![1.0, 2.0, 3.0, 4.0]);
     assert_eq!(x.fft(None, 0, Norm::Backward).to_vec()[0], mdtensor::Complex32::new(10.0, 0.0));
 }
+
+#[test]
+fn lengths_too_large_are_errors_not_aborts() {
+    let x = Tensor::<f64, DynRank>::from_vec(vec![2, 3], vec![1.0; 6]);
+    for n in [usize::MAX / 2, 1 << 60] {
+        assert!(x.try_fft(Some(n), 1, Norm::Backward).is_err());
+        assert!(x.try_rfft(Some(n), 0, Norm::Backward).is_err());
+        assert!(x.try_rfftn(Some(&[2, n]), None, Norm::Backward).is_err());
+        assert!(x.fft(None, 0, Norm::Backward).try_irfft(Some(n), 0, Norm::Backward).is_err());
+    }
+}

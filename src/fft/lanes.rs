@@ -176,9 +176,10 @@ fn buffers<R: FftReal, L: LaneFft<R>>(
 ) -> Result<Buffers<L::In, L::Out, R>, ShapeError> {
     // Big fresh buffers cost their page faults: the result buffer only where results are
     // staged before going to their strided places.
+    let size = |len: usize| lanes.checked_mul(len).ok_or(ShapeError::Overflow { op, dims: vec![lanes, len] });
     Ok(Buffers {
-        input: try_vec_filled(op, lanes * lf.in_len(), L::In::zero())?,
-        output: try_vec_filled(op, if staged { lanes * lf.out_len() } else { 0 }, L::Out::zero())?,
+        input: try_vec_filled(op, size(lf.in_len())?, L::In::zero())?,
+        output: try_vec_filled(op, if staged { size(lf.out_len())? } else { 0 }, L::Out::zero())?,
         scratch: try_vec_filled(op, lf.scratch_len(), Complex::new(R::zero(), R::zero()))?,
     })
 }

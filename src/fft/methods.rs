@@ -71,6 +71,12 @@ fn along<T: FftElem, E: Extents, S: Layout<E>, St: DenseStorage<T>, L: LaneFft<T
             &owned[..]
         }
     };
+    // Planning allocates about n points outside the crate's fallible allocation: ask
+    // for the result's room first, so that a length too large is an `Err`, not an abort.
+    let keep = if matches!(kind, Kind::Rfft) { n / 2 + 1 } else { n };
+    let room = dims.iter().enumerate().try_fold(1usize, |p, (k, &d)| p.checked_mul(if k == axis { keep } else { d }));
+    let room = room.ok_or_else(|| ShapeError::Overflow { op, dims: dims.clone() })?;
+    drop(try_vec_with_capacity::<Complex<T::Real>>(op, room.max(n))?);
     let lf = lanes(n);
     let scale = norm.scale::<T::Real>(n, matches!(kind, Kind::Ifft | Kind::Irfft));
     let out = transform_lanes(op, &Source { src, dims: &dims, axis, conv }, &lf, scale, par)?;
