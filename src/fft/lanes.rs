@@ -230,6 +230,7 @@ where
         return Ok(out);
     }
     let lanes = outer * inner;
+    let job = Job { op, s, lf, scale };
     let work = lanes.saturating_mul(lf.in_len().max(keep));
     let pieces = par.pieces(Work::Elements(work), 4);
     let failure = Failure(Mutex::new(None));
@@ -237,7 +238,7 @@ where
         // Contiguous lanes: each task owns whole result lanes.
         let per = lanes.div_ceil(pieces);
         for_each_chunk_mut(&mut out, per * keep, pieces > 1, |first, chunk| {
-            failure.keep(contiguous(op, s, lf, scale, first / keep, chunk));
+            failure.keep(job.contiguous(first / keep, chunk));
         });
     } else if pieces <= 1 || outer >= pieces {
         let per = outer.div_ceil(pieces);
@@ -247,7 +248,7 @@ where
                 for (k, block) in chunk.chunks_mut(keep * inner).enumerate() {
                     let mut rows = try_vec_with_capacity(op, keep)?;
                     rows.extend(block.chunks_mut(inner));
-                    strided(op, s, lf, scale, first / (keep * inner) + k, 0, &mut rows, &mut bufs)?;
+                    job.strided((first / (keep * inner) + k, 0), &mut rows, &mut bufs)?;
                 }
                 Ok(())
             })();
@@ -272,7 +273,7 @@ where
         }
         for r in map_pieces(tasks, |(o, i0, mut rows)| -> Result<(), ShapeError> {
             let mut bufs = buffers(op, lf, STRIDED.min(inner), true)?;
-            strided(op, s, lf, scale, o, i0, &mut rows, &mut bufs)
+            job.strided((o, i0), &mut rows, &mut bufs)
         }) {
             failure.keep(r);
         }
@@ -290,84 +291,78 @@ fn fill<T: Copy, I: Copy>(dst: &mut [I], src: impl Iterator<Item = T>, conv: &im
     dst[k..].fill(zero);
 }
 
-/// The lanes `lane0..` of contiguous lanes, into `chunk` (whole result lanes).
-fn contiguous<R, T, C, L>(
+/// One transform of every lane: the operand, the transform, the scale.
+struct Job<'a, 'b, R, T, C, L> {
     op: &'static str,
-    s: &Source<'_, T, C>,
-    lf: &L,
+    s: &'a Source<'b, T, C>,
+    lf: &'a L,
     scale: R,
-    lane0: usize,
-    chunk: &mut [L::Out],
-) -> Result<(), ShapeError>
-where
-    R: FftReal,
-    T: Copy,
-    C: Fn(T) -> L::In,
-    L: LaneFft<R>,
-{
-    let (n, keep, m) = (lf.in_len(), lf.out_len(), s.dims[s.axis]);
-    let batch = (BATCH / n.max(1)).clamp(1, chunk.len() / keep);
-    let mut bufs = buffers(op, lf, batch, false)?;
-    for (b, dst) in chunk.chunks_mut(batch * keep).enumerate() {
-        let count = dst.len() / keep;
-        let input = &mut bufs.input[..count * n];
-        for (k, lane) in input.chunks_exact_mut(n).enumerate() {
-            let start = (lane0 + b * batch + k) * m;
-            fill(lane, s.src[start..start + m].iter().copied(), &s.conv, L::In::zero());
-            lf.prepare(lane);
-        }
-        lf.run(input, dst, &mut bufs.scratch).map_err(|e| failed(op, e))?;
-        if scale != R::one() {
-            dst.iter_mut().for_each(|x| *x = *x * scale);
-        }
-    }
-    Ok(())
 }
 
-/// The lanes of outer block `o` at columns `i0..i0 + width` (`rows[j]` is step `j` of the
-/// result at those columns), [`STRIDED`] neighbouring lanes per batch.
-#[allow(clippy::too_many_arguments)] // the operand, the transform, the block and its buffers
-fn strided<R, T, C, L>(
-    op: &'static str,
-    s: &Source<'_, T, C>,
-    lf: &L,
-    scale: R,
-    o: usize,
-    i0: usize,
-    rows: &mut [&mut [L::Out]],
-    bufs: &mut Buffers<L::In, L::Out, R>,
-) -> Result<(), ShapeError>
+impl<R, T, C, L> Job<'_, '_, R, T, C, L>
 where
     R: FftReal,
     T: Copy,
     C: Fn(T) -> L::In,
     L: LaneFft<R>,
 {
-    let (n, keep, m) = (lf.in_len(), lf.out_len(), s.dims[s.axis]);
-    let inner = s.dims[s.axis + 1..].iter().product::<usize>();
-    let width = rows.first().map_or(0, |r| r.len());
-    let c = m.min(n);
-    for ib in (0..width).step_by(STRIDED) {
-        let bw = STRIDED.min(width - ib);
-        let base = o * m * inner + i0 + ib;
-        let input = &mut bufs.input[..bw * n];
-        for j in 0..c {
-            let run = &s.src[base + j * inner..base + j * inner + bw];
-            for (b, &x) in run.iter().enumerate() {
-                input[b * n + j] = (s.conv)(x);
+    /// The lanes `lane0..` of contiguous lanes, into `chunk` (whole result lanes).
+    fn contiguous(&self, lane0: usize, chunk: &mut [L::Out]) -> Result<(), ShapeError> {
+        let Job { op, s, lf, scale } = *self;
+        let (n, keep, m) = (lf.in_len(), lf.out_len(), s.dims[s.axis]);
+        let batch = (BATCH / n.max(1)).clamp(1, chunk.len() / keep);
+        let mut bufs = buffers(op, lf, batch, false)?;
+        for (b, dst) in chunk.chunks_mut(batch * keep).enumerate() {
+            let count = dst.len() / keep;
+            let input = &mut bufs.input[..count * n];
+            for (k, lane) in input.chunks_exact_mut(n).enumerate() {
+                let start = (lane0 + b * batch + k) * m;
+                fill(lane, s.src[start..start + m].iter().copied(), &s.conv, L::In::zero());
+                lf.prepare(lane);
+            }
+            lf.run(input, dst, &mut bufs.scratch).map_err(|e| failed(op, e))?;
+            if scale != R::one() {
+                dst.iter_mut().for_each(|x| *x = *x * scale);
             }
         }
-        for lane in input.chunks_exact_mut(n) {
-            lane[c..].fill(L::In::zero());
-            lf.prepare(lane);
-        }
-        let output = &mut bufs.output[..bw * keep];
-        lf.run(input, output, &mut bufs.scratch).map_err(|e| failed(op, e))?;
-        for (j, row) in rows.iter_mut().enumerate() {
-            for (b, d) in row[ib..ib + bw].iter_mut().enumerate() {
-                *d = output[b * keep + j] * scale;
-            }
-        }
+        Ok(())
     }
-    Ok(())
+
+    /// The lanes of outer block `o` at columns `i0..i0 + width` (`rows[j]` is step `j` of the
+    /// result at those columns), [`STRIDED`] neighbouring lanes per batch.
+    fn strided(
+        &self,
+        (o, i0): (usize, usize),
+        rows: &mut [&mut [L::Out]],
+        bufs: &mut Buffers<L::In, L::Out, R>,
+    ) -> Result<(), ShapeError> {
+        let Job { op, s, lf, scale } = *self;
+        let (n, keep, m) = (lf.in_len(), lf.out_len(), s.dims[s.axis]);
+        let inner = s.dims[s.axis + 1..].iter().product::<usize>();
+        let width = rows.first().map_or(0, |r| r.len());
+        let c = m.min(n);
+        for ib in (0..width).step_by(STRIDED) {
+            let bw = STRIDED.min(width - ib);
+            let base = o * m * inner + i0 + ib;
+            let input = &mut bufs.input[..bw * n];
+            for j in 0..c {
+                let run = &s.src[base + j * inner..base + j * inner + bw];
+                for (b, &x) in run.iter().enumerate() {
+                    input[b * n + j] = (s.conv)(x);
+                }
+            }
+            for lane in input.chunks_exact_mut(n) {
+                lane[c..].fill(L::In::zero());
+                lf.prepare(lane);
+            }
+            let output = &mut bufs.output[..bw * keep];
+            lf.run(input, output, &mut bufs.scratch).map_err(|e| failed(op, e))?;
+            for (j, row) in rows.iter_mut().enumerate() {
+                for (b, d) in row[ib..ib + bw].iter_mut().enumerate() {
+                    *d = output[b * keep + j] * scale;
+                }
+            }
+        }
+        Ok(())
+    }
 }
