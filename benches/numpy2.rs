@@ -4,17 +4,19 @@
 //! * `einsum_bij_bjk` — `einsum("bij,bjk->bik")` of 64×128×128 `f64` (peer: the batched
 //!   `matmul` it plans to).
 //! * `einsum_chain` — `einsum("ij,jk,kl->il")` of three 512² `f64` (peer: two `matmul`s).
-//! * `fft_1d` — `rfft` and `fft` of 2^20 `f64` (peer: rustfft on a plain `Vec`, planned
-//!   outside the loop).
-//! * `fft_axis` — `fft` along axis 0 and axis 1 of a 1024² `f64` matrix.
-//! * `convolve` — `convolve` of 10⁶ `f64` with 31 and 4097 taps (`ConvMethod::Auto`).
+//! * `fft_1d` — `rfft` and `fft` of 2^20 `f64` (peers: rustfft and realfft on a plain
+//!   `Vec`, planned outside the loop).
+//! * `fft_axis` — `fft` along axis 0 and axis 1 of a 1024² `f64` matrix, on rayon's
+//!   threads and on one (numpy's FFT uses one thread).
+//! * `convolve` — `convolve` of 10⁶ `f64` with 31 and 4097 taps (`ConvMethod::Auto`), on
+//!   rayon's threads and on one (numpy's `convolve` uses one thread).
 //! * `convolve_crossover` — 2^18 `f64` with 32 to 256 taps, direct and through FFTs: where
 //!   the two cross is `ops::FFT_FROM`.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use mdtensor::fft::Norm;
 use mdtensor::ops::{ConvMethod, ConvMode};
-use mdtensor::{einsum, ext, Complex64, DynRank, Tensor};
+use mdtensor::{einsum, ext, Complex64, DynRank, Par, Tensor};
 
 fn filled(dims: &[usize]) -> Tensor<f64, DynRank> {
     let mut k = 0u64;
@@ -53,12 +55,27 @@ fn fft_rows(c: &mut Criterion) {
             black_box(buf)
         })
     });
+    let real = realfft::RealFftPlanner::<f64>::new().plan_fft_forward(n);
+    let (signal, mut spectrum) = (x.to_vec(), real.make_output_vec());
+    let mut scratch = real.make_scratch_vec();
+    g.bench_function("realfft rfft", |bench| {
+        bench.iter(|| {
+            let mut buf = signal.clone();
+            real.process_with_scratch(&mut buf, &mut spectrum, &mut scratch).unwrap();
+            black_box(&spectrum);
+        })
+    });
     g.finish();
     let m = filled(&[1024, 1024]);
     let mut g = c.benchmark_group("fft_axis");
     g.sample_size(20);
     g.bench_function("mdtensor axis 0", |bench| bench.iter(|| black_box(m.fft(None, 0, Norm::Backward))));
     g.bench_function("mdtensor axis 1", |bench| bench.iter(|| black_box(m.fft(None, 1, Norm::Backward))));
+    for axis in [0, 1] {
+        g.bench_function(format!("mdtensor axis {axis} one thread"), |bench| {
+            bench.iter(|| black_box(m.fft_with(None, axis, Norm::Backward, Par::Seq)))
+        });
+    }
     g.finish();
 }
 
@@ -75,6 +92,9 @@ fn convolve_rows(c: &mut Criterion) {
         let v = vector(k);
         g.bench_function(format!("mdtensor 1e6 x {k}"), |bench| {
             bench.iter(|| black_box(a.convolve(&v, ConvMode::Full, ConvMethod::Auto)))
+        });
+        g.bench_function(format!("mdtensor 1e6 x {k} one thread"), |bench| {
+            bench.iter(|| black_box(a.convolve_with(&v, ConvMode::Full, ConvMethod::Auto, Par::Seq)))
         });
     }
     g.finish();

@@ -6,7 +6,7 @@ mod common;
 
 use common::config;
 use mdtensor::ops::{ConvMethod, ConvMode};
-use mdtensor::{ext, s, Complex64, Tensor};
+use mdtensor::{ext, s, Complex64, Par, Tensor};
 use proptest::prelude::*;
 
 /// numpy's `convolve` from its definition: the full sum, then the mode's window.
@@ -90,6 +90,29 @@ proptest! {
         let (a, v) = (c(&a), c(&v));
         let (at, vt) = (Tensor::<Complex64, ext![_]>::from_vec([a.len()], a.clone()), Tensor::<Complex64, ext![_]>::from_vec([v.len()], v.clone()));
         prop_assert_eq!(at.correlate(&vt, mode, ConvMethod::Auto).to_vec(), reference_corr(&a, &v, mode));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: if cfg!(miri) { 1 } else { 12 }, ..config() })]
+
+    /// A long signal and a shorter kernel (either order): the FFT route's overlap-save
+    /// blocks, on one thread and on rayon's, against the plain sum.
+    #[test]
+    fn long_signals_in_blocks_match_the_sum(n in 1000usize..6000, k in 1usize..400, swap in any::<bool>(), mode in 0u8..3, seed in any::<u32>()) {
+        let gen = |len: usize, salt: u64| -> Vec<f64> {
+            (0..len).map(|i| ((i as u64 * 2654435761 + salt + seed as u64) % 997) as f64 / 498.5 - 1.0).collect()
+        };
+        let (a, v) = (gen(n, 1), gen(k, 7));
+        let (a, v) = if swap { (v, a) } else { (a, v) };
+        let mode = mode_of(mode);
+        let want = reference(&a, &v, mode);
+        let (at, vt) = (Tensor::<f64, ext![_]>::from_vec([a.len()], a.clone()), Tensor::<f64, ext![_]>::from_vec([v.len()], v.clone()));
+        for par in [Par::Seq, Par::Rayon] {
+            let got = at.convolve_with(&vt, mode, ConvMethod::Fft, par).to_vec();
+            prop_assert_eq!(got.len(), want.len());
+            prop_assert!(got.iter().zip(&want).all(|(g, w)| (g - w).abs() < 1e-9 * (k as f64)), "{:?}", par);
+        }
     }
 }
 

@@ -8,7 +8,7 @@ mod common;
 use common::strided::{strided_case, StridedCase};
 use common::{all_indices, config};
 use mdtensor::fft::{fftfreq, rfftfreq, Norm};
-use mdtensor::{Complex64, DynRank, SliceElem, Strided, Tensor, TensorView};
+use mdtensor::{Complex64, DynRank, Par, SliceElem, Strided, Tensor, TensorView};
 use proptest::prelude::*;
 
 fn dft(x: &[Complex64], inverse: bool) -> Vec<Complex64> {
@@ -151,6 +151,81 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: if cfg!(miri) { 4 } else { 64 }, ..config() })]
+
+    /// `rfftn` is `fftn` (checked against the DFT above) keeping the first `s/2 + 1` terms
+    /// of its last axis, and `irfftn` brings the (cropped or padded) signal back.
+    #[test]
+    fn rfftn_is_fftn_halved_and_irfftn_inverts_it(c in strided_case(3, 4), picks in proptest::collection::vec(0usize..6, 1..4), lens in proptest::collection::vec(1usize..7, 3), use_s in any::<bool>(), k in 0u8..3) {
+        let base = Tensor::<f64, DynRank>::from_vec(c.shape.clone(), c.data.iter().map(|&x| x as f64).collect());
+        let v = view_of(&c, &base);
+        let shape = c.view_shape();
+        let rank = shape.len() as isize;
+        prop_assume!(rank > 0);
+        // Distinct axes, some named from the end.
+        let mut axes: Vec<isize> = Vec::new();
+        for &p in &picks {
+            let a = p as isize % rank;
+            if !axes.iter().any(|&b| b.rem_euclid(rank) == a) {
+                axes.push(if p as isize >= rank { a - rank } else { a });
+            }
+        }
+        let s: Vec<usize> = lens[..axes.len()].to_vec();
+        let s_arg = use_s.then_some(&s[..]);
+        let norm = norm_of(k);
+        let last = axes[axes.len() - 1].rem_euclid(rank) as usize;
+        let pts: Vec<usize> = axes.iter().enumerate().map(|(j, &a)| if use_s { s[j] } else { shape[a.rem_euclid(rank) as usize] }).collect();
+        let got = v.try_rfftn(s_arg, Some(&axes), norm);
+        if pts.contains(&0) {
+            prop_assert!(got.is_err());
+            return Ok(());
+        }
+        let got = got.unwrap();
+        let full = v.fftn(Some(&pts), Some(&axes), norm);
+        let keep = pts[pts.len() - 1] / 2 + 1;
+        let want: Vec<Complex64> = all_indices(&full.shape()).into_iter().filter(|i| i[last] < keep).map(|i| full[&i[..]]).collect();
+        prop_assert_eq!(got.shape()[last], keep);
+        prop_assert!(close(&got.to_vec(), &want));
+        let back = got.irfftn(Some(&pts), Some(&axes), norm);
+        let signal = full.ifftn(None, Some(&axes), norm);
+        prop_assert_eq!(back.shape(), signal.shape());
+        prop_assert!(close(&back.iter().map(|&x| Complex64::new(x, 0.0)).collect::<Vec<_>>(), &signal.to_vec()));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: if cfg!(miri) { 1 } else { 8 }, ..config() })]
+
+    /// Shapes big enough for the batched, blocked and threaded paths: every axis of a
+    /// rank-3 tensor (the first with few outer blocks, so its columns are split across
+    /// threads), on one thread and on rayon's.
+    #[test]
+    fn large_batches_on_threads_match_the_dft(outer in 2usize..5, m in 8usize..48, inner in 64usize..320, n_pick in 0usize..60, k in 0u8..3, seed in any::<u32>()) {
+        let shape = vec![outer, m, inner];
+        let len = outer * m * inner;
+        let data: Vec<f64> = (0..len).map(|i| ((i as u64 * 2654435761 + seed as u64) % 1000) as f64 / 250.0 - 2.0).collect();
+        let x = Tensor::<f64, DynRank>::from_vec(shape.clone(), data.clone());
+        let cdata: Vec<Complex64> = data.iter().map(|&r| Complex64::new(r, 0.0)).collect();
+        let norm = norm_of(k);
+        for axis in 0..3 {
+            let pts = if n_pick == 0 { shape[axis] } else { n_pick };
+            let s = scale(norm, pts, false);
+            let (_, want) = per_lane(&cdata, &shape, axis, pts, |l| dft(&fit(l, pts), false).into_iter().map(|z| z * s).collect());
+            let keep = pts / 2 + 1;
+            let (_, want_r) = per_lane(&cdata, &shape, axis, keep, |l| dft(&fit(l, pts), false).into_iter().take(keep).map(|z| z * s).collect());
+            let (_, signal) = per_lane(&cdata, &shape, axis, pts, |l| fit(l, pts));
+            for par in [Par::Seq, Par::Rayon] {
+                prop_assert!(close(&x.fft_with(Some(pts), axis, norm, par).to_vec(), &want), "fft axis {}", axis);
+                let r = x.rfft_with(Some(pts), axis, norm, par);
+                prop_assert!(close(&r.to_vec(), &want_r), "rfft axis {}", axis);
+                let back: Vec<Complex64> = r.irfft_with(Some(pts), axis, norm, par).iter().map(|&v| Complex64::new(v, 0.0)).collect();
+                prop_assert!(close(&back, &signal), "irfft axis {}", axis);
+            }
+        }
+    }
+}
+
 #[test]
 fn frequencies_and_errors_as_numpy() {
     assert_eq!(fftfreq(8, 0.1).to_vec(), [0.0, 1.25, 2.5, 3.75, -5.0, -3.75, -2.5, -1.25]);
@@ -168,4 +243,15 @@ fn frequencies_and_errors_as_numpy() {
     // f32 and complex inputs.
     let x = Tensor::<f32, DynRank>::from_vec(vec![4], vec![1.0, 2.0, 3.0, 4.0]);
     assert_eq!(x.fft(None, 0, Norm::Backward).to_vec()[0], mdtensor::Complex32::new(10.0, 0.0));
+}
+
+#[test]
+fn lengths_too_large_are_errors_not_aborts() {
+    let x = Tensor::<f64, DynRank>::from_vec(vec![2, 3], vec![1.0; 6]);
+    for n in [usize::MAX / 2, 1 << 60] {
+        assert!(x.try_fft(Some(n), 1, Norm::Backward).is_err());
+        assert!(x.try_rfft(Some(n), 0, Norm::Backward).is_err());
+        assert!(x.try_rfftn(Some(&[2, n]), None, Norm::Backward).is_err());
+        assert!(x.fft(None, 0, Norm::Backward).try_irfft(Some(n), 0, Norm::Backward).is_err());
+    }
 }

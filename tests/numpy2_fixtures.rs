@@ -60,6 +60,12 @@ fn convolve_and_correlate_as_numpy() {
         close(&u.correlate(&k, ConvMode::Valid, method).to_vec(), &load::<f64>("correlate_valid").to_vec());
         close(&k.correlate(&u, ConvMode::Same, method).to_vec(), &load::<f64>("correlate_same_kv").to_vec());
     }
+    // A longer signal: several overlap-save blocks on the FFT route.
+    let (w, q) = (to1(load("in_w")), to1(load("in_q")));
+    for method in [ConvMethod::Auto, ConvMethod::Direct, ConvMethod::Fft] {
+        close(&w.convolve(&q, ConvMode::Full, method).to_vec(), &load::<f64>("convolve_long_full").to_vec());
+        close(&q.correlate(&w, ConvMode::Same, method).to_vec(), &load::<f64>("correlate_long_same_qw").to_vec());
+    }
 }
 
 #[cfg(feature = "fft")]
@@ -86,6 +92,14 @@ fn ffts_as_numpy() {
     real(s.irfft(None, 0, Norm::Backward), "irfft_s_default_axis0");
     real(x.fftshift(None), "fftshift_x");
     real(x.ifftshift(Some(&[1])), "ifftshift_x_axis1");
+    let x3 = load::<f64>("in_x3");
+    check(x.rfftn(None, None, Norm::Backward), "rfftn_x");
+    check(x.rfftn(Some(&[4, 7]), Some(&[1, 0]), Norm::Backward), "rfftn_x_s47_axes10");
+    check(x.rfft2(None, Norm::Ortho), "rfft2_x_ortho");
+    check(x3.rfftn(None, Some(&[0, -1]), Norm::Backward), "rfftn_x3_axes02");
+    real(s.irfftn(None, None, Norm::Backward), "irfftn_s");
+    real(s.irfft2(Some(&[2, 7]), Norm::Backward), "irfft2_s_s27");
+    real(z.irfftn(None, Some(&[1, 0]), Norm::Forward), "irfftn_z_axes10_forward");
     close(&fftfreq(7, 0.3).to_vec(), &load::<f64>("fftfreq_7_0p3").to_vec());
     close(&rfftfreq(8, 2.0).to_vec(), &load::<f64>("rfftfreq_8_2").to_vec());
 }

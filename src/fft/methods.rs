@@ -3,15 +3,16 @@
 
 use num_complex::Complex;
 
-use super::plan::{run_lanes, FftReal, Fill};
+use super::lanes::{transform_lanes, ComplexLanes, InverseRealLanes, LaneFft, RealLanes, Source};
+use super::plan::FftReal;
+use super::static_len::RfftAxis;
 use super::{FftElem, Norm};
 use crate::alloc::try_vec_with_capacity;
 use crate::error::ShapeError;
 use crate::exec::forms::forms;
 use crate::exec::Par;
-use crate::extents::{Axis, DynRank, Extents};
+use crate::extents::{Axis, AxisAt, DynRank, Extents};
 use crate::layout::Layout;
-use crate::ops::axiswise::dyn_view;
 use crate::storage::DenseStorage;
 use crate::tensor::Tensor;
 
@@ -35,19 +36,18 @@ impl Kind {
     }
 }
 
-/// The transform of every lane along `axis`, as a row-major [`DynRank`] tensor of complex
-/// elements (for `irfft`, their real parts are the answer).
-fn along<T: FftElem, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
+/// The transform `lanes(n)` of every lane along `axis` (each made into the transform's
+/// input by `conv`), as a row-major [`DynRank`] tensor.
+fn along<T: FftElem, E: Extents, S: Layout<E>, St: DenseStorage<T>, L: LaneFft<T::Real>>(
     t: &Tensor<T, E, S, St>,
-    n: Option<usize>,
-    axis: Axis,
-    norm: Norm,
+    (n, axis, norm): (Option<usize>, Axis, Norm),
     kind: Kind,
     par: Par,
-) -> Result<Tensor<Complex<T::Real>, DynRank>, ShapeError> {
+    lanes: impl FnOnce(usize) -> L,
+    conv: impl Fn(T) -> L::In + Sync,
+) -> Result<Tensor<L::Out, DynRank>, ShapeError> {
     let op = kind.op();
-    let rank = t.rank();
-    let axis = axis.resolve(op, rank)?;
+    let axis = axis.resolve(op, t.rank())?;
     let dims = t.shape();
     let m = dims[axis];
     let n = match (n, kind) {
@@ -62,41 +62,49 @@ fn along<T: FftElem, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
             reason: format!("{n} points along axis {axis} (extent {m}): an FFT needs at least one"),
         });
     }
-    let keep = match kind {
-        Kind::Rfft => n / 2 + 1,
-        _ => n,
+    // Row-major operands are read in place; any other layout is copied once.
+    let owned;
+    let src = match t.as_slice() {
+        Some(s) => s,
+        None => {
+            owned = t.to_vec_op(op)?;
+            &owned[..]
+        }
     };
-    // The lanes made contiguous: the axis moved last, then copied in that order.
-    let mut perm: Vec<usize> = (0..rank).filter(|&k| k != axis).collect();
-    perm.push(axis);
-    let view = dyn_view(t).try_into_permuted(&perm)?;
-    let mut lanes = try_vec_with_capacity(op, t.numel())?;
-    lanes.extend(view.iter().map(|x| x.to_complex()));
-    let (fill, inverse) = match kind {
-        Kind::Fft | Kind::Rfft => (Fill::Crop, false),
-        Kind::Ifft => (Fill::Crop, true),
-        Kind::Irfft => (Fill::Hermitian, true),
-    };
-    let scale = norm.scale::<T::Real>(n, inverse);
-    // The lanes' count from the other axes: an empty axis padded by `n` still has lanes.
-    let count = dims.iter().enumerate().filter(|&(k, _)| k != axis).map(|(_, &d)| d).product();
-    let out = run_lanes(op, &lanes, count, m, n, keep, fill, inverse, scale, par)?;
-    let mut out_dims: Vec<usize> = perm.iter().map(|&k| dims[k]).collect();
-    out_dims[rank - 1] = keep;
-    let out = Tensor::try_from_vec(DynRank::new(out_dims), out).map_err(|(e, _)| e)?;
-    if axis + 1 == rank {
-        return Ok(out);
-    }
-    let mut back = vec![0; rank];
-    for (j, &k) in perm.iter().enumerate() {
-        back[k] = j;
-    }
-    out.try_permute(&back)?.try_to_standard_layout()
+    // Planning allocates about n points outside the crate's fallible allocation: ask
+    // for the result's room first, so that a length too large is an `Err`, not an abort.
+    let keep = if matches!(kind, Kind::Rfft) { n / 2 + 1 } else { n };
+    let room = dims.iter().enumerate().try_fold(1usize, |p, (k, &d)| p.checked_mul(if k == axis { keep } else { d }));
+    let room = room.ok_or_else(|| ShapeError::Overflow { op, dims: dims.clone() })?;
+    drop(try_vec_with_capacity::<Complex<T::Real>>(op, room.max(n))?);
+    let lf = lanes(n);
+    let scale = norm.scale::<T::Real>(n, matches!(kind, Kind::Ifft | Kind::Irfft));
+    let out = transform_lanes(op, &Source { src, dims: &dims, axis, conv }, &lf, scale, par)?;
+    let mut out_dims = dims;
+    out_dims[axis] = lf.out_len();
+    Tensor::try_from_vec(DynRank::new(out_dims), out).map_err(|(e, _)| e)
+}
+
+/// `fft` (or `ifft`) along one axis.
+fn complex_along<T: FftElem, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
+    t: &Tensor<T, E, S, St>,
+    (n, axis): (Option<usize>, Axis),
+    norm: Norm,
+    inverse: bool,
+    par: Par,
+) -> Result<Tensor<Complex<T::Real>, DynRank>, ShapeError> {
+    let kind = if inverse { Kind::Ifft } else { Kind::Fft };
+    along(t, (n, axis, norm), kind, par, |n| ComplexLanes::new(n, inverse), |x: T| x.to_complex())
 }
 
 /// The result with the operand's rank as its extents type.
 fn with_rank<X, E: Extents>(t: Tensor<X, DynRank>) -> Result<Tensor<X, E::Dynamic>, ShapeError> {
     t.try_into_extents::<E::Dynamic>().map_err(|(e, _)| e)
+}
+
+/// The result with static extents `E2` (the same values, checked again at run time).
+fn with_extents<X, E2: Extents>(t: Tensor<X, DynRank>) -> Result<Tensor<X, E2>, ShapeError> {
+    t.try_into_extents::<E2>().map_err(|(e, _)| e)
 }
 
 /// The axes and lengths of an n-dimensional transform, as numpy's `fftn` reads `s` and
@@ -145,11 +153,55 @@ fn along_axes<T: FftElem, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
         data.extend(t.iter().map(|x| x.to_complex()));
         return Tensor::try_from_vec(DynRank::new(t.shape()), data).map_err(|(e, _)| e);
     };
-    let mut out = along(t, n0, Axis::from(a0), norm, kind, par)?;
+    let inverse = matches!(kind, Kind::Ifft);
+    let mut out = complex_along(t, (n0, Axis::from(a0)), norm, inverse, par)?;
     for &(a, n) in rest {
-        out = along(&out, n, Axis::from(a), norm, kind, par)?;
+        out = complex_along(&out, (n, Axis::from(a)), norm, inverse, par)?;
     }
     Ok(out)
+}
+
+/// numpy's `rfftn`: `rfft` along the last of the axes, then `fft` along the others.
+fn real_axes<R: FftReal + FftElem<Real = R>, E: Extents, S: Layout<E>, St: DenseStorage<R>>(
+    t: &Tensor<R, E, S, St>,
+    (s, axes): (Option<&[usize]>, Option<&[isize]>),
+    norm: Norm,
+    par: Par,
+) -> Result<Tensor<Complex<R>, DynRank>, ShapeError> {
+    let plan = axes_and_lengths("rfftn", &t.shape(), s, axes)?;
+    let Some((&(last, n), rest)) = plan.split_last() else {
+        return Err(no_axes("rfftn"));
+    };
+    let mut out = along(t, (n, Axis::from(last), norm), Kind::Rfft, par, RealLanes::new, |x: R| x)?;
+    for &(a, n) in rest.iter().rev() {
+        out = complex_along(&out, (n, Axis::from(a)), norm, false, par)?;
+    }
+    Ok(out)
+}
+
+/// numpy's `irfftn`: `ifft` along all but the last of the axes, then `irfft` along it.
+fn inverse_real_axes<R: FftReal, E: Extents, S: Layout<E>, St: DenseStorage<Complex<R>>>(
+    t: &Tensor<Complex<R>, E, S, St>,
+    (s, axes): (Option<&[usize]>, Option<&[isize]>),
+    norm: Norm,
+    par: Par,
+) -> Result<Tensor<R, DynRank>, ShapeError> {
+    let plan = axes_and_lengths("irfftn", &t.shape(), s, axes)?;
+    let Some((&(last, n), rest)) = plan.split_last() else {
+        return Err(no_axes("irfftn"));
+    };
+    let Some((&(a0, n0), others)) = rest.split_first() else {
+        return along(t, (n, Axis::from(last), norm), Kind::Irfft, par, InverseRealLanes::new, |x: Complex<R>| x);
+    };
+    let mut out = complex_along(t, (n0, Axis::from(a0)), norm, true, par)?;
+    for &(a, n) in others {
+        out = complex_along(&out, (n, Axis::from(a)), norm, true, par)?;
+    }
+    along(&out, (n, Axis::from(last), norm), Kind::Irfft, par, InverseRealLanes::new, |x: Complex<R>| x)
+}
+
+fn no_axes(op: &'static str) -> ShapeError {
+    ShapeError::InvalidArgument { op, reason: "no axes: the real transform needs a last axis".into() }
 }
 
 /// # FFT (feature `fft`)
@@ -160,7 +212,7 @@ impl<T: FftElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, 
         pub fn try_fft_with[](&self, n: Option<usize>, axis: impl Into<Axis>, norm: Norm) with par
             -> Result<Tensor<Complex<T::Real>, E::Dynamic>, ShapeError>
         {
-            with_rank::<_, E>(along(self, n, axis.into(), norm, Kind::Fft, par)?)
+            with_rank::<_, E>(complex_along(self, (n, axis.into()), norm, false, par)?)
         }
         /// See [`Tensor::fft`].
         ///
@@ -191,7 +243,7 @@ impl<T: FftElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, 
         pub fn try_ifft_with[](&self, n: Option<usize>, axis: impl Into<Axis>, norm: Norm) with par
             -> Result<Tensor<Complex<T::Real>, E::Dynamic>, ShapeError>
         {
-            with_rank::<_, E>(along(self, n, axis.into(), norm, Kind::Ifft, par)?)
+            with_rank::<_, E>(complex_along(self, (n, axis.into()), norm, true, par)?)
         }
         /// See [`Tensor::ifft`].
         pub fn try_ifft;
@@ -207,6 +259,58 @@ impl<T: FftElem, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, 
         pub fn ifft;
         /// See [`Tensor::ifft`].
         pub fn ifft_with;
+    }
+
+    forms! {
+        /// [`Tensor::fft_axis`] with an explicit choice of threads; `Err` for an empty
+        /// axis, or a [`DynRank`] tensor without axis `I`.
+        pub fn try_fft_axis_with[const I: usize]::<I>(&self, norm: Norm) with par
+            -> Result<Tensor<Complex<T::Real>, E>, ShapeError>
+        where [E: AxisAt<I>]
+        {
+            with_extents(complex_along(self, (None, Axis::from(I)), norm, false, par)?)
+        }
+        /// See [`Tensor::fft_axis`].
+        pub fn try_fft_axis;
+        /// [`Tensor::fft`] along axis `I` named at compile time, of every point (numpy's
+        /// `n=None`): the result keeps the operand's extents in its type.
+        ///
+        /// ```
+        /// use mdtensor::{ext, fft::Norm, tensor};
+        /// let a = tensor![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
+        /// let f = a.fft_axis::<1>(Norm::Backward);
+        /// let _: &ext![2, 3] = f.extents();
+        /// assert_eq!(f.to_vec(), a.fft(None, 1, Norm::Backward).to_vec());
+        /// ```
+        pub fn fft_axis;
+        /// See [`Tensor::fft_axis`].
+        pub fn fft_axis_with;
+    }
+
+    forms! {
+        /// [`Tensor::ifft_axis`] with an explicit choice of threads; `Err` as
+        /// [`Tensor::try_fft_axis`].
+        pub fn try_ifft_axis_with[const I: usize]::<I>(&self, norm: Norm) with par
+            -> Result<Tensor<Complex<T::Real>, E>, ShapeError>
+        where [E: AxisAt<I>]
+        {
+            with_extents(complex_along(self, (None, Axis::from(I)), norm, true, par)?)
+        }
+        /// See [`Tensor::ifft_axis`].
+        pub fn try_ifft_axis;
+        /// [`Tensor::ifft`] along axis `I` named at compile time, of every point: the
+        /// result keeps the operand's extents in its type.
+        ///
+        /// ```
+        /// use mdtensor::{ext, fft::Norm, tensor};
+        /// let a = tensor![1.0_f64, 2.0, 3.0];
+        /// let back = a.fft_axis::<0>(Norm::Ortho).ifft_axis::<0>(Norm::Ortho);
+        /// let _: &ext![3] = back.extents();
+        /// assert!(back.iter().zip(a.iter()).all(|(b, x)| (b.re - x).abs() < 1e-12));
+        /// ```
+        pub fn ifft_axis;
+        /// See [`Tensor::ifft_axis`].
+        pub fn ifft_axis_with;
     }
 
     forms! {
@@ -296,7 +400,7 @@ impl<R: FftReal + FftElem<Real = R>, E: Extents, S: Layout<E>, St: DenseStorage<
         pub fn try_rfft_with[](&self, n: Option<usize>, axis: impl Into<Axis>, norm: Norm) with par
             -> Result<Tensor<Complex<R>, E::Dynamic>, ShapeError>
         {
-            with_rank::<_, E>(along(self, n, axis.into(), norm, Kind::Rfft, par)?)
+            with_rank::<_, E>(along(self, (n, axis.into(), norm), Kind::Rfft, par, RealLanes::new, |x: R| x)?)
         }
         /// See [`Tensor::rfft`].
         pub fn try_rfft;
@@ -314,6 +418,82 @@ impl<R: FftReal + FftElem<Real = R>, E: Extents, S: Layout<E>, St: DenseStorage<
         /// See [`Tensor::rfft`].
         pub fn rfft_with;
     }
+
+    forms! {
+        /// [`Tensor::rfft_axis`] with an explicit choice of threads; `Err` as
+        /// [`Tensor::try_fft_axis`].
+        pub fn try_rfft_axis_with[const I: usize]::<I>(&self, norm: Norm) with par
+            -> Result<Tensor<Complex<R>, <E as RfftAxis<I>>::Output>, ShapeError>
+        where [E: RfftAxis<I>]
+        {
+            with_extents(along(self, (None, Axis::from(I), norm), Kind::Rfft, par, RealLanes::new, |x: R| x)?)
+        }
+        /// See [`Tensor::rfft_axis`].
+        pub fn try_rfft_axis;
+        /// [`Tensor::rfft`] along axis `I` named at compile time, of every point: a static
+        /// extent `N` gives `N/2 + 1` terms in the result's type ([`RfftAxis`]).
+        ///
+        /// ```
+        /// use mdtensor::{ext, fft::Norm, tensor};
+        /// let x = tensor![[1.0, 2.0, 3.0, 4.0, 5.0], [0.0, 1.0, 0.0, 1.0, 0.0]];
+        /// let r = x.rfft_axis::<1>(Norm::Backward);
+        /// let _: &ext![2, 3] = r.extents();
+        /// assert_eq!(r.to_vec(), x.rfft(None, 1, Norm::Backward).to_vec());
+        /// ```
+        pub fn rfft_axis;
+        /// See [`Tensor::rfft_axis`].
+        pub fn rfft_axis_with;
+    }
+
+    forms! {
+        /// [`Tensor::rfftn`] with an explicit choice of threads; `Err` as
+        /// [`Tensor::try_fftn`], and for no axes.
+        pub fn try_rfftn_with[](&self, s: Option<&[usize]>, axes: Option<&[isize]>, norm: Norm) with par
+            -> Result<Tensor<Complex<R>, E::Dynamic>, ShapeError>
+        {
+            with_rank::<_, E>(real_axes(self, (s, axes), norm, par)?)
+        }
+        /// See [`Tensor::rfftn`].
+        ///
+        /// ```
+        /// use mdtensor::{fft::Norm, tensor};
+        /// assert!(tensor![[1.0, 2.0]].try_rfftn(None, Some(&[]), Norm::Backward).is_err());
+        /// ```
+        pub fn try_rfftn;
+        /// numpy's `rfftn(a, s, axes, norm)`: [`Tensor::rfft`] along the last of the axes
+        /// (all by default; the last `s.len()` when only `s` is given), then
+        /// [`Tensor::fft`] along the others; the last axis keeps `s[-1]/2 + 1` terms.
+        ///
+        /// ```
+        /// use mdtensor::{fft::Norm, tensor};
+        /// let a = tensor![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
+        /// let r = a.rfftn(None, None, Norm::Backward);
+        /// assert_eq!(r.shape(), [2, 2]);
+        /// let full = a.fftn(None, None, Norm::Backward);
+        /// for (i, j) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+        ///     assert!((r[[i, j]] - full[[i, j]]).norm() < 1e-12);
+        /// }
+        /// ```
+        pub fn rfftn;
+        /// See [`Tensor::rfftn`].
+        pub fn rfftn_with;
+    }
+
+    forms! {
+        /// See [`Tensor::rfft2`]; `Err` as [`Tensor::try_rfftn`] (and for rank below 2).
+        pub fn try_rfft2[](&self, s: Option<&[usize]>, norm: Norm) -> Result<Tensor<Complex<R>, E::Dynamic>, ShapeError>
+        {
+            self.try_rfftn_with(s, Some(&[-2, -1]), norm, Par::Auto)
+        }
+        /// numpy's `rfft2(a, s, norm)`: [`Tensor::rfftn`] over the last two axes.
+        ///
+        /// ```
+        /// use mdtensor::{fft::Norm, tensor};
+        /// let a = tensor![[1.0, 2.0], [3.0, 4.0]];
+        /// assert_eq!(a.rfft2(None, Norm::Backward), a.rfftn(None, None, Norm::Backward));
+        /// ```
+        pub fn rfft2;
+    }
 }
 
 /// # FFT (feature `fft`): real signals
@@ -324,11 +504,7 @@ impl<R: FftReal, E: Extents, S: Layout<E>, St: DenseStorage<Complex<R>>> Tensor<
         pub fn try_irfft_with[](&self, n: Option<usize>, axis: impl Into<Axis>, norm: Norm) with par
             -> Result<Tensor<R, E::Dynamic>, ShapeError>
         {
-            let z = along(self, n, axis.into(), norm, Kind::Irfft, par)?;
-            let dims = z.shape();
-            let mut re = try_vec_with_capacity("irfft", z.numel())?;
-            re.extend(z.iter().map(|c| c.re));
-            with_rank::<_, E>(Tensor::try_from_vec(DynRank::new(dims), re).map_err(|(e, _)| e)?)
+            with_rank::<_, E>(along(self, (n, axis.into(), norm), Kind::Irfft, par, InverseRealLanes::new, |x: Complex<R>| x)?)
         }
         /// See [`Tensor::irfft`].
         pub fn try_irfft;
@@ -344,5 +520,47 @@ impl<R: FftReal, E: Extents, S: Layout<E>, St: DenseStorage<Complex<R>>> Tensor<
         pub fn irfft;
         /// See [`Tensor::irfft`].
         pub fn irfft_with;
+    }
+
+    forms! {
+        /// [`Tensor::irfftn`] with an explicit choice of threads; `Err` as
+        /// [`Tensor::try_rfftn`].
+        pub fn try_irfftn_with[](&self, s: Option<&[usize]>, axes: Option<&[isize]>, norm: Norm) with par
+            -> Result<Tensor<R, E::Dynamic>, ShapeError>
+        {
+            with_rank::<_, E>(inverse_real_axes(self, (s, axes), norm, par)?)
+        }
+        /// See [`Tensor::irfftn`].
+        pub fn try_irfftn;
+        /// numpy's `irfftn(a, s, axes, norm)`: [`Tensor::ifft`] along all but the last of
+        /// the axes, then [`Tensor::irfft`] along it (`s[-1]` points, by default
+        /// `2·(m − 1)` for `m` terms).
+        ///
+        /// ```
+        /// use mdtensor::{fft::Norm, tensor};
+        /// let a = tensor![[1.0_f64, 2.0, 3.0], [4.0, 5.0, 6.0]];
+        /// let back = a.rfftn(None, None, Norm::Ortho).irfftn(Some(&[2, 3]), None, Norm::Ortho);
+        /// assert!(back.iter().zip(a.iter()).all(|(b, x)| (b - x).abs() < 1e-12));
+        /// ```
+        pub fn irfftn;
+        /// See [`Tensor::irfftn`].
+        pub fn irfftn_with;
+    }
+
+    forms! {
+        /// See [`Tensor::irfft2`]; `Err` as [`Tensor::try_irfftn`] (and for rank below 2).
+        pub fn try_irfft2[](&self, s: Option<&[usize]>, norm: Norm) -> Result<Tensor<R, E::Dynamic>, ShapeError>
+        {
+            self.try_irfftn_with(s, Some(&[-2, -1]), norm, Par::Auto)
+        }
+        /// numpy's `irfft2(a, s, norm)`: [`Tensor::irfftn`] over the last two axes.
+        ///
+        /// ```
+        /// use mdtensor::{fft::Norm, tensor};
+        /// let a = tensor![[1.0_f64, 2.0], [3.0, 4.0]];
+        /// let back = a.rfft2(None, Norm::Backward).irfft2(Some(&[2, 2]), Norm::Backward);
+        /// assert!(back.iter().zip(a.iter()).all(|(b, x)| (b - x).abs() < 1e-12));
+        /// ```
+        pub fn irfft2;
     }
 }

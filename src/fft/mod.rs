@@ -6,6 +6,8 @@
 //! | `np.fft.fft(a, n, axis, norm)`, `ifft` | [`fft`](crate::Tensor::fft), [`ifft`](crate::Tensor::ifft) |
 //! | `rfft` (real input), `irfft` (real output) | [`rfft`](crate::Tensor::rfft), [`irfft`](crate::Tensor::irfft) |
 //! | `fftn(a, s, axes, norm)`, `ifftn`, `fft2`, `ifft2` | [`fftn`](crate::Tensor::fftn), [`ifftn`](crate::Tensor::ifftn), [`fft2`](crate::Tensor::fft2), [`ifft2`](crate::Tensor::ifft2) |
+//! | `rfftn(a, s, axes, norm)`, `irfftn`, `rfft2`, `irfft2` | [`rfftn`](crate::Tensor::rfftn), [`irfftn`](crate::Tensor::irfftn), [`rfft2`](crate::Tensor::rfft2), [`irfft2`](crate::Tensor::irfft2) |
+//! | `fft(a, axis=I)`, `ifft`, `rfft` with static extents | [`fft_axis::<I>`](crate::Tensor::fft_axis), [`ifft_axis::<I>`](crate::Tensor::ifft_axis), [`rfft_axis::<I>`](crate::Tensor::rfft_axis) ([`RfftAxis`]: `N` points give `N/2 + 1` terms in the type) |
 //! | `fftfreq(n, d)`, `rfftfreq(n, d)` | [`fftfreq`], [`rfftfreq`] |
 //! | `fftshift(x, axes)`, `ifftshift` | [`fftshift`](crate::Tensor::fftshift), [`ifftshift`](crate::Tensor::ifftshift) |
 //!
@@ -14,10 +16,12 @@
 //! `irfft`), row-major, with the operand's rank (dynamic extents). `n` crops or zero-pads
 //! the axis as numpy's; [`Norm`] is numpy's `norm`. Negative axes count from the end.
 //!
-//! How it runs: the lanes along the axis are gathered into contiguous scratch (whatever
-//! the layout), each lane is transformed in place by a rustfft plan (planned once per
-//! length and direction and kept for the process), and lanes are split across rayon's
-//! threads when the work is large enough (`Par`).
+//! How it runs: row-major operands are read in place (other layouts copied once); lanes
+//! are gathered in batches into reused buffers (neighbouring lanes together when the axis
+//! is not the last) and transformed by rustfft plans, or realfft's for `rfft`/`irfft`
+//! (half the work of a complex transform), planned once per length and direction and kept
+//! for the process; results go straight to a row-major output, and lanes are split across
+//! rayon's threads when the work is large enough (`Par`).
 //!
 //! ```
 //! use mdtensor::{fft::Norm, tensor, Complex64};
@@ -31,11 +35,14 @@
 
 mod convolve;
 mod freq;
+mod lanes;
 mod methods;
 mod plan;
+mod static_len;
 
 pub use freq::{fftfreq, rfftfreq, try_fftfreq, try_rfftfreq};
 pub use plan::FftReal;
+pub use static_len::{RfftAxis, RfftDim};
 
 use num_complex::Complex;
 

@@ -39,10 +39,10 @@ pub enum ConvMethod {
 }
 
 /// The shorter input's length from which [`ConvMethod::Auto`] uses FFTs. The direct sum
-/// costs `n·k` multiply-adds, the FFT route three transforms of about `n + k` points
-/// whatever `k`; the bench `convolve_crossover` (benches/numpy2.rs) finds them equal near
-/// 256 taps (docs/DESIGN.md, "Einsum and FFT", has the run).
-pub const FFT_FROM: usize = 256;
+/// costs `n·k` multiply-adds, the FFT route (overlap-save blocks) about `n log k`; the
+/// bench `convolve_crossover` (benches/numpy2.rs) finds them equal near 64 taps
+/// (docs/DESIGN.md, "Einsum and FFT", has the run).
+pub const FFT_FROM: usize = 64;
 
 /// An element `convolve` and `correlate` take: every matrix-product element type.
 pub trait ConvElem: GemmElem {
