@@ -90,6 +90,8 @@ mod comm;
 mod csr;
 mod elementwise;
 mod exchange;
+mod expr;
+mod expr_ops;
 mod halo;
 mod matmul;
 mod placement;
@@ -100,11 +102,14 @@ mod tensor;
 
 pub use comm::{initialize, Comm, Grid, Mesh};
 pub use csr::DistCsr;
+pub use expr::{DBinary, DScalar, DUnary, DistExpr};
+pub use expr_ops::IntoDistExpr;
 pub use halo::Halo;
 /// The `mpi` crate (rsmpi 0.8) this module is built on, for calls of your own.
 pub use mpi;
 pub use placement::{
-    AxisSumPlacement, Block2d, MatmulPlacement, Placement, PlacementFor, Replicate, SamePlacement, Shard,
+    AxisSumPlacement, Block2d, ElementwisePlacement, MatmulPlacement, Placement, PlacementFor, Replicate,
+    SamePlacement, Shard,
 };
 pub use random::UniformElem;
 pub use split::split_range;

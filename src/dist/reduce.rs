@@ -14,7 +14,7 @@ use mpi::traits::CommunicatorCollectives;
 use num_traits::Zero;
 
 /// Every rank's `part` (`n` elements each), in rank order on every rank.
-fn all_parts<T: DistElem>(op: &'static str, comm: &Comm, part: &[T]) -> Result<Vec<T>, DistError> {
+pub(crate) fn all_parts<T: DistElem>(op: &'static str, comm: &Comm, part: &[T]) -> Result<Vec<T>, DistError> {
     let total = part.len().checked_mul(comm.size()).ok_or(DistError::CountOverflow { op, count: usize::MAX })?;
     super::comm::to_count(op, total)?;
     let mut all = try_vec_filled(op, total, T::default())?;
@@ -42,9 +42,7 @@ impl<T: DistElem + Zero, E: Extents, P: PlacementFor<E>> DTensor<T, E, P> {
         if P::REPLICATED {
             return Ok(local);
         }
-        agree(comm, op, self.fingerprint(op).finish(), true)?;
-        let parts = all_parts(op, comm, &[local])?;
-        Ok(Tensor::<T, (crate::extents::Dyn,)>::try_from_vec([parts.len()], parts)?.sum())
+        super::expr::sum_across(op, comm, self.fingerprint(op).finish(), Ok(local))
     }
 
     /// Sums along axis `I` (numpy's `a.sum(axis=I)`), keeping the placement where it can:
