@@ -165,18 +165,40 @@ fn uniform_is_the_same_for_any_rank_count(w: &Comm, d: &mut Draw) -> Result<(), 
     check(g.iter().all(|&x| (0.0..1.0).contains(&x)), || "uniform out of [0, 1)".into())
 }
 
+/// Two `m × n` matrices, a row and a column, on the host and distributed (the matrices in
+/// row blocks, the row and the column replicated).
+struct Operands {
+    x: Tensor<f64, ext![_, _]>,
+    y: Tensor<f64, ext![_, _]>,
+    row: Tensor<f64, ext![_]>,
+    col: Tensor<f64, ext![_, 1]>,
+    dx: DTensor<f64, ext![_, _], Shard<0>>,
+    dy: DTensor<f64, ext![_, _], Shard<0>>,
+    drow: DTensor<f64, ext![_], Replicate>,
+    dcol: DTensor<f64, ext![_, 1], Replicate>,
+}
+
+fn operands(w: &Comm, m: usize, n: usize) -> Result<Operands, String> {
+    let fy = |[i, j]: [usize; 2]| f(j, i) + 1.0;
+    let frow = |[j]: [usize; 1]| j as f64 * 0.5;
+    let fcol = |[i, _]: [usize; 2]| i as f64 - 2.0;
+    Ok(Operands {
+        x: Tensor::from_fn([m, n], |[i, j]: [usize; 2]| f(i, j)),
+        y: Tensor::from_fn([m, n], fy),
+        row: Tensor::from_fn([n], frow),
+        col: Tensor::from_fn([m, 1], fcol),
+        dx: DTensor::from_fn(w, [m, n], |[i, j]: [usize; 2]| f(i, j)).map_err(e2s)?,
+        dy: DTensor::from_fn(w, [m, n], fy).map_err(e2s)?,
+        drow: DTensor::from_fn(w, [n], frow).map_err(e2s)?,
+        dcol: DTensor::from_fn(w, [m, 1], fcol).map_err(e2s)?,
+    })
+}
+
 fn elementwise_and_broadcasting(w: &Comm, d: &mut Draw) -> Result<(), String> {
     for _ in 0..3 {
         let (m, n) = (d.dim(), d.dim());
-        let x = Tensor::<f64, ext![_, _]>::from_fn([m, n], |[i, j]| f(i, j));
-        let y = Tensor::<f64, ext![_, _]>::from_fn([m, n], |[i, j]| f(j, i) + 1.0);
-        let row = Tensor::<f64, ext![_]>::from_fn([n], |[j]| j as f64 * 0.5);
-        let col = Tensor::<f64, ext![_, 1]>::from_fn([m, 1], |[i, _]| i as f64 - 2.0);
+        let Operands { x, y, row, col, dx, dy, drow, dcol } = operands(w, m, n)?;
         let expect = (&x * 2.0 - &y * &x + &row + &col).eval();
-        let dx = DTensor::<f64, ext![_, _], Shard<0>>::from_fn(w, [m, n], |[i, j]| f(i, j)).map_err(e2s)?;
-        let dy = DTensor::<f64, ext![_, _], Shard<0>>::from_fn(w, [m, n], |[i, j]| f(j, i) + 1.0).map_err(e2s)?;
-        let drow = DTensor::<f64, ext![_], Replicate>::from_fn(w, [n], |[j]| j as f64 * 0.5).map_err(e2s)?;
-        let dcol = DTensor::<f64, ext![_, 1], Replicate>::from_fn(w, [m, 1], |[i, _]| i as f64 - 2.0).map_err(e2s)?;
         let z = dx.zip_blocks(&dy, |a, b| (a * 2.0 - b * a).eval()).map_err(e2s)?;
         let z = z.zip_replicated(&drow, |a, r| (a + r).eval()).map_err(e2s)?;
         let z = z.zip_replicated(&dcol, |a, c| (a + c).eval()).map_err(e2s)?;
@@ -194,14 +216,7 @@ fn elementwise_and_broadcasting(w: &Comm, d: &mut Draw) -> Result<(), String> {
 fn operators_fuse_and_broadcast(w: &Comm, d: &mut Draw) -> Result<(), String> {
     for _ in 0..3 {
         let (m, n) = (d.dim(), d.dim());
-        let x = Tensor::<f64, ext![_, _]>::from_fn([m, n], |[i, j]| f(i, j));
-        let y = Tensor::<f64, ext![_, _]>::from_fn([m, n], |[i, j]| f(j, i) + 1.0);
-        let row = Tensor::<f64, ext![_]>::from_fn([n], |[j]| j as f64 * 0.5);
-        let col = Tensor::<f64, ext![_, 1]>::from_fn([m, 1], |[i, _]| i as f64 - 2.0);
-        let dx = DTensor::<f64, ext![_, _], Shard<0>>::from_fn(w, [m, n], |[i, j]| f(i, j)).map_err(e2s)?;
-        let dy = DTensor::<f64, ext![_, _], Shard<0>>::from_fn(w, [m, n], |[i, j]| f(j, i) + 1.0).map_err(e2s)?;
-        let drow = DTensor::<f64, ext![_], Replicate>::from_fn(w, [n], |[j]| j as f64 * 0.5).map_err(e2s)?;
-        let dcol = DTensor::<f64, ext![_, 1], Replicate>::from_fn(w, [m, 1], |[i, _]| i as f64 - 2.0).map_err(e2s)?;
+        let Operands { x, y, row, col, dx, dy, drow, dcol } = operands(w, m, n)?;
         // One fused expression with two replicated operands broadcast against row blocks.
         let expect = (&x * 2.0 - &y * &x + &row + &col).eval();
         let z = (&dx * 2.0 - &dy * &dx + &drow + &dcol).try_eval().map_err(e2s)?;

@@ -29,6 +29,19 @@ use num_traits::{Float, Zero};
 /// The operation named in the errors of an elementwise expression.
 const OP: &str = "elementwise";
 
+/// The host's unary math methods (those bounded on [`Inexact`]), lazily.
+macro_rules! unary_methods {
+    ($(($method:ident, $Op:ident, $what:literal)),*) => {$(
+        #[doc = concat!($what, " of every element, lazily.")]
+        fn $method(self) -> DUnary<Self, crate::ops::$Op>
+        where
+            Self::Elem: Inexact,
+        {
+            self.map(crate::ops::$Op)
+        }
+    )*};
+}
+
 /// A lazily evaluated elementwise expression of distributed tensors: what `&a + &b`,
 /// `&a * 2.0`, `a.exp()` build from [`DTensor`]s (see the [module docs](self)). Nothing is
 /// computed until [`try_eval`](DistExpr::try_eval) (a new [`DTensor`], same placement, no
@@ -131,48 +144,14 @@ pub trait DistExpr: Sized {
     fn map<F: UnaryOp<Self::Elem>>(self, f: F) -> DUnary<Self, F> {
         DUnary { inner: self, f }
     }
-    /// `eˣ` of every element, lazily.
-    fn exp(self) -> DUnary<Self, crate::ops::ExpOp>
-    where
-        Self::Elem: Inexact,
-    {
-        self.map(crate::ops::ExpOp)
-    }
-    /// The natural logarithm of every element, lazily.
-    fn ln(self) -> DUnary<Self, crate::ops::LnOp>
-    where
-        Self::Elem: Inexact,
-    {
-        self.map(crate::ops::LnOp)
-    }
-    /// The square root of every element, lazily.
-    fn sqrt(self) -> DUnary<Self, crate::ops::SqrtOp>
-    where
-        Self::Elem: Inexact,
-    {
-        self.map(crate::ops::SqrtOp)
-    }
-    /// The sine of every element, lazily.
-    fn sin(self) -> DUnary<Self, crate::ops::SinOp>
-    where
-        Self::Elem: Inexact,
-    {
-        self.map(crate::ops::SinOp)
-    }
-    /// The cosine of every element, lazily.
-    fn cos(self) -> DUnary<Self, crate::ops::CosOp>
-    where
-        Self::Elem: Inexact,
-    {
-        self.map(crate::ops::CosOp)
-    }
-    /// The hyperbolic tangent of every element, lazily.
-    fn tanh(self) -> DUnary<Self, crate::ops::TanhOp>
-    where
-        Self::Elem: Inexact,
-    {
-        self.map(crate::ops::TanhOp)
-    }
+    unary_methods!(
+        (exp, ExpOp, "`eˣ`"),
+        (ln, LnOp, "The natural logarithm"),
+        (sqrt, SqrtOp, "The square root"),
+        (sin, SinOp, "The sine"),
+        (cos, CosOp, "The cosine"),
+        (tanh, TanhOp, "The hyperbolic tangent")
+    );
 }
 
 /// The result's global extents and mesh.

@@ -4,7 +4,7 @@
 //! accumulating its block of C with the host's matrix kernel).
 
 use super::comm::{agree_on, to_count, Grid, Mesh};
-use super::placement::{Block2d, MatmulPlacement, PlacementFor};
+use super::placement::{Block2d, MatmulRhs, PlacementFor};
 use super::split::{owner_of, split_range};
 use super::tensor::{DTensor, DistElem};
 use crate::alloc::{try_vec_filled, try_vec_with_capacity};
@@ -40,7 +40,7 @@ fn gemm_into<T: GemmElem>(a: &[T], b: &[T], c: &mut [T], m: usize, k: usize, n: 
 
 impl<T: DistElem + GemmElem, E: Extents<Index = [usize; 2]>, P: PlacementFor<E>> DTensor<T, E, P> {
     /// The matrix product `self @ rhs` (numpy's `@` for two matrices), placed by
-    /// [`MatmulPlacement`]: `Shard<0> @ Replicate` multiplies each rank's rows and
+    /// [`MatmulPlacement`](super::MatmulPlacement): `Shard<0> @ Replicate` multiplies each rank's rows and
     /// communicates nothing; `Block2d @ Block2d` is SUMMA on the grid (collective). Static
     /// inner extents that differ are compile errors, dynamic ones an `Err` on every rank.
     ///
@@ -58,10 +58,9 @@ impl<T: DistElem + GemmElem, E: Extents<Index = [usize; 2]>, P: PlacementFor<E>>
     pub fn matmul<E2: Extents<Index = [usize; 2]>, Q>(
         &self,
         rhs: &DTensor<T, E2, Q>,
-    ) -> Result<DTensor<T, <E as MatMulShape<E2>>::Output, <P as MatmulPlacement<Q>>::Output>, DistError>
+    ) -> Result<DTensor<T, <E as MatMulShape<E2>>::Output, <Q as MatmulRhs<P>>::Output>, DistError>
     where
-        Q: PlacementFor<E2>,
-        P: MatmulPlacement<Q>,
+        Q: PlacementFor<E2> + MatmulRhs<P>,
         E: MatMulShape<E2>,
     {
         let op = "matmul";
@@ -83,7 +82,7 @@ impl<T: DistElem + GemmElem, E: Extents<Index = [usize; 2]>, P: PlacementFor<E>>
             }
             .into())
         };
-        if !<P as MatmulPlacement<Q>>::SUMMA {
+        if !<Q as MatmulRhs<P>>::SUMMA {
             // Each rank holds whole rows of A and all of B: no communication, so no
             // agreement either (the error, if any, is the same on every rank that agrees
             // on the shapes).
@@ -92,14 +91,14 @@ impl<T: DistElem + GemmElem, E: Extents<Index = [usize; 2]>, P: PlacementFor<E>>
             let len = rows.len().checked_mul(n).ok_or(ShapeError::Overflow { op, dims: vec![m, n] })?;
             let mut c = try_vec_filled(op, len, T::zero())?;
             gemm_into(self.data(), rhs.data(), &mut c, rows.len(), k, n)?;
-            let mesh = <P as MatmulPlacement<Q>>::output_mesh(&self.mesh);
+            let mesh = <Q as MatmulRhs<P>>::output_mesh(&self.mesh);
             return DTensor::from_parts(out, vec![rows, 0..n], mesh, c);
         }
         let key = self.fingerprint(op).bytes(&rhs.fingerprint(op).finish().to_le_bytes()).finish();
         let out = agree_on(self.mesh.comm(), op, key, shape)?;
-        let grid = <P as MatmulPlacement<Q>>::grid(&self.mesh).ok_or(DistError::OtherMesh { op })?;
+        let grid = <Q as MatmulRhs<P>>::grid(&self.mesh).ok_or(DistError::OtherMesh { op })?;
         let c = summa(op, grid, self.data(), rhs.data(), [m, k, n])?;
-        let mesh = <P as MatmulPlacement<Q>>::output_mesh(&self.mesh);
+        let mesh = <Q as MatmulRhs<P>>::output_mesh(&self.mesh);
         let block = Block2d::block_of_grid([m, n], grid);
         DTensor::from_parts(out, block, mesh, c)
     }

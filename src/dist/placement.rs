@@ -216,6 +216,32 @@ impl MatmulPlacement<Block2d> for Block2d {
     }
 }
 
+/// [`MatmulPlacement`] written on the right operand's placement: `Q: MatmulRhs<P>` holds
+/// exactly when `P: MatmulPlacement<Q>`. [`DTensor::matmul`](super::DTensor::matmul)
+/// bounds the right operand, whose placement is still being inferred when rustc looks the
+/// method up, so that a pair of placements with no product is reported with
+/// [`MatmulPlacement`]'s message rather than as a method that does not exist.
+pub trait MatmulRhs<P: Placement>: Placement {
+    /// The placement of the product.
+    type Output: Placement;
+    /// Whether the product is SUMMA on a grid.
+    const SUMMA: bool;
+    /// The product's mesh.
+    fn output_mesh(mesh: &P::Mesh) -> <Self::Output as Placement>::Mesh;
+    /// The grid, for SUMMA.
+    fn grid(mesh: &P::Mesh) -> Option<&Grid>;
+}
+impl<P: MatmulPlacement<Q>, Q: Placement> MatmulRhs<P> for Q {
+    type Output = P::Output;
+    const SUMMA: bool = P::SUMMA;
+    fn output_mesh(mesh: &P::Mesh) -> <P::Output as Placement>::Mesh {
+        P::output_mesh(mesh)
+    }
+    fn grid(mesh: &P::Mesh) -> Option<&Grid> {
+        P::grid(mesh)
+    }
+}
+
 /// The placement of a sum along axis `I`: summing the sharded axis gives a replicated
 /// result (local sums, then an all-reduce); summing another axis keeps the shard (its
 /// axis number drops by one past `I`) and communicates nothing.
