@@ -10,12 +10,12 @@
 //! copy). Every check is made on global extents and placement types alone, so it gives
 //! the same verdict on every rank.
 
-use super::comm::{agree_on, Comm, Mesh};
+use super::comm::{Comm, Mesh};
 use super::placement::{ElementwisePlacement, Placement, Replicate};
-use super::reduce::all_parts;
+use super::reduce::sum_across;
 use super::tensor::{fingerprint_of, DTensor, DistElem};
 use crate::error::{checked_numel, DistError, ShapeError};
-use crate::extents::{broadcast_shapes_into, BroadcastWith, Dyn, Extents};
+use crate::extents::{broadcast_shapes_into, BroadcastWith, Extents};
 use crate::layout::Strided;
 use crate::ops::expr::{Binary, BinaryOp, Expr, ExprShape, Owned, ScalarLeaf, Unary, UnaryOp};
 use crate::ops::Reductions;
@@ -43,10 +43,12 @@ macro_rules! unary_methods {
 }
 
 /// A lazily evaluated elementwise expression of distributed tensors: what `&a + &b`,
-/// `&a * 2.0`, `a.exp()` build from [`DTensor`]s (see the [module docs](self)). Nothing is
-/// computed until [`try_eval`](DistExpr::try_eval) (a new [`DTensor`], same placement, no
-/// communication) or a reduction ([`sum`](DistExpr::sum), [`mean`](DistExpr::mean): the
-/// host's fused reduction of the block, then one all-reduce, with no temporary).
+/// `&a * 2.0`, `a.exp()` build from [`DTensor`]s and scalars. Nothing is computed until
+/// [`try_eval`](DistExpr::try_eval) (a new [`DTensor`], same placement, no communication) or a reduction ([`sum`](DistExpr::sum), [`mean`](DistExpr::mean): the
+/// host's fused reduction of the block, then one all-reduce, with no temporary). Then the
+/// tree becomes the host's lazy expression over this rank's blocks, each operand read only
+/// where it lines up with the result's block (a replicated operand through a strided view
+/// of that part, no copy), and runs once, fused as on the host.
 ///
 /// Operands must be placed alike or be replicated (a scalar counts as replicated): other
 /// pairs are compile errors ([`ElementwisePlacement`]); static extents that do not
@@ -162,19 +164,6 @@ fn placed<X: DistExpr>(x: &X) -> Result<(Vec<usize>, <X::Placement as Placement>
         reason: "an expression of scalars alone has no mesh".into(),
     })?;
     Ok((x.global_dims()?, mesh.clone()))
-}
-
-/// The ranks' partial sums added pairwise in rank order, the same bits on every rank,
-/// after the ranks agree on `key` and on every rank's `local` having succeeded.
-pub(crate) fn sum_across<T: DistElem + Zero>(
-    op: &'static str,
-    comm: &Comm,
-    key: u64,
-    local: Result<T, DistError>,
-) -> Result<T, DistError> {
-    let local = agree_on(comm, op, key, local)?;
-    let parts = all_parts(op, comm, &[local])?;
-    Ok(Tensor::<T, (Dyn,)>::try_from_vec([parts.len()], parts)?.sum())
 }
 
 /// The slice of an operand (global extents `own`, holding `held` of them, placed by `P`)
