@@ -15,15 +15,23 @@
 //!   `all_reduce_into`;
 //! * `summa`: SUMMA on a 1×p and a p×1 grid vs the host's matmul of the whole matrices on
 //!   one rank, in GFLOP/s per rank;
-//! * `stencil`: a 5-point step with `update_halos(1)`, per step.
+//! * `stencil`: a 5-point step with `update_halos(1)`, per step (`DIST_STEPS`, default
+//!   20); its peer is `dist_stencil_mpi4py.py` (mpi4py + numpy, the same step and sizes:
+//!   `mpirun -n 2 python3 benches/dist_stencil_mpi4py.py 4096 100`);
+//! * with the bench feature `scalapack` (Debian's `libscalapack-openmpi-dev`), ScaLAPACK's
+//!   `pdgemm` on the same grids beside each SUMMA line.
 //!
 //! Each line gives the bytes this rank sends per operation.
 
 use mdtensor::dist::mpi::collective::SystemOperation;
 use mdtensor::dist::mpi::traits::CommunicatorCollectives;
-use mdtensor::dist::{initialize, Block2d, Comm, DTensor, Grid, Shard};
-use mdtensor::{ext, prelude::*, Tensor};
+use mdtensor::dist::{initialize, Block2d, Comm, DTensor, DistExpr, Grid, Shard};
+use mdtensor::{ext, prelude::*, s, Tensor};
 use std::time::Instant;
+
+#[cfg(feature = "scalapack")]
+#[path = "dist_scalapack.rs"]
+mod scalapack;
 
 fn env(name: &str, default: usize) -> usize {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
@@ -79,6 +87,17 @@ fn main() -> Result<(), mdtensor::Error> {
         std::hint::black_box(total);
     });
     report(&w, "fused", "host (2x + 1).sum() + bare all_reduce_into", t, 8, "");
+    let t = time(&w, 10, || {
+        std::hint::black_box((&a * 2.0 + 1.0).sum().unwrap());
+    });
+    report(&w, "fused", "(&a * 2.0 + 1.0).sum(), no temporary", t, sum_bytes, "");
+    let t = time(&w, 10, || {
+        let local = (a.local() * 2.0 + 1.0).sum();
+        let mut total = 0.0;
+        w.raw().all_reduce_into(&local, &mut total, SystemOperation::sum());
+        std::hint::black_box(total);
+    });
+    report(&w, "fused", "host fused (2x + 1).sum() + bare all_reduce_into", t, 8, "");
     drop(a);
 
     let m = env("DIST_MATMUL", 1024);
@@ -107,11 +126,13 @@ fn main() -> Result<(), mdtensor::Error> {
         });
         let per_rank = flops / p as f64 / t / 1e9;
         report(&w, "summa", &format!("SUMMA {m}² on {r}x{c}"), t, bytes, &format!("{per_rank:.1} GFLOP/s per rank"));
+        #[cfg(feature = "scalapack")]
+        scalapack::pdgemm(&w, shape, m, flops);
     }
 
     let s = env("DIST_STENCIL", 2048);
     let mut u = DTensor::<f64, ext![_, _], Shard<0>>::uniform(&w, [s, s], 3)?;
-    let steps = 20;
+    let steps = env("DIST_STEPS", 20);
     let t = time(&w, steps, || {
         let h = u.update_halos(1).unwrap();
         let (r0, own) = (h.rows.start, h.own.start);
@@ -131,6 +152,27 @@ fn main() -> Result<(), mdtensor::Error> {
             .unwrap();
         u = next;
     });
-    report(&w, "stencil", &format!("5-point step {s}², update_halos(1)"), t, 2 * 8 * s + 24, "");
+    report(&w, "stencil", &format!("5-point step {s}², update_halos(1), from_fn"), t, 2 * 8 * s + 24, "");
+    // The same step as one fused host expression over slices of the halo block (the
+    // plate's edges are kept: only its interior rows and columns are assigned).
+    let t = time(&w, steps, || {
+        let h = u.update_halos(1).unwrap();
+        let (r0, own) = (h.rows.start, h.own.clone());
+        let (lo, hi) = (own.start.max(1), own.end.min(s - 1));
+        let mut next = u.local().clone();
+        if lo < hi {
+            let d = &h.data;
+            let (a, b) = (lo - r0, hi - r0);
+            let c = d.slice(s![a..b, 1..s - 1]);
+            let up = d.slice(s![a - 1..b - 1, 1..s - 1]);
+            let down = d.slice(s![a + 1..b + 1, 1..s - 1]);
+            let left = d.slice(s![a..b, 0..s - 2]);
+            let right = d.slice(s![a..b, 2..s]);
+            next.slice_mut(s![lo - own.start..hi - own.start, 1..s - 1])
+                .assign(&c + (&up + &down + &left + &right - &c * 4.0) * 0.2);
+        }
+        *u.local_mut() = next;
+    });
+    report(&w, "stencil", &format!("5-point step {s}², update_halos(1), sliced expression"), t, 2 * 8 * s + 24, "");
     Ok(())
 }

@@ -7,7 +7,7 @@
 //! mpirun -n 3 target/debug/examples/dist_heat      # or run it alone, as one rank
 //! ```
 
-use mdtensor::dist::{initialize, Comm, DTensor, Replicate, Shard};
+use mdtensor::dist::{initialize, Comm, DTensor, DistExpr, Replicate, Shard};
 use mdtensor::{ext, Tensor};
 
 type Plate = DTensor<f64, ext![_, _], Shard<0>>;
@@ -36,7 +36,8 @@ fn main() -> Result<(), mdtensor::Error> {
     let (m, n) = (61, 47);
     // A hot square in the middle of a cold plate; each rank fills its own rows only.
     let hot = |[i, j]: [usize; 2]| if (20..40).contains(&i) && (15..30).contains(&j) { 100.0 } else { 0.0 };
-    let mut u = Plate::from_fn(&world, [m, n], hot)?;
+    let start = Plate::from_fn(&world, [m, n], hot)?;
+    let mut u = start.clone();
     for _ in 0..200 {
         u = step(&u, 0.2)?;
     }
@@ -44,9 +45,14 @@ fn main() -> Result<(), mdtensor::Error> {
     let profile = u.sum_axis::<1>()?.all_gather()?; // row sums: no communication, then gathered
     let weights = DTensor::<f64, ext![_, 1], Replicate>::from_fn(&world, [n, 1], |[j, _]| j as f64)?;
     let centre = u.matmul(&weights)?.sum()? / total; // the heat's mean column
+                                                     // Elementwise expressions are written as on the host and fused block by block; a
+                                                     // reduction of one needs no temporary.
+    let energy = (&u * &u).sum()?;
+    let moved = (&u - &start).map(|x: f64| x.abs()).sum()? * 0.5;
     if world.rank() == 0 {
         println!("total heat {total:.6}");
         println!("mean column {centre:.6}");
+        println!("energy {energy:.6}, heat moved {moved:.6}");
         println!("row sums 10, 30, 50: {:.6} {:.6} {:.6}", profile[[10]], profile[[30]], profile[[50]]);
     }
     Ok(())

@@ -10,7 +10,7 @@
 
 use mdtensor::dist::mpi::collective::SystemOperation;
 use mdtensor::dist::mpi::traits::CommunicatorCollectives;
-use mdtensor::dist::{initialize, Block2d, Comm, DTensor, Grid, Replicate, Shard};
+use mdtensor::dist::{initialize, Block2d, Comm, DTensor, DistExpr, Grid, Replicate, Shard};
 use mdtensor::error::DistError;
 use mdtensor::prelude::*;
 use mdtensor::{ext, Tensor};
@@ -165,18 +165,40 @@ fn uniform_is_the_same_for_any_rank_count(w: &Comm, d: &mut Draw) -> Result<(), 
     check(g.iter().all(|&x| (0.0..1.0).contains(&x)), || "uniform out of [0, 1)".into())
 }
 
+/// Two `m × n` matrices, a row and a column, on the host and distributed (the matrices in
+/// row blocks, the row and the column replicated).
+struct Operands {
+    x: Tensor<f64, ext![_, _]>,
+    y: Tensor<f64, ext![_, _]>,
+    row: Tensor<f64, ext![_]>,
+    col: Tensor<f64, ext![_, 1]>,
+    dx: DTensor<f64, ext![_, _], Shard<0>>,
+    dy: DTensor<f64, ext![_, _], Shard<0>>,
+    drow: DTensor<f64, ext![_], Replicate>,
+    dcol: DTensor<f64, ext![_, 1], Replicate>,
+}
+
+fn operands(w: &Comm, m: usize, n: usize) -> Result<Operands, String> {
+    let fy = |[i, j]: [usize; 2]| f(j, i) + 1.0;
+    let frow = |[j]: [usize; 1]| j as f64 * 0.5;
+    let fcol = |[i, _]: [usize; 2]| i as f64 - 2.0;
+    Ok(Operands {
+        x: Tensor::from_fn([m, n], |[i, j]: [usize; 2]| f(i, j)),
+        y: Tensor::from_fn([m, n], fy),
+        row: Tensor::from_fn([n], frow),
+        col: Tensor::from_fn([m, 1], fcol),
+        dx: DTensor::from_fn(w, [m, n], |[i, j]: [usize; 2]| f(i, j)).map_err(e2s)?,
+        dy: DTensor::from_fn(w, [m, n], fy).map_err(e2s)?,
+        drow: DTensor::from_fn(w, [n], frow).map_err(e2s)?,
+        dcol: DTensor::from_fn(w, [m, 1], fcol).map_err(e2s)?,
+    })
+}
+
 fn elementwise_and_broadcasting(w: &Comm, d: &mut Draw) -> Result<(), String> {
     for _ in 0..3 {
         let (m, n) = (d.dim(), d.dim());
-        let x = Tensor::<f64, ext![_, _]>::from_fn([m, n], |[i, j]| f(i, j));
-        let y = Tensor::<f64, ext![_, _]>::from_fn([m, n], |[i, j]| f(j, i) + 1.0);
-        let row = Tensor::<f64, ext![_]>::from_fn([n], |[j]| j as f64 * 0.5);
-        let col = Tensor::<f64, ext![_, 1]>::from_fn([m, 1], |[i, _]| i as f64 - 2.0);
+        let Operands { x, y, row, col, dx, dy, drow, dcol } = operands(w, m, n)?;
         let expect = (&x * 2.0 - &y * &x + &row + &col).eval();
-        let dx = DTensor::<f64, ext![_, _], Shard<0>>::from_fn(w, [m, n], |[i, j]| f(i, j)).map_err(e2s)?;
-        let dy = DTensor::<f64, ext![_, _], Shard<0>>::from_fn(w, [m, n], |[i, j]| f(j, i) + 1.0).map_err(e2s)?;
-        let drow = DTensor::<f64, ext![_], Replicate>::from_fn(w, [n], |[j]| j as f64 * 0.5).map_err(e2s)?;
-        let dcol = DTensor::<f64, ext![_, 1], Replicate>::from_fn(w, [m, 1], |[i, _]| i as f64 - 2.0).map_err(e2s)?;
         let z = dx.zip_blocks(&dy, |a, b| (a * 2.0 - b * a).eval()).map_err(e2s)?;
         let z = z.zip_replicated(&drow, |a, r| (a + r).eval()).map_err(e2s)?;
         let z = z.zip_replicated(&dcol, |a, c| (a + c).eval()).map_err(e2s)?;
@@ -187,6 +209,59 @@ fn elementwise_and_broadcasting(w: &Comm, d: &mut Draw) -> Result<(), String> {
         // A block of another shape is refused (on every rank alike).
         let wrong = dx.map_blocks(|b| Tensor::<f64, ext![_]>::zeros([b.numel() + 1]));
         check(matches!(wrong, Err(DistError::LocalShape { .. })), || "map_blocks changing the shape".into())?;
+    }
+    Ok(())
+}
+
+fn operators_fuse_and_broadcast(w: &Comm, d: &mut Draw) -> Result<(), String> {
+    for _ in 0..3 {
+        let (m, n) = (d.dim(), d.dim());
+        let Operands { x, y, row, col, dx, dy, drow, dcol } = operands(w, m, n)?;
+        // One fused expression with two replicated operands broadcast against row blocks.
+        let expect = (&x * 2.0 - &y * &x + &row + &col).eval();
+        let z = (&dx * 2.0 - &dy * &dx + &drow + &dcol).try_eval().map_err(e2s)?;
+        let g = z.all_gather().map_err(e2s)?;
+        check(all_close(&g.to_vec(), &expect.to_vec()), || format!("operators {m}x{n}"))?;
+        // Unary methods, negation, a scalar on the left.
+        let expect = (-((&x - &y) * 0.01).exp() + (&x * &x + 1.0).sqrt() * 3.0).eval();
+        let z = (-((&dx - &dy) * 0.01).exp() + (&dx * &dx + 1.0).sqrt() * 3.0).try_eval().map_err(e2s)?;
+        check(all_close(&z.all_gather().map_err(e2s)?.to_vec(), &expect.to_vec()), || "unary".into())?;
+        let z = (2.0_f64 / (&dcol * &dcol + 1.0) - &dx).try_eval().map_err(e2s)?;
+        let expect = (2.0_f64 / (&col * &col + 1.0) - &x).eval();
+        check(all_close(&z.all_gather().map_err(e2s)?.to_vec(), &expect.to_vec()), || "scalar lhs".into())?;
+        // Reductions of an expression, without evaluating it.
+        let s = (&dx * &dy + &drow).sum().map_err(e2s)?;
+        check(close(s, (&x * &y + &row).sum()), || format!("fused sum {m}x{n}"))?;
+        let mu = (&dx - &dcol).mean().map_err(e2s)?;
+        check(close(mu, (&x - &col).mean()), || "fused mean".into())?;
+        // Replicated operands alone give a replicated result.
+        let r: DTensor<f64, ext![_, _], Replicate> = (&dcol * &drow).try_eval().map_err(e2s)?;
+        check(all_close(&r.local().to_vec(), &(&col * &row).eval().to_vec()), || "replicated".into())?;
+        // Column blocks and a 2-D block grid, each with a replicated operand.
+        let cx = dx.redistribute::<Shard<1>>().map_err(e2s)?;
+        let z = (&cx * &dcol + &drow).try_eval().map_err(e2s)?;
+        let expect = (&x * &col + &row).eval();
+        check(all_close(&z.all_gather().map_err(e2s)?.to_vec(), &expect.to_vec()), || "Shard<1>".into())?;
+        let grid = Grid::square(w).map_err(e2s)?;
+        let bx = dx.redistribute_onto::<Block2d>(&grid).map_err(e2s)?;
+        let by = dy.redistribute_onto::<Block2d>(&grid).map_err(e2s)?;
+        let z = (&bx - &by * &dcol + &drow).try_eval().map_err(e2s)?;
+        let expect = (&x - &y * &col + &row).eval();
+        check(all_close(&z.all_gather().map_err(e2s)?.to_vec(), &expect.to_vec()), || "Block2d".into())?;
+        check(close((&bx * &by).sum().map_err(e2s)?, (&x * &y).sum()), || "Block2d fused sum".into())?;
+        // Mistakes the types cannot see are the same `Err` on every rank, before any data moves.
+        let wide = DTensor::<f64, ext![_, _], Shard<0>>::zeros(w, [m, n + 1]).map_err(e2s)?;
+        check(matches!((&dx + &wide).try_eval(), Err(DistError::Shape(_))), || "dynamic mismatch".into())?;
+        check(matches!((&dx + &wide).sum(), Err(DistError::Shape(_))), || "dynamic mismatch in sum".into())?;
+        let flat = DTensor::<f64, ext![_, _], Shard<0>>::zeros(w, [1, n]).map_err(e2s)?;
+        let bad = (&dx + &flat).try_eval();
+        check(m == 1 || matches!(bad, Err(DistError::Shape(_))), || "broadcast along the sharded axis".into())?;
+        let low = DTensor::<f64, ext![_], Shard<0>>::zeros(w, [n]).map_err(e2s)?;
+        check(matches!((&dx + &low).try_eval(), Err(DistError::Shape(_))), || "sharded lower rank".into())?;
+        let me = Comm::from_mpi(mdtensor::dist::mpi::topology::SimpleCommunicator::self_comm());
+        let alone = DTensor::<f64, ext![_, _], Shard<0>>::zeros(&me, [m, n]).map_err(e2s)?;
+        let other = (&dx + &alone).try_eval();
+        check(w.size() == 1 || matches!(other, Err(DistError::OtherMesh { .. })), || "another mesh".into())?;
     }
     Ok(())
 }
@@ -366,6 +441,7 @@ fn main() {
         ("different_calls_are_an_error_everywhere", different_calls_are_an_error_everywhere),
         ("uniform_is_the_same_for_any_rank_count", uniform_is_the_same_for_any_rank_count),
         ("elementwise_and_broadcasting", elementwise_and_broadcasting),
+        ("operators_fuse_and_broadcast", operators_fuse_and_broadcast),
         ("reductions", reductions),
         ("products", products),
         ("halos_and_a_stencil", halos_and_a_stencil),

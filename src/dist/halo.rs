@@ -6,7 +6,7 @@ use super::comm::{agree_on, to_count, Mesh};
 use super::placement::{PlacementFor, Shard};
 use super::split::smallest_part;
 use super::tensor::{DTensor, DistElem};
-use crate::alloc::try_vec_filled;
+use crate::alloc::{try_vec_filled, try_vec_with_capacity};
 use crate::error::{checked_numel, DistError};
 use crate::extents::Extents;
 use crate::tensor::Tensor;
@@ -94,10 +94,12 @@ where
             }
         });
         let rows = own.start - up..own.end + down;
-        let mut all = try_vec_filled(op, rows.len() * row, T::default())?;
-        all[..top.len()].copy_from_slice(&top);
-        all[top.len()..top.len() + data.len()].copy_from_slice(data);
-        all[top.len() + data.len()..].copy_from_slice(&bottom);
+        // Filled by copies alone (no zeros first: the block is the bulk of a stencil step's
+        // memory traffic).
+        let mut all = try_vec_with_capacity(op, rows.len() * row)?;
+        all.extend_from_slice(&top);
+        all.extend_from_slice(data);
+        all.extend_from_slice(&bottom);
         let mut d: Vec<usize> = dims.to_vec();
         d[0] = rows.len();
         let data = Tensor::try_from_vec(E::Dynamic::from_dims(&d)?, all)?;

@@ -4,37 +4,43 @@
 //! accumulating its block of C with the host's matrix kernel).
 
 use super::comm::{agree_on, to_count, Grid, Mesh};
-use super::placement::{Block2d, MatmulPlacement, PlacementFor};
+use super::placement::{Block2d, MatmulRhs, PlacementFor};
 use super::split::{owner_of, split_range};
-use super::tensor::{block_dims, DTensor, DistElem};
+use super::tensor::{DTensor, DistElem};
 use crate::alloc::{try_vec_filled, try_vec_with_capacity};
 use crate::error::{DistError, ShapeError};
 use crate::extents::{Dyn, Extents, MatMulShape};
 use crate::ops::GemmElem;
-use crate::tensor::TensorView;
+use crate::tensor::{TensorView, TensorViewMut};
 use core::ops::Range;
 use mpi::traits::{Communicator, Root};
 
-/// The widest panel SUMMA broadcasts at once (columns of A, rows of B).
-const PANEL: usize = 256;
+/// The most elements SUMMA's two panels hold together (32 MiB of `f64`): panels are as
+/// wide as this allows (cut at every block edge), so that each rank makes few, large local
+/// products rather than many thin ones.
+const PANEL_BUDGET: usize = 1 << 22;
+/// The narrowest panel (when the budget would allow fewer columns).
+const PANEL_MIN: usize = 256;
 
-/// `a (m×k) @ b (k×n)` of row-major slices, added into `c (m×n)`.
-fn gemm_add<T: GemmElem>(a: &[T], b: &[T], c: &mut [T], m: usize, k: usize, n: usize) -> Result<(), DistError> {
-    if m == 0 || n == 0 || k == 0 {
+/// `c (m×k @ k×n) = a @ b` of row-major slices, written in place by the host's kernel.
+fn gemm_into<T: GemmElem>(a: &[T], b: &[T], c: &mut [T], m: usize, k: usize, n: usize) -> Result<(), DistError> {
+    if m == 0 || n == 0 {
+        return Ok(());
+    }
+    if k == 0 {
+        c.fill(T::zero());
         return Ok(());
     }
     let av = TensorView::<T, (Dyn, Dyn)>::try_from_shape([m, k], a)?;
     let bv = TensorView::<T, (Dyn, Dyn)>::try_from_shape([k, n], b)?;
-    let p = av.try_matmul(&bv)?;
-    for (x, &y) in c.iter_mut().zip(p.iter()) {
-        *x = *x + y;
-    }
+    let mut cv = TensorViewMut::<T, (Dyn, Dyn)>::try_from_shape_mut([m, n], c)?;
+    av.try_matmul_into(&bv, &mut cv)?;
     Ok(())
 }
 
 impl<T: DistElem + GemmElem, E: Extents<Index = [usize; 2]>, P: PlacementFor<E>> DTensor<T, E, P> {
     /// The matrix product `self @ rhs` (numpy's `@` for two matrices), placed by
-    /// [`MatmulPlacement`]: `Shard<0> @ Replicate` multiplies each rank's rows and
+    /// [`MatmulPlacement`](super::MatmulPlacement): `Shard<0> @ Replicate` multiplies each rank's rows and
     /// communicates nothing; `Block2d @ Block2d` is SUMMA on the grid (collective). Static
     /// inner extents that differ are compile errors, dynamic ones an `Err` on every rank.
     ///
@@ -52,10 +58,9 @@ impl<T: DistElem + GemmElem, E: Extents<Index = [usize; 2]>, P: PlacementFor<E>>
     pub fn matmul<E2: Extents<Index = [usize; 2]>, Q>(
         &self,
         rhs: &DTensor<T, E2, Q>,
-    ) -> Result<DTensor<T, <E as MatMulShape<E2>>::Output, <P as MatmulPlacement<Q>>::Output>, DistError>
+    ) -> Result<DTensor<T, <E as MatMulShape<E2>>::Output, <Q as MatmulRhs<P>>::Output>, DistError>
     where
-        Q: PlacementFor<E2>,
-        P: MatmulPlacement<Q>,
+        Q: PlacementFor<E2> + MatmulRhs<P>,
         E: MatMulShape<E2>,
     {
         let op = "matmul";
@@ -63,9 +68,9 @@ impl<T: DistElem + GemmElem, E: Extents<Index = [usize; 2]>, P: PlacementFor<E>>
         let shape = if self.mesh.shape() != rhs.mesh.shape() {
             Err(DistError::OtherMesh { op })
         } else if k == k2 {
-            // SUMMA's panels hold at most PANEL columns of m rows (or rows of n columns),
-            // counted by MPI in a C int.
-            let panel = m.max(n).saturating_mul(PANEL);
+            // SUMMA's panels (at most a block's columns of m rows, or rows of n columns)
+            // are counted by MPI in a C int.
+            let panel = m.max(n).saturating_mul(k);
             to_count(op, panel)
                 .and_then(|_| <<E as MatMulShape<E2>>::Output as Extents>::from_dims(&[m, n]).map_err(DistError::from))
         } else {
@@ -77,7 +82,7 @@ impl<T: DistElem + GemmElem, E: Extents<Index = [usize; 2]>, P: PlacementFor<E>>
             }
             .into())
         };
-        if !<P as MatmulPlacement<Q>>::SUMMA {
+        if !<Q as MatmulRhs<P>>::SUMMA {
             // Each rank holds whole rows of A and all of B: no communication, so no
             // agreement either (the error, if any, is the same on every rank that agrees
             // on the shapes).
@@ -85,15 +90,15 @@ impl<T: DistElem + GemmElem, E: Extents<Index = [usize; 2]>, P: PlacementFor<E>>
             let rows = self.block[0].clone();
             let len = rows.len().checked_mul(n).ok_or(ShapeError::Overflow { op, dims: vec![m, n] })?;
             let mut c = try_vec_filled(op, len, T::zero())?;
-            gemm_add(self.data(), rhs.data(), &mut c, rows.len(), k, n)?;
-            let mesh = <P as MatmulPlacement<Q>>::output_mesh(&self.mesh);
+            gemm_into(self.data(), rhs.data(), &mut c, rows.len(), k, n)?;
+            let mesh = <Q as MatmulRhs<P>>::output_mesh(&self.mesh);
             return DTensor::from_parts(out, vec![rows, 0..n], mesh, c);
         }
         let key = self.fingerprint(op).bytes(&rhs.fingerprint(op).finish().to_le_bytes()).finish();
         let out = agree_on(self.mesh.comm(), op, key, shape)?;
-        let grid = <P as MatmulPlacement<Q>>::grid(&self.mesh).ok_or(DistError::OtherMesh { op })?;
+        let grid = <Q as MatmulRhs<P>>::grid(&self.mesh).ok_or(DistError::OtherMesh { op })?;
         let c = summa(op, grid, self.data(), rhs.data(), [m, k, n])?;
-        let mesh = <P as MatmulPlacement<Q>>::output_mesh(&self.mesh);
+        let mesh = <Q as MatmulRhs<P>>::output_mesh(&self.mesh);
         let block = Block2d::block_of_grid([m, n], grid);
         DTensor::from_parts(out, block, mesh, c)
     }
@@ -106,8 +111,10 @@ impl Block2d {
     }
 }
 
-/// SUMMA over panels of the inner axis cut at every block boundary of both operands, so
-/// each panel of A lies in one grid column and each panel of B in one grid row.
+/// SUMMA over panels of the inner axis cut at every block edge of both operands (so each
+/// panel of A lies in one grid column and each panel of B in one grid row) and at most as
+/// wide as [`PANEL_BUDGET`] allows. The first panel's product is written straight into C,
+/// later ones through one reused buffer.
 fn summa<T: DistElem + GemmElem>(
     op: &'static str,
     grid: &Grid,
@@ -120,41 +127,53 @@ fn summa<T: DistElem + GemmElem>(
     let cols = split_range(n, q, j);
     let a_cols = split_range(k, q, j);
     let b_rows = split_range(k, p, i);
-    let mut c = try_vec_filled(op, block_dims(&[rows.clone(), cols.clone()]).iter().product(), T::zero())?;
-    let mut apanel: Vec<T> = try_vec_with_capacity(op, rows.len().saturating_mul(PANEL.min(k)))?;
-    let mut bpanel: Vec<T> = try_vec_with_capacity(op, cols.len().saturating_mul(PANEL.min(k)))?;
+    let (mr, nc) = (rows.len(), cols.len());
+    let width = (PANEL_BUDGET / (mr + nc).max(1)).max(PANEL_MIN).min(k.max(1));
+    let mut c = try_vec_filled(op, mr.saturating_mul(nc), T::zero())?;
+    let mut apanel: Vec<T> = try_vec_with_capacity(op, mr.saturating_mul(width))?;
+    let mut bpanel: Vec<T> = try_vec_with_capacity(op, nc.saturating_mul(width))?;
+    let mut partial: Vec<T> = Vec::new();
     let mut k0 = 0;
     while k0 < k {
         let (oa, ob) = (owner_of(k, q, k0), owner_of(k, p, k0));
-        let end = split_range(k, q, oa).end.min(split_range(k, p, ob).end).min(k0 + PANEL);
+        let end = split_range(k, q, oa).end.min(split_range(k, p, ob).end).min(k0 + width);
         let w = end - k0;
         // A's panel: rows of this grid row, columns k0..end, from grid column `oa`.
         apanel.clear();
         if j == oa {
             let lda = a_cols.len();
-            for r in 0..rows.len() {
+            for r in 0..mr {
                 let at = r * lda + (k0 - a_cols.start);
                 apanel.extend_from_slice(&a[at..at + w]);
             }
         } else {
-            apanel.resize(rows.len() * w, T::zero());
+            apanel.resize(mr * w, T::zero());
         }
         // B's panel: rows k0..end, columns of this grid column, from grid row `ob`.
         bpanel.clear();
         if i == ob {
-            let ldb = cols.len();
-            let at = (k0 - b_rows.start) * ldb;
-            bpanel.extend_from_slice(&b[at..at + w * ldb]);
+            let at = (k0 - b_rows.start) * nc;
+            bpanel.extend_from_slice(&b[at..at + w * nc]);
         } else {
-            bpanel.resize(w * cols.len(), T::zero());
+            bpanel.resize(w * nc, T::zero());
         }
         if !apanel.is_empty() {
-            grid.row_comm().process_at_rank(oa as i32).broadcast_into(&mut apanel[..]);
+            grid.row_comm().process_at_rank(to_count(op, oa)?).broadcast_into(&mut apanel[..]);
         }
         if !bpanel.is_empty() {
-            grid.col_comm().process_at_rank(ob as i32).broadcast_into(&mut bpanel[..]);
+            grid.col_comm().process_at_rank(to_count(op, ob)?).broadcast_into(&mut bpanel[..]);
         }
-        gemm_add(&apanel, &bpanel, &mut c, rows.len(), w, cols.len())?;
+        if k0 == 0 {
+            gemm_into(&apanel, &bpanel, &mut c, mr, w, nc)?;
+        } else {
+            if partial.len() != c.len() {
+                partial = try_vec_filled(op, c.len(), T::zero())?;
+            }
+            gemm_into(&apanel, &bpanel, &mut partial, mr, w, nc)?;
+            for (x, &y) in c.iter_mut().zip(&partial) {
+                *x = *x + y;
+            }
+        }
         k0 = end;
     }
     Ok(c)

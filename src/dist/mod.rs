@@ -11,6 +11,7 @@
 //! | build a block per rank | [`DTensor::from_fn`] (global indices), [`DTensor::zeros`], [`DTensor::uniform`] (same global tensor on any rank count) | no |
 //! | adopt blocks you computed | [`DTensor::from_local`] (validated) | agreement only |
 //! | move data | [`DTensor::scatter`], [`DTensor::gather`], [`DTensor::all_gather`], [`DTensor::redistribute`], [`DTensor::redistribute_onto`] (to or from a `Grid`) | yes |
+//! | elementwise expressions | `&a + &b`, `&a * 2.0`, `(&a - &b).exp()`, … ([`DistExpr`]: `try_eval`, `sum`, `mean`; fused per block, replicated operands broadcast) | no (reductions: one all-reduce) |
 //! | elementwise, block by block | [`DTensor::map_blocks`], [`DTensor::zip_blocks`], [`DTensor::zip_replicated`] (broadcasting a replicated operand) | no |
 //! | reduce | [`DTensor::sum`], [`DTensor::mean`], [`DTensor::max`], [`DTensor::min`], [`DTensor::sum_axis`] | yes (unless replicated; `sum_axis` only along the sharded axis) |
 //! | matrix products | [`DTensor::matmul`]: `Shard<0> @ Replicate`, `Block2d @ Block2d` (SUMMA) | SUMMA: yes |
@@ -33,9 +34,14 @@
 //!   collective the others left. Constructors, elementwise operations and the row-sharded ×
 //!   replicated product communicate nothing.
 //!
-//! MPI itself reports failures of its calls through its error handler, which by default
-//! ends the job (the `mpi` crate returns no error codes); what this module checks — shapes,
-//! placements, local blocks, counts that must fit a C `int`, roots, meshes — is an `Err`.
+//! What this module checks — shapes, placements, local blocks, counts that must fit a C
+//! `int`, roots, meshes, and the agreement of all ranks — is an `Err` before any data
+//! moves, so MPI is never handed an argument it would refuse. A failure inside MPI itself
+//! (a lost process, a network error, memory MPI cannot get) still ends the job: the `mpi`
+//! crate discards the return code of every call it wraps, so switching a communicator to
+//! `MPI_ERRORS_RETURN` would turn those failures into silent wrong results rather than
+//! errors. The communicators keep MPI's default handler, `MPI_ERRORS_ARE_FATAL`, which
+//! every communicator made here (grids, their rows and columns) inherits from `world`.
 //!
 //! The examples in this module's documentation run as MPI singletons (each doc test is a
 //! process of its own, one rank); the test binary `tests/dist.rs` runs the same
@@ -43,15 +49,15 @@
 //! `mpirun`. A program:
 //!
 //! ```
-//! use mdtensor::dist::{initialize, Comm, DTensor, Replicate, Shard};
-//! use mdtensor::{ext, prelude::*};
+//! use mdtensor::dist::{initialize, Comm, DTensor, DistExpr, Replicate, Shard};
+//! use mdtensor::ext;
 //! let universe = initialize().unwrap();
 //! let world = Comm::world(&universe);
 //! let x = DTensor::<f64, ext![_, 4], Shard<0>>::uniform(&world, [1000, 4], 7).unwrap();
 //! let w = DTensor::<f64, ext![4, 2], Replicate>::from_fn(&world, ext![4, 2], |[i, j]| (i + j) as f64).unwrap();
 //! let y = x.matmul(&w).unwrap();                          // row blocks, no communication
-//! let z = y.map_blocks(|b| (b * 2.0 + 1.0).eval()).unwrap(); // fused, block by block
-//! let total = z.sum().unwrap();                            // local sums + one all-reduce
+//! let z = (&y * 2.0 + 1.0).try_eval().unwrap();          // fused, block by block
+//! let total = (&z - &y).sum().unwrap();                    // fused local sums + one all-reduce
 //! if world.rank() == 0 {
 //!     println!("{total:.6}"); // the same on 1, 2 or 3 ranks, up to rounding
 //! }
@@ -90,6 +96,8 @@ mod comm;
 mod csr;
 mod elementwise;
 mod exchange;
+mod expr;
+mod expr_ops;
 mod halo;
 mod matmul;
 mod placement;
@@ -100,11 +108,14 @@ mod tensor;
 
 pub use comm::{initialize, Comm, Grid, Mesh};
 pub use csr::DistCsr;
+pub use expr::{DBinary, DScalar, DUnary, DistExpr};
+pub use expr_ops::IntoDistExpr;
 pub use halo::Halo;
 /// The `mpi` crate (rsmpi 0.8) this module is built on, for calls of your own.
 pub use mpi;
 pub use placement::{
-    AxisSumPlacement, Block2d, MatmulPlacement, Placement, PlacementFor, Replicate, SamePlacement, Shard,
+    AxisSumPlacement, Block2d, ElementwisePlacement, MatmulPlacement, MatmulRhs, Placement, PlacementFor, Replicate,
+    SamePlacement, Shard,
 };
 pub use random::UniformElem;
 pub use split::split_range;

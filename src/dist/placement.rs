@@ -22,6 +22,12 @@ pub trait Placement: Copy + Default + Debug + Send + Sync + 'static {
     /// Whether rank `src` is the one that sends its copy of shared elements to `dst` when
     /// data moves out of this placement (every element is sent by exactly one rank).
     fn sends_to(src: usize, dst: usize) -> bool;
+    /// Whether axis `axis` of a tensor is split over the ranks (for any rank count), so
+    /// that an operand of extent 1 there cannot be broadcast block by block.
+    fn splits(axis: usize) -> bool {
+        let _ = axis;
+        false
+    }
 }
 
 /// Every rank holds the whole tensor (DTensor's `Replicate`).
@@ -71,6 +77,9 @@ impl<const AXIS: usize> Placement for Shard<AXIS> {
     fn sends_to(_: usize, _: usize) -> bool {
         true
     }
+    fn splits(axis: usize) -> bool {
+        axis == AXIS
+    }
 }
 
 impl Placement for Block2d {
@@ -89,6 +98,9 @@ impl Placement for Block2d {
     }
     fn sends_to(_: usize, _: usize) -> bool {
         true
+    }
+    fn splits(axis: usize) -> bool {
+        axis < 2
     }
 }
 
@@ -113,6 +125,48 @@ impl<A: Dim, B: Dim> PlacementFor<(A, B)> for Block2d {}
 )]
 pub trait SamePlacement<Q: Placement>: Placement {}
 impl<P: Placement> SamePlacement<P> for P {}
+
+/// Placements that an elementwise expression can combine block by block with no
+/// communication, and the placement of the result: operands placed alike, or any
+/// placement with a replicated operand (a scalar counts as one), which each rank reads
+/// only where it lines up with its block.
+#[diagnostic::on_unimplemented(
+    message = "an elementwise expression cannot combine placements `{Self}` and `{Q}`",
+    label = "operands placed differently",
+    note = "operands must be placed alike, or one of them `Replicate`; move one explicitly with \
+            `redistribute::<{Self}>()` (mdtensor never redistributes silently)"
+)]
+pub trait ElementwisePlacement<Q: Placement>: Placement {
+    /// The placement of the result.
+    type Output: Placement;
+    /// The result's mesh, from the operand that is not replicated (`None` only for two
+    /// scalars).
+    fn mesh<'m>(lhs: Option<&'m Self::Mesh>, rhs: Option<&'m Q::Mesh>)
+        -> Option<&'m <Self::Output as Placement>::Mesh>;
+}
+impl<P: Placement> ElementwisePlacement<P> for P {
+    type Output = P;
+    fn mesh<'m>(lhs: Option<&'m P::Mesh>, rhs: Option<&'m P::Mesh>) -> Option<&'m P::Mesh> {
+        lhs.or(rhs)
+    }
+}
+macro_rules! with_replicate {
+    ($([$($g:tt)*] $P:ty),*) => {$(
+        impl<$($g)*> ElementwisePlacement<Replicate> for $P {
+            type Output = $P;
+            fn mesh<'m>(lhs: Option<&'m <$P as Placement>::Mesh>, _: Option<&'m Comm>) -> Option<&'m <$P as Placement>::Mesh> {
+                lhs
+            }
+        }
+        impl<$($g)*> ElementwisePlacement<$P> for Replicate {
+            type Output = $P;
+            fn mesh<'m>(_: Option<&'m Comm>, rhs: Option<&'m <$P as Placement>::Mesh>) -> Option<&'m <$P as Placement>::Mesh> {
+                rhs
+            }
+        }
+    )*};
+}
+with_replicate!([const A: usize] Shard<A>, [] Block2d);
 
 /// Placements a distributed matrix product takes, and the placement of its result.
 #[diagnostic::on_unimplemented(
@@ -159,6 +213,32 @@ impl MatmulPlacement<Block2d> for Block2d {
     }
     fn grid(mesh: &Grid) -> Option<&Grid> {
         Some(mesh)
+    }
+}
+
+/// [`MatmulPlacement`] written on the right operand's placement: `Q: MatmulRhs<P>` holds
+/// exactly when `P: MatmulPlacement<Q>`. [`DTensor::matmul`](super::DTensor::matmul)
+/// bounds the right operand, whose placement is still being inferred when rustc looks the
+/// method up, so that a pair of placements with no product is reported with
+/// [`MatmulPlacement`]'s message rather than as a method that does not exist.
+pub trait MatmulRhs<P: Placement>: Placement {
+    /// The placement of the product.
+    type Output: Placement;
+    /// Whether the product is SUMMA on a grid.
+    const SUMMA: bool;
+    /// The product's mesh.
+    fn output_mesh(mesh: &P::Mesh) -> <Self::Output as Placement>::Mesh;
+    /// The grid, for SUMMA.
+    fn grid(mesh: &P::Mesh) -> Option<&Grid>;
+}
+impl<P: MatmulPlacement<Q>, Q: Placement> MatmulRhs<P> for Q {
+    type Output = P::Output;
+    const SUMMA: bool = P::SUMMA;
+    fn output_mesh(mesh: &P::Mesh) -> <P::Output as Placement>::Mesh {
+        P::output_mesh(mesh)
+    }
+    fn grid(mesh: &P::Mesh) -> Option<&Grid> {
+        P::grid(mesh)
     }
 }
 

@@ -2,7 +2,7 @@
 //! of all ranks, gathered and added in rank order on every rank, so every rank gets the
 //! same bits and the result differs from one process's only by rounding.
 
-use super::comm::{agree, Comm, Mesh};
+use super::comm::{agree, agree_on, Comm, Mesh};
 use super::placement::{AxisSumPlacement, PlacementFor};
 use super::tensor::{DTensor, DistElem};
 use crate::alloc::try_vec_filled;
@@ -14,12 +14,25 @@ use mpi::traits::CommunicatorCollectives;
 use num_traits::Zero;
 
 /// Every rank's `part` (`n` elements each), in rank order on every rank.
-fn all_parts<T: DistElem>(op: &'static str, comm: &Comm, part: &[T]) -> Result<Vec<T>, DistError> {
+pub(crate) fn all_parts<T: DistElem>(op: &'static str, comm: &Comm, part: &[T]) -> Result<Vec<T>, DistError> {
     let total = part.len().checked_mul(comm.size()).ok_or(DistError::CountOverflow { op, count: usize::MAX })?;
     super::comm::to_count(op, total)?;
     let mut all = try_vec_filled(op, total, T::default())?;
     comm.raw().all_gather_into(part, &mut all[..]);
     Ok(all)
+}
+
+/// The ranks' partial sums added pairwise in rank order, the same bits on every rank,
+/// after the ranks agree on `key` and on every rank's `local` having succeeded.
+pub(crate) fn sum_across<T: DistElem + Zero>(
+    op: &'static str,
+    comm: &Comm,
+    key: u64,
+    local: Result<T, DistError>,
+) -> Result<T, DistError> {
+    let local = agree_on(comm, op, key, local)?;
+    let parts = all_parts(op, comm, &[local])?;
+    Ok(Tensor::<T, (crate::extents::Dyn,)>::try_from_vec([parts.len()], parts)?.sum())
 }
 
 impl<T: DistElem + Zero, E: Extents, P: PlacementFor<E>> DTensor<T, E, P> {
@@ -42,9 +55,7 @@ impl<T: DistElem + Zero, E: Extents, P: PlacementFor<E>> DTensor<T, E, P> {
         if P::REPLICATED {
             return Ok(local);
         }
-        agree(comm, op, self.fingerprint(op).finish(), true)?;
-        let parts = all_parts(op, comm, &[local])?;
-        Ok(Tensor::<T, (crate::extents::Dyn,)>::try_from_vec([parts.len()], parts)?.sum())
+        sum_across(op, comm, self.fingerprint(op).finish(), Ok(local))
     }
 
     /// Sums along axis `I` (numpy's `a.sum(axis=I)`), keeping the placement where it can:

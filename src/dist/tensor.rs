@@ -113,12 +113,18 @@ impl<T, E: Extents, P: Placement> DTensor<T, E, P> {
     }
     /// What every rank must agree on for an operation on this tensor.
     pub(crate) fn fingerprint(&self, op: &'static str) -> Fingerprint {
-        Fingerprint::new(op)
-            .bytes(core::any::type_name::<T>().as_bytes())
-            .bytes(P::name().as_bytes())
-            .usizes(&self.mesh.shape())
-            .usizes(self.global.dims().as_ref())
+        fingerprint_of::<T, P>(op, self.mesh.shape(), self.global.dims().as_ref())
     }
+}
+
+/// What every rank must agree on for an operation on elements `T` placed by `P` on a mesh
+/// of this shape, with these global extents.
+pub(crate) fn fingerprint_of<T, P: Placement>(op: &'static str, mesh: [usize; 2], dims: &[usize]) -> Fingerprint {
+    Fingerprint::new(op)
+        .bytes(core::any::type_name::<T>().as_bytes())
+        .bytes(P::name().as_bytes())
+        .usizes(&mesh)
+        .usizes(dims)
 }
 
 impl<T, E: Extents, P: Placement> DTensor<T, E, P> {
