@@ -57,8 +57,12 @@ mod convolve;
 mod lanes;
 
 mod quantile;
+// Several quantiles in one selection pass.
+mod quantiles;
 
 mod nan_reduce;
+// numpy's nanvar and nanstd.
+mod nan_var;
 
 mod tri;
 
@@ -116,9 +120,11 @@ pub use math::{
 };
 pub use meshgrid::{meshgrid, try_meshgrid, Indexing};
 pub use nan_reduce::{NanArgExtreme, NanExtreme, NanMean, NanProd, NanSum};
+pub use nan_var::NanVar;
 pub use norm::Norm;
 pub use pad::PadMode;
 pub use quantile::QuantileMethod;
+pub use quantiles::QuantileList;
 pub use reduce::{AxisReductions, Extreme, Logical, Mean, Prod, Reductions, Sum, Var};
 /// The run-time axis rules of the host reductions, shared with the device's.
 #[cfg(feature = "cuda")]
