@@ -63,6 +63,10 @@ mod quantiles;
 mod nan_reduce;
 // numpy's nanvar and nanstd.
 mod nan_var;
+// numpy's ptp.
+mod ptp;
+// numpy's nancumsum and nancumprod.
+mod nan_cumulative;
 
 mod tri;
 
@@ -123,6 +127,7 @@ pub use nan_reduce::{NanArgExtreme, NanExtreme, NanMean, NanProd, NanSum};
 pub use nan_var::NanVar;
 pub use norm::Norm;
 pub use pad::PadMode;
+pub use ptp::PeakToPeak;
 pub use quantile::QuantileMethod;
 pub use quantiles::QuantileList;
 pub use reduce::{AxisReductions, Extreme, Logical, Mean, Prod, Reductions, Sum, Var};
