@@ -1,4 +1,4 @@
-//! `nanvar`/`nanstd`, `ptp` and `nancumsum`/`nancumprod` against plain references on
+//! `nanvar`/`nanstd`, `ptp`, `nancumsum`/`nancumprod` and weighted `average` against plain references on
 //! random strided views of dynamic rank 0 to 4 (steps ±1, ±2, axes permuted), with NaN,
 //! and their hostile inputs.
 
@@ -92,6 +92,22 @@ proptest! {
         prop_assert!(lanes.iter().zip(&got).all(|(l, g)| close(g, &running(l, 0.0, |a, b| a + b))));
         let prods = per_lane(&f.nancumprod_dyn(neg).to_vec(), &shape, axis, |l| l);
         prop_assert!(lanes.iter().zip(&prods).all(|(l, g)| close(g, &running(l, 1.0, |a, b| a * b))));
+        // Weighted averages: positive weights from the position, so they never sum to 0.
+        let n = shape[axis];
+        let w = Tensor::<f64, (Dyn,)>::from_vec([n], (0..n).map(|k| 1.0 + (k % 3) as f64).collect());
+        let wavg = |l: &[f64]| l.iter().zip(w.to_vec()).map(|(x, w)| x * w).sum::<f64>() / w.to_vec().iter().sum::<f64>();
+        if n == 0 && !lanes.is_empty() {
+            prop_assert!(f.try_average_axis_dyn(&w, axis).is_err());
+        } else {
+            prop_assert!(close(&f.average_axis_dyn(&w, neg).to_vec(), &lanes.iter().map(|l| wavg(l)).collect::<Vec<_>>()));
+        }
+        let ww = Tensor::<f64, DynRank>::from_vec(shape.clone(), (0..r.len()).map(|k| 0.5 + (k % 4) as f64).collect());
+        let want = r.iter().zip(ww.to_vec()).map(|(x, w)| x * w).sum::<f64>() / ww.to_vec().iter().sum::<f64>();
+        if r.is_empty() {
+            prop_assert!(f.try_average(&ww).is_err());
+        } else {
+            prop_assert!(close(&[f.average(&ww)], &[want]));
+        }
     }
 }
 
@@ -123,4 +139,13 @@ fn hostile_inputs_are_errors_or_documented_values() {
     assert!(e.nanvar(0).is_nan());
     assert_eq!(e.nancumsum_dyn(0).dims(), [0, 3]);
     assert_eq!(a.nancumsum_dyn(0).to_vec(), [1.0, 0.0, 1.0, 0.0]);
+    // Weights: wrong shape, wrong length, not 1-D, summing to zero.
+    let w2 = Tensor::<f64, (Dyn,)>::from_vec([2], vec![1.0, -1.0]);
+    assert!(a.try_average(&w2).is_err());
+    assert!(a.try_average_axis_dyn(&w2, 0).is_err());
+    assert!(a.try_average_axis_dyn(&Tensor::<f64, (Dyn,)>::from_vec([3], vec![1.0; 3]), 0).is_err());
+    assert!(a.try_average_axis_dyn(&a, 0).is_err());
+    assert!(a.try_average_axis_dyn(&w2, 2).is_err());
+    assert!(a.try_average(&Tensor::<f64, DynRank>::from_vec(vec![2, 2], vec![1.0, -1.0, 0.0, 0.0])).is_err());
+    assert!(a.average(&Tensor::<f64, DynRank>::from_vec(vec![2, 2], vec![1.0; 4])).is_nan());
 }

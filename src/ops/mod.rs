@@ -67,6 +67,8 @@ mod nan_var;
 mod ptp;
 // numpy's nancumsum and nancumprod.
 mod nan_cumulative;
+// numpy's average with weights.
+mod average;
 
 mod tri;
 
