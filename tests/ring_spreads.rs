@@ -1,8 +1,9 @@
-//! `nanvar`/`nanstd`, `ptp`, `nancumsum`/`nancumprod` and weighted `average` against plain references on
+//! `nanvar`/`nanstd`, `ptp`, `nancumsum`/`nancumprod`, weighted `average` and
+//! `cov`/`corrcoef` against plain references on
 //! random strided views of dynamic rank 0 to 4 (steps ±1, ±2, axes permuted), with NaN,
 //! and their hostile inputs.
 
-use mdtensor::{Dyn, DynRank, SliceElem, Strided, Tensor, TensorView};
+use mdtensor::{ext, Dyn, DynRank, SliceElem, Strided, Tensor, TensorView};
 use proptest::prelude::*;
 
 mod common;
@@ -21,7 +22,10 @@ fn float_view<'a>(c: &StridedCase, t: &'a Tensor<f64, DynRank>) -> TensorView<'a
 
 fn close(got: &[f64], want: &[f64]) -> bool {
     got.len() == want.len()
-        && got.iter().zip(want).all(|(g, w)| (g.is_nan() && w.is_nan()) || (g - w).abs() <= 1e-10 * (1.0 + w.abs()))
+        && got
+            .iter()
+            .zip(want)
+            .all(|(g, w)| g == w || (g.is_nan() && w.is_nan()) || (g - w).abs() <= 1e-10 * (1.0 + w.abs()))
 }
 
 /// numpy's two-pass `nanvar` of a lane.
@@ -109,6 +113,58 @@ proptest! {
             prop_assert!(close(&[f.average(&ww)], &[want]));
         }
     }
+}
+
+/// numpy's `cov` of the rows of a row-major `k × n` matrix, two-pass.
+fn cov_ref(x: &[f64], k: usize, n: usize, ddof: f64) -> Vec<f64> {
+    let means: Vec<f64> = (0..k).map(|i| x[i * n..(i + 1) * n].iter().sum::<f64>() / n as f64).collect();
+    let div = (n as f64 - ddof).max(0.0);
+    let mut c = vec![0.0; k * k];
+    for i in 0..k {
+        for j in 0..k {
+            c[i * k + j] = (0..n).map(|t| (x[i * n + t] - means[i]) * (x[j * n + t] - means[j])).sum::<f64>() / div;
+        }
+    }
+    c
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn cov_and_corrcoef_match_reference(c in strided_case(2, 6), ddof in 0usize..3) {
+        let base = float_base(&c, false);
+        let f = float_view(&c, &base);
+        let shape = f.dims().to_vec();
+        let r = f.to_vec();
+        let (k, n) = match shape[..] {
+            [n] => (1, n),
+            [k, n] => (k, n),
+            _ => {
+                prop_assert!(f.try_cov_dyn(1).is_err() && f.try_corrcoef_dyn().is_err());
+                return Ok(());
+            }
+        };
+        let want = cov_ref(&r, k, n, ddof as f64);
+        let got = f.cov_dyn(ddof);
+        prop_assert_eq!(got.rank(), shape.len() * 2 - 2);
+        prop_assert!(close(&got.to_vec(), &want));
+        // The divisor cancels in the correlation (numpy's takes none).
+        let c0 = cov_ref(&r, k, n, 0.0);
+        let corr: Vec<f64> = (0..k * k).map(|p| (c0[p] / c0[p / k * k + p / k].sqrt() / c0[p % k * k + p % k].sqrt()).clamp(-1.0, 1.0)).collect();
+        prop_assert!(close(&f.corrcoef_dyn().to_vec(), &corr));
+    }
+}
+
+#[test]
+fn cov_keeps_static_rows() {
+    let x = Tensor::<f64, ext![3, 4]>::from_fn(ext![3, 4], |[i, j]| ((i * 5 + j * j) % 7) as f64);
+    let c: Tensor<f64, ext![3, 3]> = x.cov(1);
+    assert!(close(&c.to_vec(), &cov_ref(&x.to_vec(), 3, 4, 1.0)));
+    let r: Tensor<f64, ext![3, 3]> = x.corrcoef();
+    assert!((0..3).all(|i| (r.to_vec()[i * 4] - 1.0).abs() < 1e-15));
+    let d = Tensor::<f64, (Dyn, Dyn)>::from_vec([2, 0], vec![]);
+    assert!(d.cov(1).to_vec().iter().all(|x| x.is_nan()));
 }
 
 #[test]

@@ -4,7 +4,8 @@
 //! in place; the input is read where it lies, with no copy of the whole tensor (a fresh
 //! buffer of the input's size costs its page faults, more than selecting in it). Lanes
 //! whose elements are not adjacent are gathered [`TILE`] at a time, so that neighbouring
-//! lanes (a row-major tensor's columns) are read a cache line at a time. Groups of lanes go
+//! lanes (a row-major tensor's columns) are read a cache line at a time, into scratch lanes
+//! spaced so that they do not evict each other. Groups of lanes go
 //! to rayon's threads when the input is large ([`Par::Auto`]'s rule). The lanes are in
 //! row-major order of the other axes, as numpy's results.
 
@@ -60,22 +61,47 @@ impl<T: Copy> Lanes<'_, T> {
         }
     }
 
-    /// Copies the lanes starting at `bases` into consecutive runs of `n` in `scratch`.
-    fn gather(&self, bases: &[usize], scratch: &mut [T]) {
+    /// Copies the lanes starting at `bases` into runs of `n` in `scratch`, `ls` apart.
+    fn gather(&self, bases: &[usize], scratch: &mut [T], ls: usize) {
         let n = self.n;
         if self.step == 1 {
-            for (dst, &b) in scratch.chunks_exact_mut(n).zip(bases) {
-                dst.copy_from_slice(&self.region[b..b + n]);
+            for (dst, &b) in scratch.chunks_mut(ls).zip(bases) {
+                dst[..n].copy_from_slice(&self.region[b..b + n]);
             }
             return;
         }
+        let adjacent = bases.windows(2).all(|w| w[1] == w[0] + 1);
         for k in 0..n {
             let shift = k as isize * self.step;
-            for (j, &b) in bases.iter().enumerate() {
-                scratch[j * n + k] = self.region[(b as isize + shift) as usize];
+            if adjacent {
+                // Neighbouring lanes: one run of the region per step along the axis.
+                let at = (bases[0] as isize + shift) as usize;
+                for (j, &x) in self.region[at..at + bases.len()].iter().enumerate() {
+                    scratch[j * ls + k] = x;
+                }
+            } else {
+                for (j, &b) in bases.iter().enumerate() {
+                    scratch[j * ls + k] = self.region[(b as isize + shift) as usize];
+                }
             }
         }
     }
+}
+
+/// The distance between gathered lanes in the scratch: at least `n`, and a whole number of
+/// 4 KiB pages plus one cache line, so that the tile's lanes fall in different cache sets
+/// (lanes a power of two apart would all compete for one set, and the tile's writes evict
+/// each other).
+fn lane_stride<T>(op: &'static str, n: usize, tile: usize) -> Result<usize, ShapeError> {
+    if tile == 1 {
+        return Ok(n);
+    }
+    let size = core::mem::size_of::<T>().max(1);
+    let overflow = || ShapeError::Overflow { op, dims: vec![tile, n] };
+    let bytes = n.checked_mul(size).and_then(|b| b.checked_next_multiple_of(4096)).ok_or_else(overflow)?;
+    let ls = (bytes / size).checked_add(64usize.div_ceil(size)).ok_or_else(overflow)?;
+    ls.checked_mul(tile).ok_or_else(overflow)?;
+    Ok(ls)
 }
 
 /// `f(lane)` for every lane along `axis` (already checked), as a row-major tensor of
@@ -126,16 +152,16 @@ pub(crate) fn lane_values<T: Copy + Send + Sync, U: Send, E: Extents, S: Layout<
     let ranges: Vec<(usize, usize)> = (0..lanes).step_by(chunk).map(|lo| (lo, (lo + chunk).min(lanes))).collect();
     for part in map_pieces(ranges, |(lo, hi)| -> Result<Vec<U>, ShapeError> {
         let mut v = try_vec_with_capacity(op, (hi - lo) * per)?;
-        let mut scratch = try_vec_with_capacity(op, tile * n)?;
-        scratch.resize(tile * n, region[0]);
+        let ls = lane_stride::<T>(op, n, tile)?;
+        let mut scratch = try_vec_with_capacity(op, tile * ls)?;
+        scratch.resize(tile * ls, region[0]);
         let mut bases = try_vec_with_capacity(op, tile)?;
         for first in (lo..hi).step_by(tile) {
             bases.clear();
             at.bases(first, (first + tile).min(hi), &mut bases);
-            let used = &mut scratch[..bases.len() * n];
-            at.gather(&bases, used);
-            for lane in used.chunks_exact_mut(n) {
-                each(lane, &mut v)?;
+            at.gather(&bases, &mut scratch, ls);
+            for lane in scratch.chunks_mut(ls).take(bases.len()) {
+                each(&mut lane[..n], &mut v)?;
             }
         }
         Ok(v)

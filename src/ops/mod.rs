@@ -69,6 +69,8 @@ mod ptp;
 mod nan_cumulative;
 // numpy's average with weights.
 mod average;
+// numpy's cov and corrcoef.
+mod cov;
 
 mod tri;
 

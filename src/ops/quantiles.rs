@@ -5,7 +5,8 @@
 //! given as an array `[f64; K]` gives that axis the static extent `K`, a slice or `Vec` a
 //! dynamic one. Each lane is selected once for all the quantiles (a multi-select: the
 //! middle rank wanted is put in place, and the ranks below and above it are selected in the
-//! two sides, so `m` quantiles of `n` elements cost O(n log m), never a sort). The methods,
+//! two sides, so `m` quantiles of `n` elements cost O(n log m), never a sort; the upper
+//! neighbour an interpolation needs is the least element past its lower one, a scan). The methods,
 //! the interpolation and the NaN rules are those of the one-quantile forms
 //! ([`Tensor::quantile`]), value for value.
 //!
@@ -137,6 +138,20 @@ fn select_ranks<T: Real>(v: &mut [T], ks: &[usize], base: usize) {
     select_ranks(&mut above[1..], &ks[mid + 1..], base + k + 1);
 }
 
+/// The order statistic of rank `a + 1` once `ranks` (holding `a`) are in place: the least
+/// element between `a` and the next selected rank (or the end), which that selection left
+/// on the right side of `a`.
+fn next_above<T: Real>(v: &[T], ranks: &[usize], a: usize) -> T {
+    let i = ranks.partition_point(|&k| k <= a);
+    match ranks.get(i) {
+        Some(&next) if next == a + 1 => v[next],
+        next => {
+            let end = next.map_or(v.len(), |&k| k);
+            v[a + 1..end].iter().copied().fold(v[a + 1], |m, x| if x < m { x } else { m })
+        }
+    }
+}
+
 /// Pushes the quantiles of one lane onto `out` (all NaN when the lane's statistic is);
 /// `v` is reordered.
 fn lane_quantiles<T: Real>(r: &Request, v: &mut [T], out: &mut Vec<T>) -> Result<(), ShapeError> {
@@ -148,13 +163,13 @@ fn lane_quantiles<T: Real>(r: &Request, v: &mut [T], out: &mut Vec<T>) -> Result
         return Err(ShapeError::InvalidArgument { op: r.op, reason: "a quantile of no elements".into() });
     }
     let mut picks = try_vec_with_capacity(r.op, r.qs.len())?;
-    let mut ranks = try_vec_with_capacity(r.op, 2 * r.qs.len())?;
+    let mut ranks = try_vec_with_capacity(r.op, r.qs.len())?;
     for &q in &r.qs {
         let p = plan(r.method, v.len(), q);
-        match p {
-            Pick::At(k) => ranks.push(k),
-            Pick::Lerp(a, b, _) => ranks.extend([a, b]),
-        }
+        // The upper neighbour of an interpolation is not selected: see `next_above`.
+        ranks.push(match p {
+            Pick::At(k) | Pick::Lerp(k, _, _) => k,
+        });
         picks.push(p);
     }
     ranks.sort_unstable();
@@ -162,7 +177,7 @@ fn lane_quantiles<T: Real>(r: &Request, v: &mut [T], out: &mut Vec<T>) -> Result
     select_ranks(v, &ranks, 0);
     out.extend(picks.iter().map(|p| match *p {
         Pick::At(k) => v[k],
-        Pick::Lerp(a, b, g) => lerp(v[a], v[b], g),
+        Pick::Lerp(a, b, g) => lerp(v[a], if b == a { v[a] } else { next_above(v, &ranks, a) }, g),
     }));
     Ok(())
 }
