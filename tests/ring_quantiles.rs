@@ -4,7 +4,7 @@
 //! first), the static extents, the threaded and tiled lane paths, and hostile input.
 
 use mdtensor::ops::QuantileMethod;
-use mdtensor::{ext, Dyn, DynRank, SliceElem, Strided, Tensor, TensorView};
+use mdtensor::{ext, Dyn, DynRank, SliceElem, Tensor};
 use proptest::prelude::*;
 
 mod common;
@@ -33,11 +33,6 @@ const METHODS: [QuantileMethod; 13] = {
 fn float_base(c: &StridedCase, nan: bool) -> Tensor<f64, DynRank> {
     let data = c.data.iter().map(|&x| if nan && x % 5 == 0 { f64::NAN } else { (x % 40) as f64 / 4.0 }).collect();
     Tensor::<f64, DynRank>::from_vec(c.shape.clone(), data)
-}
-
-fn float_view<'a>(c: &StridedCase, t: &'a Tensor<f64, DynRank>) -> TensorView<'a, f64, DynRank, Strided> {
-    let elems: Vec<SliceElem> = c.steps.iter().map(|&step| SliceElem::Range { start: None, end: None, step }).collect();
-    t.try_slice_dyn(&elems).unwrap().try_into_permuted(&c.perm).unwrap()
 }
 
 /// Bit for bit, NaN matching NaN.
@@ -73,7 +68,7 @@ proptest! {
     #[test]
     fn quantiles_stack_the_one_quantile_forms(c in strided_case(4, 5), ax in 0usize..8, qs in qs_strategy(), nan in any::<bool>(), mi in 0usize..13) {
         let base = float_base(&c, nan);
-        let f = float_view(&c, &base);
+        let f = c.view(&base);
         let shape = f.dims().to_vec();
         let m = METHODS[mi];
         let stack = |one: &dyn Fn(f64) -> Vec<f64>| qs.iter().flat_map(|&q| one(q)).collect::<Vec<f64>>();
