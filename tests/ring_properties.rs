@@ -159,8 +159,18 @@ proptest! {
         let shape = c.view_shape();
         let r = c.view_elements();
         let rank = shape.len();
-        if rank < 2 {
+        if rank == 0 {
             prop_assert!(v.try_triu(k).is_err() && v.try_tril(k).is_err());
+            return Ok(());
+        }
+        if rank == 1 {
+            // numpy's rule: the square matrix of rows `v`, then masked.
+            let n = shape[0];
+            let tri = |upper: bool| -> Vec<i64> { (0..n * n).map(|p| { let d = (p % n) as isize - (p / n) as isize; if (upper && d >= k) || (!upper && d <= k) { r[p % n] } else { 0 } }).collect() };
+            let (u, l) = (v.triu(k), v.tril(k));
+            prop_assert_eq!(u.dims().to_vec(), vec![n, n]);
+            prop_assert_eq!(u.to_vec(), tri(true));
+            prop_assert_eq!(l.to_vec(), tri(false));
             return Ok(());
         }
         let keep = |i: &[usize], upper: bool| {
@@ -423,6 +433,9 @@ fn hostile_inputs_are_errors() {
     assert_eq!(m.trace(isize::MIN), 0);
     assert_eq!(m.triu(isize::MAX).to_vec(), [0, 0, 0, 0]);
     assert_eq!(m.tril(isize::MIN).to_vec(), [0, 0, 0, 0]);
+    // A vector of tuple extents cannot become numpy's square matrix; rank 0 has no triangle.
+    assert!(Tensor::<i64, (Dyn,)>::from_vec([2], vec![1, 2]).try_triu(0).is_err());
+    assert!(Tensor::<i64, DynRank>::from_vec(vec![], vec![1]).try_tril(0).is_err());
     assert_eq!(Tensor::<i8, DynRank>::from_vec(vec![2], vec![-128, 127]).diff_dyn(1, 0).to_vec(), [-1]);
     // Counting, searching and padding.
     let v = Tensor::<i64, (Dyn,)>::from_vec([3], vec![0, -1, 2]);
