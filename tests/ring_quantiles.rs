@@ -192,3 +192,19 @@ fn hostile_lists_are_errors() {
     assert_eq!(a.quantiles_axis_dyn(&[][..], 0, m).dims(), [0, 2]);
     assert_eq!(a.nanpercentile_axis_dyn(50.0, 0, m).to_vec()[0], 1.0);
 }
+
+#[test]
+fn out_of_memory_is_an_error() {
+    // A broadcast view of 2^45 elements (stride 0: no memory of its own): a lane's scratch,
+    // the whole-array copy and the result of 2^44 lanes cannot be allocated, and say so.
+    let one = Tensor::<f64, DynRank>::from_vec(vec![1, 1], vec![1.0]);
+    let m = QuantileMethod::Linear;
+    let long = one.broadcast_to::<DynRank>(&[1, 1 << 45][..]);
+    assert!(long.try_median_axis_dyn(1).is_err());
+    assert!(long.try_quantiles_axis_dyn([0.5, 0.9], -1, m).is_err());
+    assert!(long.try_median().is_err());
+    assert!(long.try_nanquantiles([0.5], m).is_err());
+    let wide = one.broadcast_to::<DynRank>(&[1 << 44, 2][..]);
+    assert!(wide.try_quantile_axis_dyn(0.5, 1, m).is_err());
+    assert!(wide.try_percentiles_axis_dyn(vec![10.0; 3], 1, m).is_err());
+}
