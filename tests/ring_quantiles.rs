@@ -125,6 +125,14 @@ fn static_lists_give_static_extents() {
     assert_eq!(d.dims(), [4, 5]);
     let r: Tensor<f64, (Dyn,)> = a.nanquantiles(&[0.5][..], QuantileMethod::Linear);
     assert_eq!(r.to_vec(), [2.0]);
+    // The static-axis NaN and percentile forms agree with the run-time-axis ones.
+    let m = QuantileMethod::Weibull;
+    let n: Tensor<f64, ext![2, 2]> = a.nanquantiles_axis::<1, _>([0.2, 0.7], m);
+    assert_eq!(n.to_vec(), a.nanquantiles_axis_dyn([0.2, 0.7], 1, m).to_vec());
+    let p: Tensor<f64, ext![3, 5]> = a.percentiles_axis::<0, _>([5.0, 50.0, 95.0], m);
+    assert_eq!(p.to_vec(), a.percentiles_axis_dyn([5.0, 50.0, 95.0], 0, m).to_vec());
+    let np: Tensor<f64, (Dyn, mdtensor::Const<2>)> = a.nanpercentiles_axis::<1, _>(vec![10.0, 60.0], m);
+    assert_eq!(np.to_vec(), a.nanpercentiles_axis_dyn(vec![10.0, 60.0], -1, m).to_vec());
 }
 
 #[test]

@@ -33,6 +33,8 @@ use crate::tensor::Tensor;
 
 /// A list of quantiles (or percentiles) and the extent it gives the result's first axis:
 /// static for an array `[f64; K]` (or a reference to one), dynamic for a slice or a `Vec`.
+/// The static axis is `Const<K>`, also for `K = 1` (not [`One`](crate::One), the
+/// broadcasting unit that `ext![1, …]` names).
 ///
 /// ```
 /// use mdtensor::{ops::{QuantileList, QuantileMethod}, tensor, Const, Dyn};
@@ -378,5 +380,65 @@ impl<T: Real, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St>
         /// assert_eq!(a.nanpercentiles_axis_dyn([50.0], -1, QuantileMethod::Linear).to_vec(), [5.0]);
         /// ```
         pub fn nanpercentiles_axis_dyn;
+    }
+    forms! {
+        /// See [`Tensor::nanquantiles_axis`].
+        pub fn try_nanquantiles_axis[const I: usize, Q: QuantileList]::<I, Q>(&self, qs: Q, method: QuantileMethod) -> Result<Tensor<T, <<E as RemoveAxis<I>>::Output as InsertAxis<0, Q::Dim>>::Output>, ShapeError>
+        where [E: AxisAt<I> + RemoveAxis<I>, <E as RemoveAxis<I>>::Output: InsertAxis<0, Q::Dim>]
+        {
+            let r = Request::new("nanquantiles_axis", qs.values(), false, method, true)?;
+            check_axis(r.op, I, self.rank())?;
+            along(self, &qs, &r, I, RemoveAxis::<I>::remove_axis(self.extents())?)
+        }
+        /// [`Tensor::nanquantiles`] along axis `I`, static extents kept
+        /// (`nanquantiles_axis::<I, _>(…)`).
+        ///
+        /// ```
+        /// use mdtensor::{ext, ops::QuantileMethod, tensor, Tensor};
+        /// let a = tensor![[1.0, f64::NAN, 3.0], [4.0, 5.0, 6.0]];
+        /// let q: Tensor<f64, ext![2, 2]> = a.nanquantiles_axis::<1, _>([0.5, 1.0], QuantileMethod::Linear);
+        /// assert_eq!(q.to_vec(), [2.0, 5.0, 3.0, 6.0]);
+        /// ```
+        pub fn nanquantiles_axis;
+    }
+    forms! {
+        /// See [`Tensor::percentiles_axis`].
+        pub fn try_percentiles_axis[const I: usize, Q: QuantileList]::<I, Q>(&self, ps: Q, method: QuantileMethod) -> Result<Tensor<T, <<E as RemoveAxis<I>>::Output as InsertAxis<0, Q::Dim>>::Output>, ShapeError>
+        where [E: AxisAt<I> + RemoveAxis<I>, <E as RemoveAxis<I>>::Output: InsertAxis<0, Q::Dim>]
+        {
+            let r = Request::new("percentiles_axis", ps.values(), true, method, false)?;
+            check_axis(r.op, I, self.rank())?;
+            along(self, &ps, &r, I, RemoveAxis::<I>::remove_axis(self.extents())?)
+        }
+        /// [`Tensor::percentiles`] along axis `I`, static extents kept
+        /// (`percentiles_axis::<I, _>(…)`).
+        ///
+        /// ```
+        /// use mdtensor::{ext, ops::QuantileMethod, tensor, Tensor};
+        /// let a = tensor![[0.0, 10.0], [20.0, 30.0]];
+        /// let p: Tensor<f64, ext![2, 2]> = a.percentiles_axis::<1, _>([0.0, 50.0], QuantileMethod::Linear);
+        /// assert_eq!(p.to_vec(), [0.0, 20.0, 5.0, 25.0]);
+        /// ```
+        pub fn percentiles_axis;
+    }
+    forms! {
+        /// See [`Tensor::nanpercentiles_axis`].
+        pub fn try_nanpercentiles_axis[const I: usize, Q: QuantileList]::<I, Q>(&self, ps: Q, method: QuantileMethod) -> Result<Tensor<T, <<E as RemoveAxis<I>>::Output as InsertAxis<0, Q::Dim>>::Output>, ShapeError>
+        where [E: AxisAt<I> + RemoveAxis<I>, <E as RemoveAxis<I>>::Output: InsertAxis<0, Q::Dim>]
+        {
+            let r = Request::new("nanpercentiles_axis", ps.values(), true, method, true)?;
+            check_axis(r.op, I, self.rank())?;
+            along(self, &ps, &r, I, RemoveAxis::<I>::remove_axis(self.extents())?)
+        }
+        /// [`Tensor::nanpercentiles`] along axis `I`, static extents kept
+        /// (`nanpercentiles_axis::<I, _>(…)`).
+        ///
+        /// ```
+        /// use mdtensor::{ext, ops::QuantileMethod, tensor, Tensor};
+        /// let a = tensor![[0.0, f64::NAN], [20.0, 30.0]];
+        /// let p: Tensor<f64, ext![2, 2]> = a.nanpercentiles_axis::<0, _>([50.0, 0.0], QuantileMethod::Linear);
+        /// assert_eq!(p.to_vec(), [10.0, 30.0, 0.0, 30.0]);
+        /// ```
+        pub fn nanpercentiles_axis;
     }
 }
