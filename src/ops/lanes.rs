@@ -88,15 +88,15 @@ impl<T: Copy> Lanes<'_, T> {
     }
 }
 
-/// The distance between gathered lanes in the scratch: at least `n`, and a whole number of
-/// 4 KiB pages plus one cache line, so that the tile's lanes fall in different cache sets
-/// (lanes a power of two apart would all compete for one set, and the tile's writes evict
-/// each other).
+/// The distance between gathered lanes in the scratch: `n`, or for lanes of a page or more
+/// a whole number of 4 KiB pages plus one cache line, so that the tile's lanes fall in
+/// different cache sets (lanes a multiple of 4 KiB apart would all compete for one set, and
+/// the tile's writes evict each other). Shorter lanes spread over the sets as they are.
 fn lane_stride<T>(op: &'static str, n: usize, tile: usize) -> Result<usize, ShapeError> {
-    if tile == 1 {
+    let size = core::mem::size_of::<T>().max(1);
+    if tile == 1 || n.saturating_mul(size) < 4096 {
         return Ok(n);
     }
-    let size = core::mem::size_of::<T>().max(1);
     let overflow = || ShapeError::Overflow { op, dims: vec![tile, n] };
     let bytes = n.checked_mul(size).and_then(|b| b.checked_next_multiple_of(4096)).ok_or_else(overflow)?;
     let ls = (bytes / size).checked_add(64usize.div_ceil(size)).ok_or_else(overflow)?;
@@ -152,6 +152,7 @@ pub(crate) fn lane_values<T: Copy + Send + Sync, U: Send, E: Extents, S: Layout<
     let ranges: Vec<(usize, usize)> = (0..lanes).step_by(chunk).map(|lo| (lo, (lo + chunk).min(lanes))).collect();
     for part in map_pieces(ranges, |(lo, hi)| -> Result<Vec<U>, ShapeError> {
         let mut v = try_vec_with_capacity(op, (hi - lo) * per)?;
+        let tile = tile.min(hi - lo);
         let ls = lane_stride::<T>(op, n, tile)?;
         let mut scratch = try_vec_with_capacity(op, tile * ls)?;
         scratch.resize(tile * ls, region[0]);
