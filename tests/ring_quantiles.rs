@@ -216,3 +216,42 @@ fn out_of_memory_is_an_error() {
     assert!(wide.try_quantile_axis_dyn(0.5, 1, m).is_err());
     assert!(wide.try_percentiles_axis_dyn(vec![10.0; 3], 1, m).is_err());
 }
+
+#[test]
+fn large_whole_inputs_bracket_or_fall_back_and_agree_with_sorting() {
+    // Above the size where all-element statistics bracket in place instead of copying.
+    let n: usize = (1 << 20) + 7;
+    let scrambled: Vec<f64> = (0..n).map(|i| ((i.wrapping_mul(2_654_435_761) % 1_000_003) as f64) / 8.0).collect();
+    // Every element the sample reads set huge: the bracket misses and the copy answers.
+    let mut hostile = scrambled.clone();
+    for i in 0..1 << 16 {
+        hostile[i * (n / (1 << 16))] = 1e12;
+    }
+    let ascending: Vec<f64> = (0..n).map(|i| i as f64).collect();
+    for data in [scrambled, hostile, ascending] {
+        let mut sorted = data.clone();
+        sorted.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        let a = Tensor::<f64, DynRank>::from_vec(vec![n], data.clone());
+        let even = Tensor::<f64, DynRank>::from_vec(vec![n - 1], data[..n - 1].to_vec());
+        assert_eq!(a.median(), sorted[n / 2]);
+        let mut se = data[..n - 1].to_vec();
+        se.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        assert_eq!(even.median(), (se[(n - 1) / 2 - 1] + se[(n - 1) / 2]) / 2.0);
+        for q in [0.0, 0.3, 0.5, 0.999, 1.0] {
+            assert_eq!(a.quantile(q, QuantileMethod::Linear), linear_sorted(sorted.clone(), q), "q {q}");
+            assert_eq!(a.percentile(q * 100.0, QuantileMethod::Higher), sorted[((n - 1) as f64 * q).ceil() as usize]);
+        }
+        // A 2-D view in another order holds the same elements.
+        let m = Tensor::<f64, DynRank>::from_vec(vec![1, n], data);
+        assert_eq!(m.t().median(), sorted[n / 2]);
+    }
+    let mut with_nan: Vec<f64> = (0..n).map(|i| i as f64).collect();
+    with_nan[n / 3] = f64::NAN;
+    let a = Tensor::<f64, DynRank>::from_vec(vec![n], with_nan);
+    assert!(a.median().is_nan() && a.quantile(0.2, QuantileMethod::Linear).is_nan());
+    assert_eq!(a.nanmedian(), {
+        let mut v: Vec<f64> = (0..n).filter(|&i| i != n / 3).map(|i| i as f64).collect();
+        v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        (v[v.len() / 2 - 1] + v[v.len() / 2]) / 2.0
+    });
+}

@@ -57,6 +57,8 @@ mod convolve;
 mod lanes;
 
 mod quantile;
+// One order statistic of a large input without copying it.
+mod bracket;
 // Several quantiles in one selection pass.
 mod quantiles;
 

@@ -19,6 +19,7 @@
 //! ```
 
 use super::axiswise::check_axis;
+use super::bracket::{select_bracketed, Bracketed};
 use super::lanes::{map_all, map_lanes};
 use crate::error::ShapeError;
 use crate::exec::forms::forms;
@@ -220,6 +221,56 @@ fn lane_median<T: Real>(v: &mut [T], skip_nan: bool) -> Result<T, ShapeError> {
     Ok((lo + hi) / (T::one() + T::one()))
 }
 
+/// A statistic of all elements from the order statistics of ranks `ranks` (`None` for no
+/// elements) mixed by `mix`: bracketed in place when the input is large and packed (see
+/// `bracket`), otherwise `in_copy` of a copy.
+fn over_all<T: Real, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
+    t: &Tensor<T, E, S, St>,
+    op: &'static str,
+    ranks: Option<(usize, usize)>,
+    mix: impl Fn(T, T) -> T,
+    in_copy: impl FnOnce(&mut [T]) -> Result<T, ShapeError>,
+) -> Result<T, ShapeError> {
+    if let (Some(x), Some((lo, hi))) = (t.as_slice_memory_order(), ranks) {
+        match select_bracketed(x, lo, hi) {
+            Bracketed::Values(a, b) => return Ok(mix(a, b)),
+            Bracketed::Nan => return Ok(T::nan()),
+            Bracketed::Fallback => {}
+        }
+    }
+    map_all(t, op, in_copy)
+}
+
+/// numpy's median of all elements.
+fn median_all<T: Real, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
+    t: &Tensor<T, E, S, St>,
+) -> Result<T, ShapeError> {
+    let n = t.numel();
+    let ranks = (n > 0).then(|| if n % 2 == 1 { (n / 2, n / 2) } else { (n / 2 - 1, n / 2) });
+    let mix = |a: T, b: T| if n % 2 == 1 { a } else { (a + b) / (T::one() + T::one()) };
+    over_all(t, "median", ranks, mix, |v| lane_median(v, false))
+}
+
+/// numpy's `q`-th quantile of all elements (`q` checked).
+fn quantile_all<T: Real, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
+    t: &Tensor<T, E, S, St>,
+    op: &'static str,
+    q: f64,
+    method: QuantileMethod,
+) -> Result<T, ShapeError> {
+    let n = t.numel();
+    let pick = (n > 0).then(|| plan(method, n, q));
+    let ranks = pick.as_ref().map(|p| match *p {
+        Pick::At(k) => (k, k),
+        Pick::Lerp(a, b, _) => (a, b),
+    });
+    let mix = |a: T, b: T| match pick {
+        Some(Pick::Lerp(_, _, g)) => lerp(a, b, g),
+        _ => a,
+    };
+    over_all(t, op, ranks, mix, |v| lane_quantile(op, v, q, method, false))
+}
+
 pub(super) fn check_q(op: &'static str, q: f64) -> Result<(), ShapeError> {
     if (0.0..=1.0).contains(&q) {
         Ok(())
@@ -242,7 +293,7 @@ impl<T: Real, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St>
         /// See [`Tensor::median`]; `Err` only when the allocator refuses the copy.
         pub fn try_median[](&self) -> Result<T, ShapeError>
         {
-            map_all(self, "median", |v| lane_median(v, false))
+            median_all(self)
         }
         /// The median of all elements (numpy's `median(a)`): NaN when any is NaN or there
         /// are none.
@@ -329,7 +380,7 @@ impl<T: Real, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St>
         pub fn try_quantile[](&self, q: f64, method: QuantileMethod) -> Result<T, ShapeError>
         {
             check_q("quantile", q)?;
-            map_all(self, "quantile", |v| lane_quantile("quantile", v, q, method, false))
+            quantile_all(self, "quantile", q, method)
         }
         /// The `q`-th quantile of all elements (numpy's `quantile(a, q, method=…)`); NaN
         /// when any element is NaN.
@@ -420,7 +471,7 @@ impl<T: Real, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St>
         pub fn try_percentile[](&self, p: f64, method: QuantileMethod) -> Result<T, ShapeError>
         {
             let q = check_p("percentile", p)?;
-            map_all(self, "percentile", |v| lane_quantile("percentile", v, q, method, false))
+            quantile_all(self, "percentile", q, method)
         }
         /// The `p`-th percentile of all elements (numpy's `percentile(a, p, method=…)`: the
         /// quantile `p / 100`).
