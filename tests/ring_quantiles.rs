@@ -222,13 +222,18 @@ fn large_whole_inputs_bracket_or_fall_back_and_agree_with_sorting() {
     // Above the size where all-element statistics bracket in place instead of copying.
     let n: usize = (1 << 20) + 7;
     let scrambled: Vec<f64> = (0..n).map(|i| ((i.wrapping_mul(2_654_435_761) % 1_000_003) as f64) / 8.0).collect();
-    // Every element the sample reads set huge: the bracket misses and the copy answers.
+    // Every element the sample reads (the positions `bracket.rs` hashes to) set huge: the
+    // bracket misses and the copy answers.
     let mut hostile = scrambled.clone();
-    for i in 0..1 << 16 {
-        hostile[i * (n / (1 << 16))] = 1e12;
+    for i in 0..1u64 << 16 {
+        hostile[(i.wrapping_mul(0x9E37_79B9_7F4A_7C15) % n as u64) as usize] = 1e12;
     }
+    // The benchmark's matrix pattern, whose columns repeat with a period.
+    let pattern: Vec<f64> = (0..n)
+        .map(|t| (((t / 1024).wrapping_mul(2_654_435_761) ^ (t % 1024).wrapping_mul(40503)) % 100_003) as f64)
+        .collect();
     let ascending: Vec<f64> = (0..n).map(|i| i as f64).collect();
-    for data in [scrambled, hostile, ascending] {
+    for data in [scrambled, hostile, ascending, pattern] {
         let mut sorted = data.clone();
         sorted.sort_by(|a, b| a.partial_cmp(b).unwrap());
         let a = Tensor::<f64, DynRank>::from_vec(vec![n], data.clone());

@@ -5,8 +5,8 @@
 //! ranks between two of its values; one pass over the input, split across threads, counts
 //! the elements below the bracket and keeps those inside it (a small fraction), and the
 //! ranks are selected among those. When the bracket misses (an adversarial order of the
-//! elements can make the evenly spaced sample unrepresentative), the caller falls back to
-//! the copy, so the answer never depends on the sample.
+//! elements can make the sample unrepresentative), the caller falls back to the copy, so
+//! the answer never depends on the sample.
 
 use super::quantile::cmp;
 use crate::exec::par::{map_pieces, Par, Work};
@@ -20,6 +20,13 @@ const SAMPLE: usize = 1 << 16;
 /// Half-width of the bracket, in sample ranks: four standard deviations of the sample rank
 /// of the wanted element (`√SAMPLE / 2`).
 const SPREAD: usize = 512;
+
+/// The position of the `i`-th sampled element of `n`: scattered by a multiplicative hash
+/// (an evenly spaced sample meets the periods of structured inputs, such as one column
+/// of a matrix, and misses).
+fn sample_at(i: usize, n: usize) -> usize {
+    ((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) % n as u64) as usize
+}
 
 /// What the bracket found.
 pub(super) enum Bracketed<T> {
@@ -42,7 +49,7 @@ pub(super) fn select_bracketed<T: Real>(x: &[T], lo: usize, hi: usize) -> Bracke
     if sample.try_reserve_exact(SAMPLE).is_err() {
         return Bracketed::Fallback;
     }
-    sample.extend((0..SAMPLE).map(|i| x[i * (n / SAMPLE)]));
+    sample.extend((0..SAMPLE).map(|i| x[sample_at(i, n)]));
     if sample.iter().any(|v| v.is_nan()) {
         return Bracketed::Nan;
     }
