@@ -4,7 +4,11 @@
 //! * `median_axis1/f32_4096`: `a.median_axis::<1>()` against `sort_lanes` (each row sorted
 //!   with `sort_unstable_by`, the middle read: what a sorting median costs);
 //! * `quantile_axis0/f32_4096`: `a.quantile_axis::<0>(0.3, Linear)` against `sort_lanes`
-//!   (each column gathered and sorted).
+//!   (each column gathered and sorted);
+//! * `median_axis0/f32_4096` and `median_all/f32_4096`: the columns' median (tiled lanes)
+//!   and the median of all elements;
+//! * `quantiles5_axis1/f32_4096`: five quantiles of each row in one call (one multi-select
+//!   a row) against five `quantile_axis` calls.
 //!
 //! Ratios are read from one run in which both sides ran in the same group.
 
@@ -55,6 +59,19 @@ fn ring(c: &mut Criterion) {
         b.iter(|| {
             black_box((0..N).map(|j| sort_lane((0..N).map(|i| rows[i * N + j]).collect(), 0.3)).collect::<Vec<_>>())
         })
+    });
+    g.finish();
+    let mut g = group(c, "median_axis0/f32_4096");
+    g.bench_function("mdtensor", |b| b.iter(|| black_box(a.median_axis::<0>())));
+    g.finish();
+    let mut g = group(c, "median_all/f32_4096");
+    g.bench_function("mdtensor", |b| b.iter(|| black_box(a.median())));
+    g.finish();
+    let qs = [0.1, 0.25, 0.5, 0.75, 0.9];
+    let mut g = group(c, "quantiles5_axis1/f32_4096");
+    g.bench_function("mdtensor", |b| b.iter(|| black_box(a.quantiles_axis::<1, _>(qs, QuantileMethod::Linear))));
+    g.bench_function("quantile_axis_x5", |b| {
+        b.iter(|| black_box(qs.map(|q| a.quantile_axis::<1>(q, QuantileMethod::Linear))))
     });
     g.finish();
 }

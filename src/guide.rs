@@ -208,6 +208,8 @@
 //! |---|---|
 //! | `np.median(a)`, `np.median(a, axis=1)` | `a.median()`, `a.median_axis::<1>()` or `a.median_axis_dyn(1)` |
 //! | `np.quantile(a, 0.3, axis=0, method="hazen")` | `a.quantile_axis::<0>(0.3, QuantileMethod::Hazen)` (`ops::QuantileMethod`, `Linear` is numpy's default) |
+//! | `np.quantile(a, [0.1, 0.9], axis=1)`, `np.nanpercentile(a, [25, 75])` | `a.quantiles_axis::<1, _>([0.1, 0.9], QuantileMethod::Linear)` (extents `(2, rows)`), `a.nanpercentiles([25.0, 75.0], QuantileMethod::Linear)` |
+//! | `np.nanvar(a, axis=0, ddof=1)`, `np.ptp(a)`, `np.average(a, axis=1, weights=w)`, `np.cov(m)` | `a.nanvar_axis_dyn(0, 1)`, `a.ptp()`, `a.average_axis_dyn(&w, 1)`, `m.cov(1)` (numpy's default `ddof` is 1) |
 //! | `np.percentile(a, 90)` | `a.percentile(90.0, QuantileMethod::Linear)` |
 //! | `np.nansum(a)`, `np.nanmax(a, axis=-1)`, `np.nanargmin(a)` | `a.nansum()`, `a.nanmax_axis_dyn(-1)`, `a.nanargmin()` (`Err` from `try_` when all NaN) |
 //! | `scipy.special.logsumexp(a, axis=1)` | `a.logsumexp_axis_dyn(1)` |

@@ -1,7 +1,8 @@
 //! numpy as the oracle for the order statistics: every quantile method, `median`,
 //! `nanmedian` and `nanquantile` of float64 and float32 arrays, along the last axis and
-//! over all elements, compared bit for bit. The fixtures are written by
-//! `tests/fixtures/ring/make_fixtures.py`.
+//! over all elements, compared bit for bit; lists of quantiles and percentiles along every
+//! axis, and `nanvar`/`nanstd`. The fixtures are written by the scripts in
+//! `tests/fixtures/ring/`.
 
 use mdtensor::ops::QuantileMethod;
 use mdtensor::{DynRank, Tensor};
@@ -207,4 +208,84 @@ fn padding_tiling_counting_searching_match_numpy() {
         checked += 1;
     }
     assert!(checked > 150, "only {checked} cases read");
+}
+
+/// One `multi.txt` case's result, as f64 (f32 results widened exactly), with its shape.
+fn run_multi<T: mdtensor::Real + Into<f64>>(
+    func: &str,
+    m: &str,
+    shape: Vec<usize>,
+    axis: Option<isize>,
+    arg: &str,
+    data: Vec<T>,
+) -> (Vec<usize>, Vec<f64>) {
+    let a = Tensor::<T, DynRank>::from_vec(shape, data);
+    let out = |t: Tensor<T, DynRank>| (t.dims().to_vec(), t.to_vec().into_iter().map(Into::into).collect());
+    let one = |x: T| (vec![], vec![x.into()]);
+    let list = |t: Tensor<T, (mdtensor::Dyn,)>| (t.dims().to_vec(), t.to_vec().into_iter().map(Into::into).collect());
+    let qs: Vec<f64> = arg.split(',').map(|x| x.parse().unwrap()).collect();
+    let m = method(m);
+    match (func, axis) {
+        ("quantiles", None) => list(a.quantiles(&qs[..], m)),
+        ("quantiles", Some(ax)) => out(a.quantiles_axis_dyn(&qs[..], ax, m)),
+        ("nanquantiles", None) => list(a.nanquantiles(&qs[..], m)),
+        ("nanquantiles", Some(ax)) => out(a.nanquantiles_axis_dyn(&qs[..], ax, m)),
+        ("percentiles", None) => list(a.percentiles(&qs[..], m)),
+        ("percentiles", Some(ax)) => out(a.percentiles_axis_dyn(&qs[..], ax, m)),
+        ("nanpercentiles", None) => list(a.nanpercentiles(&qs[..], m)),
+        ("nanpercentiles", Some(ax)) => out(a.nanpercentiles_axis_dyn(&qs[..], ax, m)),
+        ("nanvar", None) => one(a.nanvar(qs[0])),
+        ("nanvar", Some(ax)) => out(a.nanvar_axis_dyn(ax, qs[0])),
+        ("nanstd", None) => one(a.nanstd(qs[0])),
+        ("nanstd", Some(ax)) => out(a.nanstd_axis_dyn(ax, qs[0])),
+        _ => panic!("unknown function {func}"),
+    }
+}
+
+/// Several quantiles/percentiles at once (bit for bit, every method) and `nanvar`/`nanstd`
+/// (to rounding: numpy sums twice, the reducer updates a running mean) against numpy
+/// (`tests/fixtures/ring/make_multi_fixtures.py`), over all elements and along every axis.
+#[test]
+fn quantile_lists_and_nan_spreads_match_numpy() {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ring/multi.txt");
+    let text = std::fs::read_to_string(&p).unwrap();
+    let (mut checked, mut failed) = (0, Vec::new());
+    for line in text.lines() {
+        let f: Vec<&str> = line.split('|').collect();
+        let shape: Vec<usize> = list(f[3]);
+        let axis = if f[4] == "none" { None } else { Some(f[4].parse().unwrap()) };
+        let words = |s: &str| s.split(',').map(|b| u64::from_str_radix(b, 16).unwrap()).collect::<Vec<_>>();
+        let (data, want) = (words(f[6]), words(f[8]));
+        let (f32s, tol) = (f[2] == "float32", if f[2] == "float32" { 1e-5 } else { 1e-12 });
+        let ((got_shape, got), want): ((Vec<usize>, Vec<f64>), Vec<f64>) = if f32s {
+            (
+                run_multi(f[0], f[1], shape, axis, f[5], data.iter().map(|&b| f32::from_bits(b as u32)).collect()),
+                want.iter().map(|&b| f32::from_bits(b as u32) as f64).collect(),
+            )
+        } else {
+            (
+                run_multi(f[0], f[1], shape, axis, f[5], data.iter().map(|&b| f64::from_bits(b)).collect()),
+                want.iter().map(|&b| f64::from_bits(b)).collect(),
+            )
+        };
+        let spread = f[0].starts_with("nanvar") || f[0].starts_with("nanstd");
+        let close = |g: &f64, w: &f64| (g.is_nan() && w.is_nan()) || (g - w).abs() <= tol * (1.0 + w.abs());
+        let ok = got_shape == list::<usize>(f[7])
+            && if spread {
+                got.len() == want.len() && got.iter().zip(&want).all(|(g, w)| close(g, w))
+            } else {
+                same(&got, &want)
+            };
+        checked += 1;
+        if !ok {
+            failed.push(format!("{line}\n  got {got_shape:?} {got:?}\n  want {want:?}"));
+        }
+    }
+    assert!(checked > 2000, "only {checked} cases read");
+    assert!(
+        failed.is_empty(),
+        "{} of {checked} cases differ:\n{}",
+        failed.len(),
+        failed[..failed.len().min(6)].join("\n")
+    );
 }

@@ -5,7 +5,7 @@
 //! forms' result types and the hostile inputs numpy raises on.
 
 use mdtensor::ops::{Bins, PadMode, QuantileMethod, Side};
-use mdtensor::{ext, Dyn, DynRank, Pad, SliceElem, Strided, Tensor, TensorView};
+use mdtensor::{ext, Dyn, DynRank, Pad, Tensor};
 use proptest::prelude::*;
 
 mod common;
@@ -22,12 +22,6 @@ fn pos(idx: &[usize], shape: &[usize]) -> usize {
 fn float_base(c: &StridedCase, nan: bool) -> Tensor<f64, DynRank> {
     let data = c.data.iter().map(|&x| if nan && x % 7 == 0 { f64::NAN } else { x as f64 / 4.0 }).collect();
     Tensor::<f64, DynRank>::from_vec(c.shape.clone(), data)
-}
-
-/// The case's strided view of `t` (a `float_base` of it).
-fn float_view<'a>(c: &StridedCase, t: &'a Tensor<f64, DynRank>) -> TensorView<'a, f64, DynRank, Strided> {
-    let elems: Vec<SliceElem> = c.steps.iter().map(|&step| SliceElem::Range { start: None, end: None, step }).collect();
-    t.try_slice_dyn(&elems).unwrap().try_into_permuted(&c.perm).unwrap()
 }
 
 /// An axis of `shape` from a random number, `None` for rank 0.
@@ -165,8 +159,18 @@ proptest! {
         let shape = c.view_shape();
         let r = c.view_elements();
         let rank = shape.len();
-        if rank < 2 {
+        if rank == 0 {
             prop_assert!(v.try_triu(k).is_err() && v.try_tril(k).is_err());
+            return Ok(());
+        }
+        if rank == 1 {
+            // numpy's rule: the square matrix of rows `v`, then masked.
+            let n = shape[0];
+            let tri = |upper: bool| -> Vec<i64> { (0..n * n).map(|p| { let d = (p % n) as isize - (p / n) as isize; if (upper && d >= k) || (!upper && d <= k) { r[p % n] } else { 0 } }).collect() };
+            let (u, l) = (v.triu(k), v.tril(k));
+            prop_assert_eq!(u.dims().to_vec(), vec![n, n]);
+            prop_assert_eq!(u.to_vec(), tri(true));
+            prop_assert_eq!(l.to_vec(), tri(false));
             return Ok(());
         }
         let keep = |i: &[usize], upper: bool| {
@@ -204,7 +208,7 @@ proptest! {
     #[test]
     fn order_statistics_match_sorting(c in strided_case(4, 5), ax in 0usize..8, q in 0.0f64..=1.0, nan in any::<bool>()) {
         let base = float_base(&c, nan);
-        let f = float_view(&c, &base);
+        let f = c.view(&base);
         let shape = f.dims().to_vec();
         let r = f.to_vec();
         let Some(axis) = pick(&shape, ax) else { return Ok(()) };
@@ -238,7 +242,7 @@ proptest! {
     #[test]
     fn nan_reductions_match_reference(c in strided_case(4, 5), ax in 0usize..8) {
         let base = float_base(&c, true);
-        let f = float_view(&c, &base);
+        let f = c.view(&base);
         let shape = f.dims().to_vec();
         let r = f.to_vec();
         let clean: Vec<f64> = r.iter().copied().filter(|x| !x.is_nan()).collect();
@@ -429,6 +433,9 @@ fn hostile_inputs_are_errors() {
     assert_eq!(m.trace(isize::MIN), 0);
     assert_eq!(m.triu(isize::MAX).to_vec(), [0, 0, 0, 0]);
     assert_eq!(m.tril(isize::MIN).to_vec(), [0, 0, 0, 0]);
+    // A vector of tuple extents cannot become numpy's square matrix; rank 0 has no triangle.
+    assert!(Tensor::<i64, (Dyn,)>::from_vec([2], vec![1, 2]).try_triu(0).is_err());
+    assert!(Tensor::<i64, DynRank>::from_vec(vec![], vec![1]).try_tril(0).is_err());
     assert_eq!(Tensor::<i8, DynRank>::from_vec(vec![2], vec![-128, 127]).diff_dyn(1, 0).to_vec(), [-1]);
     // Counting, searching and padding.
     let v = Tensor::<i64, (Dyn,)>::from_vec([3], vec![0, -1, 2]);

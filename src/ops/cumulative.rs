@@ -70,9 +70,21 @@ fn scan<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
     axis: usize,
     f: impl Fn(&T, &T) -> T,
 ) -> Result<Tensor<T, E>, ShapeError> {
+    scan_cleaned(t, op, axis, |_| {}, f)
+}
+
+/// [`scan`] of the elements after `clean` (numpy's `nancumsum` replaces NaN first).
+pub(super) fn scan_cleaned<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
+    t: &Tensor<T, E, S, St>,
+    op: &'static str,
+    axis: usize,
+    clean: impl Fn(&mut T),
+    f: impl Fn(&T, &T) -> T,
+) -> Result<Tensor<T, E>, ShapeError> {
     check_axis(op, axis, t.rank())?;
     // The result is as large as the input: one fallible copy, scanned in place.
     let mut v = t.to_vec_op(op)?;
+    v.iter_mut().for_each(clean);
     let (outer, n, inner) = around(t.dims().as_ref(), axis);
     // No elements: nothing to scan, however many empty blocks the other axes describe.
     let outer = if v.is_empty() { 0 } else { outer };
@@ -92,7 +104,18 @@ fn scan_flat<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
     op: &'static str,
     f: impl Fn(&T, &T) -> T,
 ) -> Result<Tensor<T, (Dyn,)>, ShapeError> {
+    scan_flat_cleaned(t, op, |_| {}, f)
+}
+
+/// [`scan_flat`] of the elements after `clean`.
+pub(super) fn scan_flat_cleaned<T: Clone, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
+    t: &Tensor<T, E, S, St>,
+    op: &'static str,
+    clean: impl Fn(&mut T),
+    f: impl Fn(&T, &T) -> T,
+) -> Result<Tensor<T, (Dyn,)>, ShapeError> {
     let mut v = t.to_vec_op(op)?;
+    v.iter_mut().for_each(clean);
     for p in 1..v.len() {
         v[p] = f(&v[p - 1], &v[p]);
     }

@@ -57,8 +57,22 @@ mod convolve;
 mod lanes;
 
 mod quantile;
+// One order statistic of a large input without copying it.
+mod bracket;
+// Several quantiles in one selection pass.
+mod quantiles;
 
 mod nan_reduce;
+// numpy's nanvar and nanstd.
+mod nan_var;
+// numpy's ptp.
+mod ptp;
+// numpy's nancumsum and nancumprod.
+mod nan_cumulative;
+// numpy's average with weights.
+mod average;
+// numpy's cov and corrcoef.
+mod cov;
 
 mod tri;
 
@@ -116,9 +130,12 @@ pub use math::{
 };
 pub use meshgrid::{meshgrid, try_meshgrid, Indexing};
 pub use nan_reduce::{NanArgExtreme, NanExtreme, NanMean, NanProd, NanSum};
+pub use nan_var::NanVar;
 pub use norm::Norm;
 pub use pad::PadMode;
+pub use ptp::PeakToPeak;
 pub use quantile::QuantileMethod;
+pub use quantiles::QuantileList;
 pub use reduce::{AxisReductions, Extreme, Logical, Mean, Prod, Reductions, Sum, Var};
 /// The run-time axis rules of the host reductions, shared with the device's.
 #[cfg(feature = "cuda")]

@@ -19,6 +19,7 @@
 //! ```
 
 use super::axiswise::check_axis;
+use super::bracket::{select_bracketed, Bracketed};
 use super::lanes::{map_all, map_lanes};
 use crate::error::ShapeError;
 use crate::exec::forms::forms;
@@ -74,7 +75,7 @@ pub enum QuantileMethod {
 }
 
 /// Which order statistics (0-based ranks in the sorted lane) and how to mix them.
-enum Pick {
+pub(super) enum Pick {
     /// One order statistic.
     At(usize),
     /// numpy's `_lerp(sorted[prev], sorted[next], gamma)`.
@@ -91,7 +92,7 @@ fn discrete(index: f64, take_previous: impl Fn(f64, f64) -> bool) -> f64 {
 }
 
 /// numpy's plan for quantile `q` of `n ≥ 1` elements.
-fn plan(method: QuantileMethod, n: usize, q: f64) -> Pick {
+pub(super) fn plan(method: QuantileMethod, n: usize, q: f64) -> Pick {
     use QuantileMethod as M;
     let nf = n as f64;
     let last = n - 1;
@@ -133,7 +134,7 @@ fn plan(method: QuantileMethod, n: usize, q: f64) -> Pick {
 
 /// numpy's `_lerp(a, b, t)`: `a + (b - a)·t`, or `b - (b - a)·(1 - t)` from `t = ½` on;
 /// `t` and `1 - t` are numpy's Python floats, rounded to the element type only then.
-fn lerp<T: Real>(a: T, b: T, t: f64) -> T {
+pub(super) fn lerp<T: Real>(a: T, b: T, t: f64) -> T {
     let d = b - a;
     let cast = |x: f64| T::from_f64(x).unwrap_or_else(T::nan);
     if t >= 0.5 {
@@ -143,7 +144,7 @@ fn lerp<T: Real>(a: T, b: T, t: f64) -> T {
     }
 }
 
-fn cmp<T: Real>(a: &T, b: &T) -> Ordering {
+pub(super) fn cmp<T: Real>(a: &T, b: &T) -> Ordering {
     a.partial_cmp(b).unwrap_or(Ordering::Equal)
 }
 
@@ -169,6 +170,18 @@ fn drop_nan<T: Real>(v: &mut [T]) -> usize {
     n
 }
 
+/// The NaN-free part of a lane, `None` when the statistic is NaN: the lane holds a NaN,
+/// or (for `skip_nan`, which drops them) holds NaN only. An empty lane stays empty.
+pub(super) fn nan_free<T: Real>(v: &mut [T], skip_nan: bool) -> Option<&mut [T]> {
+    if skip_nan {
+        let n = drop_nan(v);
+        (n > 0 || v.is_empty()).then_some(&mut v[..n])
+    } else {
+        // A fold, not `any`: without the early exit the scan vectorizes.
+        (!v.iter().fold(false, |nan, x| nan | x.is_nan())).then_some(v)
+    }
+}
+
 /// The quantile of one lane: NaN when it holds a NaN (after dropping them for `skip_nan`).
 fn lane_quantile<T: Real>(
     op: &'static str,
@@ -177,18 +190,7 @@ fn lane_quantile<T: Real>(
     method: QuantileMethod,
     skip_nan: bool,
 ) -> Result<T, ShapeError> {
-    let v = if skip_nan {
-        let n = drop_nan(v);
-        if n == 0 && !v.is_empty() {
-            return Ok(T::nan());
-        }
-        &mut v[..n]
-    } else {
-        if v.iter().any(|x| x.is_nan()) {
-            return Ok(T::nan());
-        }
-        v
-    };
+    let Some(v) = nan_free(v, skip_nan) else { return Ok(T::nan()) };
     if v.is_empty() {
         return Err(ShapeError::InvalidArgument { op, reason: "a quantile of no elements".into() });
     }
@@ -205,15 +207,7 @@ fn lane_quantile<T: Real>(
 /// numpy's median of one lane: the middle element, or the mean of the two middle ones;
 /// NaN for no elements or (unless `skip_nan`) when the lane holds a NaN.
 fn lane_median<T: Real>(v: &mut [T], skip_nan: bool) -> Result<T, ShapeError> {
-    let v = if skip_nan {
-        let n = drop_nan(v);
-        &mut v[..n]
-    } else {
-        if v.iter().any(|x| x.is_nan()) {
-            return Ok(T::nan());
-        }
-        v
-    };
+    let Some(v) = nan_free(v, skip_nan) else { return Ok(T::nan()) };
     let n = v.len();
     if n == 0 {
         return Ok(T::nan());
@@ -227,7 +221,57 @@ fn lane_median<T: Real>(v: &mut [T], skip_nan: bool) -> Result<T, ShapeError> {
     Ok((lo + hi) / (T::one() + T::one()))
 }
 
-fn check_q(op: &'static str, q: f64) -> Result<(), ShapeError> {
+/// A statistic of all elements from the order statistics of ranks `ranks` (`None` for no
+/// elements) mixed by `mix`: bracketed in place when the input is large and packed (see
+/// `bracket`), otherwise `in_copy` of a copy.
+fn over_all<T: Real, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
+    t: &Tensor<T, E, S, St>,
+    op: &'static str,
+    ranks: Option<(usize, usize)>,
+    mix: impl Fn(T, T) -> T,
+    in_copy: impl FnOnce(&mut [T]) -> Result<T, ShapeError>,
+) -> Result<T, ShapeError> {
+    if let (Some(x), Some((lo, hi))) = (t.as_slice_memory_order(), ranks) {
+        match select_bracketed(x, lo, hi) {
+            Bracketed::Values(a, b) => return Ok(mix(a, b)),
+            Bracketed::Nan => return Ok(T::nan()),
+            Bracketed::Fallback => {}
+        }
+    }
+    map_all(t, op, in_copy)
+}
+
+/// numpy's median of all elements.
+fn median_all<T: Real, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
+    t: &Tensor<T, E, S, St>,
+) -> Result<T, ShapeError> {
+    let n = t.numel();
+    let ranks = (n > 0).then(|| if n % 2 == 1 { (n / 2, n / 2) } else { (n / 2 - 1, n / 2) });
+    let mix = |a: T, b: T| if n % 2 == 1 { a } else { (a + b) / (T::one() + T::one()) };
+    over_all(t, "median", ranks, mix, |v| lane_median(v, false))
+}
+
+/// numpy's `q`-th quantile of all elements (`q` checked).
+fn quantile_all<T: Real, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
+    t: &Tensor<T, E, S, St>,
+    op: &'static str,
+    q: f64,
+    method: QuantileMethod,
+) -> Result<T, ShapeError> {
+    let n = t.numel();
+    let pick = (n > 0).then(|| plan(method, n, q));
+    let ranks = pick.as_ref().map(|p| match *p {
+        Pick::At(k) => (k, k),
+        Pick::Lerp(a, b, _) => (a, b),
+    });
+    let mix = |a: T, b: T| match pick {
+        Some(Pick::Lerp(_, _, g)) => lerp(a, b, g),
+        _ => a,
+    };
+    over_all(t, op, ranks, mix, |v| lane_quantile(op, v, q, method, false))
+}
+
+pub(super) fn check_q(op: &'static str, q: f64) -> Result<(), ShapeError> {
     if (0.0..=1.0).contains(&q) {
         Ok(())
     } else {
@@ -235,7 +279,7 @@ fn check_q(op: &'static str, q: f64) -> Result<(), ShapeError> {
     }
 }
 
-fn check_p(op: &'static str, p: f64) -> Result<f64, ShapeError> {
+pub(super) fn check_p(op: &'static str, p: f64) -> Result<f64, ShapeError> {
     if (0.0..=100.0).contains(&p) {
         Ok(p / 100.0)
     } else {
@@ -249,7 +293,7 @@ impl<T: Real, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St>
         /// See [`Tensor::median`]; `Err` only when the allocator refuses the copy.
         pub fn try_median[](&self) -> Result<T, ShapeError>
         {
-            map_all(self, "median", |v| lane_median(v, false))
+            median_all(self)
         }
         /// The median of all elements (numpy's `median(a)`): NaN when any is NaN or there
         /// are none.
@@ -336,7 +380,7 @@ impl<T: Real, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St>
         pub fn try_quantile[](&self, q: f64, method: QuantileMethod) -> Result<T, ShapeError>
         {
             check_q("quantile", q)?;
-            map_all(self, "quantile", |v| lane_quantile("quantile", v, q, method, false))
+            quantile_all(self, "quantile", q, method)
         }
         /// The `q`-th quantile of all elements (numpy's `quantile(a, q, method=…)`); NaN
         /// when any element is NaN.
@@ -427,7 +471,7 @@ impl<T: Real, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St>
         pub fn try_percentile[](&self, p: f64, method: QuantileMethod) -> Result<T, ShapeError>
         {
             let q = check_p("percentile", p)?;
-            map_all(self, "percentile", |v| lane_quantile("percentile", v, q, method, false))
+            quantile_all(self, "percentile", q, method)
         }
         /// The `p`-th percentile of all elements (numpy's `percentile(a, p, method=…)`: the
         /// quantile `p / 100`).
@@ -454,6 +498,24 @@ impl<T: Real, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St>
         /// assert_eq!(a.percentile_axis_dyn(50.0, -1, QuantileMethod::Linear).to_vec(), [5.0, 25.0]);
         /// ```
         pub fn percentile_axis_dyn;
+    }
+    forms! {
+        /// See [`Tensor::nanpercentile_axis_dyn`].
+        pub fn try_nanpercentile_axis_dyn[](&self, p: f64, axis: impl Into<Axis>, method: QuantileMethod) -> Result<Tensor<T, <E as RemoveAxisDyn>::Output>, ShapeError>
+        where [E: RemoveAxisDyn]
+        {
+            let q = check_p("nanpercentile_axis_dyn", p)?;
+            self.try_nanquantile_axis_dyn(q, axis, method)
+        }
+        /// The `p`-th percentile of the non-NaN elements along a run-time axis (numpy's
+        /// `nanpercentile(a, p, axis)`); NaN for a lane of NaN only.
+        ///
+        /// ```
+        /// use mdtensor::{ops::QuantileMethod, tensor};
+        /// let a = tensor![[0.0, f64::NAN, 10.0], [1.0, 2.0, 3.0]];
+        /// assert_eq!(a.nanpercentile_axis_dyn(50.0, 1, QuantileMethod::Linear).to_vec(), [5.0, 2.0]);
+        /// ```
+        pub fn nanpercentile_axis_dyn;
     }
     forms! {
         /// See [`Tensor::nanpercentile`].

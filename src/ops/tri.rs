@@ -1,8 +1,10 @@
 //! Triangles and diagonals: numpy's `triu`, `tril` (of the last two axes, with diagonal
 //! offset `k`), `diagonal` and `trace` (with `offset`, `axis1`, `axis2`).
 //!
-//! `triu`/`tril` keep the extents, static ones included. numpy turns a 1-D input into a
-//! matrix first; here a rank below 2 is `Err` (broadcast the vector to a matrix first).
+//! `triu`/`tril` keep the extents, static ones included. numpy turns a 1-D input of length
+//! `n` into the `n × n` matrix of its rows first; so does a [`DynRank`] input here, while a
+//! tuple rank-1 input is `Err` (its extents type cannot become a matrix's: broadcast the
+//! vector to a matrix first). Rank 0 is `Err`, as numpy raises.
 //! `diagonal` is a view; `trace` sums it.
 
 use super::axiswise::dyn_view;
@@ -24,8 +26,11 @@ fn masked<T: Clone + Zero, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
     keep: impl Fn(isize) -> bool,
 ) -> Result<Tensor<T, E>, ShapeError> {
     let rank = t.rank();
+    if rank == 1 {
+        return masked_vector(t, op, keep);
+    }
     if rank < 2 {
-        return Err(ShapeError::InvalidArgument { op, reason: format!("needs at least 2 axes, not {rank}") });
+        return Err(ShapeError::InvalidArgument { op, reason: format!("needs at least 1 axis, not {rank}") });
     }
     let mut v = t.to_vec_op(op)?;
     let dims = t.dims();
@@ -42,10 +47,34 @@ fn masked<T: Clone + Zero, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
     Tensor::try_from_vec(t.extents().clone(), v).map_err(|(e, _)| e)
 }
 
+/// numpy's rule for a vector `x` of length `n`: the `n × n` matrix of rows `x`, masked.
+/// Only extents whose rank can change ([`DynRank`]) hold that result.
+fn masked_vector<T: Clone + Zero, E: Extents, S: Layout<E>, St: DenseStorage<T>>(
+    t: &Tensor<T, E, S, St>,
+    op: &'static str,
+    keep: impl Fn(isize) -> bool,
+) -> Result<Tensor<T, E>, ShapeError> {
+    let n = t.extents().extent(0);
+    let ext = E::from_dims(&[n, n]).map_err(|_| ShapeError::InvalidArgument {
+        op,
+        reason:
+            "numpy turns a vector into a square matrix, which needs DynRank extents (or broadcast it to a matrix first)"
+                .into(),
+    })?;
+    let x = t.to_vec_op(op)?;
+    let len = n.checked_mul(n).ok_or_else(|| ShapeError::Overflow { op, dims: vec![n, n] })?;
+    let mut v = crate::alloc::try_vec_with_capacity(op, len)?;
+    for i in 0..n {
+        // Extents of a live tensor fit in isize.
+        v.extend(x.iter().enumerate().map(|(j, e)| if keep(j as isize - i as isize) { e.clone() } else { T::zero() }));
+    }
+    Tensor::try_from_vec(ext, v).map_err(|(e, _)| e)
+}
+
 /// # Triangles, diagonals and the trace
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
     forms! {
-        /// See [`Tensor::triu`]; `Err` for a rank below 2.
+        /// See [`Tensor::triu`]; `Err` for rank 0, and for a vector of tuple extents.
         pub fn try_triu[](&self, k: isize) -> Result<Tensor<T, E>, ShapeError>
         where [T: Clone + Zero]
         {
@@ -61,11 +90,15 @@ impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> Tensor<T, E, S, St> {
         /// let _: &ext![3, 3] = u.extents();
         /// assert_eq!(u.to_vec(), [1, 2, 3, 0, 5, 6, 0, 0, 9]);
         /// assert_eq!(m.triu(1).to_vec(), [0, 2, 3, 0, 0, 6, 0, 0, 0]);
+        /// // numpy's vector rule, at dynamic rank: the square matrix of rows `v`.
+        /// let v = mdtensor::Tensor::<i32, mdtensor::DynRank>::from_vec(vec![3], vec![1, 2, 3]);
+        /// assert_eq!(v.triu(0).to_vec(), [1, 2, 3, 0, 2, 3, 0, 0, 3]);
+        /// assert!(tensor![1, 2, 3].try_triu(0).is_err()); // tuple extents keep rank 1
         /// ```
         pub fn triu;
     }
     forms! {
-        /// See [`Tensor::tril`]; `Err` for a rank below 2.
+        /// See [`Tensor::tril`]; `Err` for rank 0, and for a vector of tuple extents.
         pub fn try_tril[](&self, k: isize) -> Result<Tensor<T, E>, ShapeError>
         where [T: Clone + Zero]
         {

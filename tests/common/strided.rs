@@ -35,8 +35,8 @@ impl StridedCase {
         Tensor::from_vec(self.shape.clone(), self.data.clone())
     }
 
-    /// The view of `t` (which must be `self.tensor()`) that this case describes.
-    pub fn view<'a>(&self, t: &'a Tensor<i64, DynRank>) -> TensorView<'a, i64, DynRank, Strided> {
+    /// The view of `t` (`self.tensor()`, or a tensor of its shape) that this case describes.
+    pub fn view<'a, T>(&self, t: &'a Tensor<T, DynRank>) -> TensorView<'a, T, DynRank, Strided> {
         let elems: Vec<SliceElem> =
             self.steps.iter().map(|&step| SliceElem::Range { start: None, end: None, step }).collect();
         t.try_slice_dyn(&elems).unwrap().try_into_permuted(&self.perm).unwrap()
