@@ -2,7 +2,7 @@
 //! [`ChoFactor`] (scipy's `cho_factor`/`cho_solve`).
 
 use super::dense::LinalgStorage;
-use super::dense::{build, col_major, col_major_mut, faer_par, mat_ref, owned_copy, rhs_ref, square, workspace};
+use super::dense::{build, col_major, col_major_mut, faer_par, mat_ref, owned_copy, solve_rhs, square, workspace};
 use super::scalar::LinalgScalar;
 use crate::error::LinalgError;
 use crate::exec::forms::forms;
@@ -69,20 +69,18 @@ impl<T: LinalgScalar> ChoFactor<T> {
         where [E2: RhsExtents, S2: Layout<E2>, St2: DenseStorage<T>]
         {
             let op = "cho_solve";
-            let n = self.n;
-            let bref = rhs_ref(op, b, n, [n, n], |rows| format!("the right-hand side has {rows} rows; the matrix's order is {n}"))?;
-            let (rows, k) = (bref.nrows(), bref.ncols());
-            let mut w = owned_copy(op, bref)?;
-            let fpar = faer_par(par, self.n);
-            let mut mem = workspace(op, solve::solve_in_place_scratch::<T>(self.n, k, fpar))?;
-            solve::solve_in_place_with_conj(
-                col_major(&self.l, self.n, self.n),
-                Conj::No,
-                col_major_mut(&mut w, rows, k),
-                fpar,
-                faer::dyn_stack::MemStack::new(&mut mem),
-            );
-            Ok(build::<T, E2, Heap<T>>(op, b.extents().clone(), |i| w[(i / k.max(1)) + (i % k.max(1)) * rows])?)
+            solve_rhs::<T, E2, S2, St2, Heap<T>>(op, self.n, b, |rhs| {
+                let fpar = faer_par(par, self.n);
+                let mut mem = workspace(op, solve::solve_in_place_scratch::<T>(self.n, rhs.ncols(), fpar))?;
+                solve::solve_in_place_with_conj(
+                    col_major(&self.l, self.n, self.n),
+                    Conj::No,
+                    rhs,
+                    fpar,
+                    faer::dyn_stack::MemStack::new(&mut mem),
+                );
+                Ok(())
+            })
         }
         /// See [`ChoFactor::try_solve_with`].
         pub fn try_solve;

@@ -3,7 +3,7 @@
 
 use super::dense::LinalgStorage;
 use super::dense::{
-    buffer, build, col_major, col_major_mut, extents, faer_par, mat_ref, owned_copy, rhs_ref, square, workspace,
+    buffer, build, col_major, col_major_mut, extents, faer_par, mat_ref, owned_copy, solve_rhs, square, workspace,
 };
 use super::scalar::LinalgScalar;
 use crate::error::{LinalgError, ShapeError};
@@ -156,13 +156,7 @@ fn solve_into<T: LinalgScalar, E2: RhsExtents, S2: Layout<E2>, St2: DenseStorage
 where
     Out: crate::storage::OwnedStorage<T>,
 {
-    let n = lu.n;
-    let bref =
-        rhs_ref(op, b, n, [n, n], |rows| format!("the right-hand side has {rows} rows; the matrix's order is {n}"))?;
-    let (rows, k) = (bref.nrows(), bref.ncols());
-    let mut w = owned_copy(op, bref)?;
-    lu.solve_mat(op, col_major_mut(&mut w, rows, k), par)?;
-    Ok(build(op, b.extents().clone(), |i| w[(i / k.max(1)) + (i % k.max(1)) * rows])?)
+    solve_rhs(op, lu.n, b, |rhs| Ok(lu.solve_mat(op, rhs, par)?))
 }
 
 /// # Linear algebra: LU (feature `linalg`)

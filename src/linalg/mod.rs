@@ -6,7 +6,8 @@
 //! column-major copy, as LAPACK's do. Small static matrices (2×2 to 4×4) are computed
 //! inline, with no call into faer. A [`DynRank`](crate::DynRank) tensor is a stack
 //! `(..., M, N)` for `solve`, `inv` and `det`, its leading axes broadcast as numpy's.
-//! CSR/CSC matrices have `splu` ([`SparseLu`]), `spsolve` and `cg`. Band matrices have
+//! CSR/CSC matrices have `solve`, `splu` ([`SparseLu`]), `factorized`, `spsolve`, `cho_factor`
+//! ([`SparseCholesky`]) and `cg`. Band matrices have
 //! their own `solve` (`BandMatrix::solve`). Static rules (a square matrix, the right-hand side's length)
 //! are trait bounds in [`extents`](crate::extents): a mismatch of static extents does
 //! not compile, a dynamic one is `Err` from the `try_` form.
@@ -64,6 +65,7 @@ mod lu;
 mod scalar;
 mod small;
 mod sparse;
+mod sparse_cholesky;
 
 pub use cholesky::ChoFactor;
 pub use decomp::{Eig, QrMode, Uplo};
@@ -72,3 +74,4 @@ pub use derived::{Lstsq, MatrixOrd};
 pub use lu::LuFactor;
 pub use scalar::LinalgScalar;
 pub use sparse::SparseLu;
+pub use sparse_cholesky::SparseCholesky;
