@@ -132,19 +132,26 @@ pub(crate) fn extents<E: Extents>(op: &'static str, dims: &[usize]) -> Result<E,
     crate::extents::extents_from(op, dims)
 }
 
-/// `Err` unless the matrix is square.
+/// `Err` unless the matrix is square (inlined: the small static routines pass through it).
+#[inline(always)]
 pub(crate) fn square(op: &'static str, m: usize, n: usize) -> Result<usize, LinalgError> {
     if m == n {
         Ok(n)
     } else {
-        Err(ShapeError::Incompatible {
-            op,
-            lhs: vec![m, n],
-            rhs: vec![],
-            reason: format!("{op} needs a square matrix, not {m}×{n}"),
-        }
-        .into())
+        Err(not_square(op, m, n))
     }
+}
+
+#[cold]
+#[inline(never)]
+fn not_square(op: &'static str, m: usize, n: usize) -> LinalgError {
+    ShapeError::Incompatible {
+        op,
+        lhs: vec![m, n],
+        rhs: vec![],
+        reason: format!("{op} needs a square matrix, not {m}×{n}"),
+    }
+    .into()
 }
 
 /// The storages whose tensors the dense routines read: every dense storage of this crate
