@@ -95,6 +95,7 @@ impl<T: LinalgScalar> ChoFactor<T> {
 impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + LinalgStorage> Tensor<T, (M, N), S, St> {
     forms! {
         /// numpy's `linalg.cholesky` with an explicit choice of threads.
+        #[inline] // a small static matrix folds to a few instructions: no call
         pub fn try_cholesky_with[](&self) with par
             -> Result<Tensor<T, (M, N), RowMajor, <St as ResultStorage<T, (M, N)>>::Out>, LinalgError>
         where [M: CholeskySquare<N>, St: ResultStorage<T, (M, N)>]

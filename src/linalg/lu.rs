@@ -163,6 +163,7 @@ where
 impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + LinalgStorage> Tensor<T, (M, N), S, St> {
     forms! {
         /// numpy's `linalg.solve(a, b)` with an explicit choice of threads.
+        #[inline] // a small static matrix folds to a few instructions: no call
         pub fn try_solve_with[E2, S2, St2](&self, b: &Tensor<T, E2, S2, St2>) with par
             -> Result<Tensor<T, E2, RowMajor, <St2 as ResultStorage<T, E2>>::Out>, LinalgError>
         where [
@@ -201,6 +202,7 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
 
     forms! {
         /// numpy's `linalg.inv` with an explicit choice of threads.
+        #[inline] // a small static matrix folds to a few instructions: no call
         pub fn try_inv_with[](&self) with par
             -> Result<Tensor<T, (M, N), RowMajor, <St as ResultStorage<T, (M, N)>>::Out>, LinalgError>
         where [M: InvSquare<N>, St: ResultStorage<T, (M, N)>]
@@ -256,6 +258,7 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
     forms! {
         /// The determinant (numpy's `linalg.det`): 0 for a singular matrix, NaN when an
         /// element is NaN; `Err` only for a dynamic non-square matrix or no memory.
+        #[inline] // a small static matrix folds to a few instructions: no call
         pub fn try_det[](&self) -> Result<T, LinalgError>
         where [M: DetSquare<N>]
         {

@@ -125,6 +125,7 @@ fn minors4<T: LinalgScalar>(m: &[[T; 4]; 4]) -> ([T; 6], [T; 6], T) {
 }
 
 /// The inverse of a 4×4 matrix by its adjugate from the minors of [`minors4`].
+#[inline(always)]
 fn inv4<T: LinalgScalar>(m: &[[T; 4]; 4]) -> Result<[[T; 4]; 4], usize> {
     let (s, c, d) = minors4(m);
     if d == T::zero() {
@@ -213,11 +214,13 @@ pub(crate) fn det<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseS
 }
 
 /// The closed form of a 2×2 determinant.
+#[inline(always)]
 fn det2<T: LinalgScalar>(m: &[[T; 2]; 2]) -> T {
     m[0][0] * m[1][1] - m[0][1] * m[1][0]
 }
 
 /// The 3×3 cofactors of row 0 (the first column of the adjugate) and the determinant.
+#[inline(always)]
 fn det3<T: LinalgScalar>(m: &[[T; 3]; 3]) -> T {
     let c0 = m[1][1] * m[2][2] - m[1][2] * m[2][1];
     let c1 = m[1][2] * m[2][0] - m[1][0] * m[2][2];
@@ -227,6 +230,7 @@ fn det3<T: LinalgScalar>(m: &[[T; 3]; 3]) -> T {
 
 /// The inverse of a 2×2 matrix by its adjugate; `Err(column)` (the LU's zero pivot, for
 /// the message) when the determinant is exactly zero.
+#[inline(always)]
 fn inv2<T: LinalgScalar>(m: &[[T; 2]; 2]) -> Result<[[T; 2]; 2], usize> {
     let d = det2(m);
     if d == T::zero() {
@@ -237,6 +241,7 @@ fn inv2<T: LinalgScalar>(m: &[[T; 2]; 2]) -> Result<[[T; 2]; 2], usize> {
 }
 
 /// The inverse of a 3×3 matrix by its adjugate (cofactor `C[i][j]` at `[j][i]`).
+#[inline(always)]
 fn inv3<T: LinalgScalar>(m: &[[T; 3]; 3]) -> Result<[[T; 3]; 3], usize> {
     let c = |i: usize, j: usize| {
         let (i1, i2, j1, j2) = ((i + 1) % 3, (i + 2) % 3, (j + 1) % 3, (j + 2) % 3);
