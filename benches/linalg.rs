@@ -10,7 +10,10 @@
 //! * `linalg_small` — `StackTensor` 2×2 to 4×4 `inv`, `det`, `solve` beside nalgebra's
 //!   `SMatrix` (`try_inverse`, `determinant`, `lu().solve`), and `cholesky`;
 //! * `linalg_batched` — 10^5 independent 3×3 solves: one mdtensor `DynRank` stack call
-//!   (one and two threads) beside a loop of nalgebra solves.
+//!   (one and two threads) beside a loop of nalgebra solves;
+//! * `linalg_sparse` — the 5-point Laplacian of a 316 × 316 grid (~10^5 unknowns), factor
+//!   and solve: mdtensor's `spsolve` (sparse LU) and `cho_factor` + `solve` (sparse
+//!   Cholesky) beside faer's `sp_lu` and `sp_cholesky` called directly.
 //!
 //! Time ratios are read from one run: the machine is shared.
 
@@ -132,5 +135,46 @@ fn batched(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, dense, small, batched);
+/// The 5-point Laplacian of a `k × k` grid, as `(row, col, value)` triplets in row order.
+fn laplacian(k: usize) -> Vec<(usize, usize, f64)> {
+    let mut t = Vec::with_capacity(5 * k * k);
+    for i in 0..k {
+        for j in 0..k {
+            let p = i * k + j;
+            let near = [(i > 0, p.wrapping_sub(k)), (j > 0, p.wrapping_sub(1)), (j + 1 < k, p + 1), (i + 1 < k, p + k)];
+            t.push((p, p, 4.0));
+            t.extend(near.iter().filter(|(ok, _)| *ok).map(|&(_, q)| (p, q, -1.0)));
+        }
+    }
+    t
+}
+
+fn sparse(c: &mut Criterion) {
+    let k = 316;
+    let n = k * k;
+    let t = laplacian(k);
+    let (rows, cols, vals): (Vec<usize>, Vec<usize>, Vec<f64>) =
+        (t.iter().map(|e| e.0).collect(), t.iter().map(|e| e.1).collect(), t.iter().map(|e| e.2).collect());
+    let csr = mdtensor::CsrMatrix::<f64>::from_triplets([n, n], &rows, &cols, &vals);
+    let csc = mdtensor::CscMatrix::<f64>::from_triplets([n, n], &rows, &cols, &vals);
+    let b = Tensor::<f64, ext![_]>::from_fn([n], |[i]| (i % 7) as f64);
+    let triplets: Vec<_> = t.iter().map(|&(r, c, v)| faer::sparse::Triplet::new(r, c, v)).collect();
+    let fa = faer::sparse::SparseColMat::<usize, f64>::try_new_from_triplets(n, n, &triplets).unwrap();
+    let fb = faer::Mat::<f64>::from_fn(n, 1, |i, _| (i % 7) as f64);
+    faer::set_global_parallelism(faer::Par::Seq);
+    let mut g = c.benchmark_group("linalg_sparse");
+    g.sample_size(10).measurement_time(Duration::from_secs(10));
+    g.bench_function("mdtensor_spsolve_laplacian_316", |x| x.iter(|| black_box(&csc).spsolve(&b)));
+    g.bench_function("mdtensor_spsolve_csr_laplacian_316", |x| x.iter(|| black_box(&csr).spsolve(&b)));
+    g.bench_function("faer_sp_lu_solve_laplacian_316", |x| x.iter(|| black_box(&fa).sp_lu().unwrap().solve(&fb)));
+    g.bench_function("mdtensor_cho_factor_solve_laplacian_316", |x| {
+        x.iter(|| black_box(&csc).cho_factor_with(Par::Seq).solve_with(&b, Par::Seq))
+    });
+    g.bench_function("faer_sp_cholesky_solve_laplacian_316", |x| {
+        x.iter(|| black_box(&fa).sp_cholesky(faer::Side::Lower).unwrap().solve(&fb))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, dense, small, batched, sparse);
 criterion_main!(benches);

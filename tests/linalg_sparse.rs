@@ -1,6 +1,6 @@
-//! Sparse solvers (feature `linalg`): `splu`/`spsolve` and `cg` on CSR and CSC matrices
-//! against dense products of their own solutions (residuals), a refactor with the kept
-//! symbolic analysis, and the hostile cases.
+//! Sparse solvers (feature `linalg`): `splu`/`spsolve`, `cho_factor` and `cg` on CSR and
+//! CSC matrices against dense solves and dense products of their own solutions
+//! (residuals), a refactor with the kept symbolic analysis, and the hostile cases.
 #![cfg(feature = "linalg")]
 
 use mdtensor::{ext, CscMatrix, CsrMatrix, LinalgError, Tensor};
@@ -116,4 +116,157 @@ fn laplacian_refactor_and_hostile_inputs() {
     assert!(matches!(wide.try_splu(), Err(LinalgError::Shape(_))));
     let zero = Tensor::<f64, ext![_]>::from_vec([n], vec![0.0; n]);
     assert!(a.cg(&zero, None, None).iter().all(|&x| x == 0.0));
+}
+
+/// A random symmetric positive-definite matrix: a positive diagonal that dominates the
+/// mirrored off-diagonal entries, as sorted triplets and as a dense row-major copy.
+fn random_spd(n: usize, extra: &[(usize, usize, f64)], diag: &[f64]) -> (Vec<usize>, Vec<usize>, Vec<f64>, Vec<f64>) {
+    let mut entries = std::collections::BTreeMap::new();
+    for &(i, j, v) in extra {
+        let (i, j) = (i % n, j % n);
+        if i != j {
+            entries.insert((i, j), v);
+            entries.insert((j, i), v);
+        }
+    }
+    for (i, d) in diag.iter().enumerate().take(n) {
+        let off: f64 = entries.iter().filter(|(k, _)| k.0 == i && k.1 != i).map(|(_, v)| f64::abs(*v)).sum();
+        entries.insert((i, i), off + 0.1 + d);
+    }
+    let mut dense = vec![0.0; n * n];
+    entries.iter().for_each(|(&(i, j), &v)| dense[i * n + j] = v);
+    let rows = entries.keys().map(|k| k.0).collect();
+    let cols = entries.keys().map(|k| k.1).collect();
+    (rows, cols, entries.values().copied().collect(), dense)
+}
+
+fn max_diff(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::with_cases(24) })]
+
+    #[test]
+    fn cho_factor_agrees_with_dense_solves(
+        n in 1usize..30,
+        extra in prop::collection::vec((0usize..30, 0usize..30, -1.0f64..1.0), 0..80),
+        diag in prop::collection::vec(0.0f64..3.0, 30),
+        rhs in prop::collection::vec(-1.0f64..1.0, 60),
+    ) {
+        let (rows, cols, vals, dense) = random_spd(n, &extra, &diag);
+        let a = Tensor::<f64, ext![_, _]>::from_vec([n, n], dense);
+        let b = Tensor::<f64, ext![_]>::from_vec([n], rhs[..n].to_vec());
+        let b2 = Tensor::<f64, ext![_, _]>::from_vec([n, 2], rhs[..2 * n].to_vec());
+        let (x, x2) = (a.solve(&b), a.solve(&b2));
+        let csr = CsrMatrix::<f64>::from_triplets([n, n], &rows, &cols, &vals);
+        let csc = CscMatrix::<f64>::from_triplets([n, n], &rows, &cols, &vals);
+        for f in [csr.cho_factor(), csc.cho_factor()] {
+            prop_assert_eq!(f.order(), n);
+            prop_assert!(max_diff(&f.solve(&b).to_vec(), &x.to_vec()) < 1e-10);
+            let y2 = f.solve(&b2);
+            prop_assert_eq!(y2.shape(), vec![n, 2]);
+            prop_assert!(max_diff(&y2.to_vec(), &x2.to_vec()) < 1e-10);
+        }
+        prop_assert!(max_diff(&csr.solve(&b).to_vec(), &x.to_vec()) < 1e-10);
+    }
+
+    #[test]
+    fn cho_factor_reads_only_the_lower_triangle(
+        n in 1usize..20,
+        extra in prop::collection::vec((0usize..20, 0usize..20, -1.0f64..1.0), 0..40),
+        diag in prop::collection::vec(0.0f64..3.0, 20),
+        rhs in prop::collection::vec(-1.0f64..1.0, 20),
+        junk in -100.0f64..100.0,
+    ) {
+        let (rows, cols, vals, _) = random_spd(n, &extra, &diag);
+        let b = Tensor::<f64, ext![_]>::from_vec([n], rhs[..n].to_vec());
+        let full = CscMatrix::<f64>::from_triplets([n, n], &rows, &cols, &vals).cho_factor().solve(&b);
+        // The same lower triangle with junk above the diagonal: the same factor.
+        let spoiled: Vec<f64> = rows.iter().zip(&cols).zip(&vals).map(|((i, j), &v)| if i < j { junk } else { v }).collect();
+        for x in [
+            CsrMatrix::<f64>::from_triplets([n, n], &rows, &cols, &spoiled).cho_factor().solve(&b),
+            CscMatrix::<f64>::from_triplets([n, n], &rows, &cols, &spoiled).cho_factor().solve(&b),
+        ] {
+            prop_assert!(max_diff(&x.to_vec(), &full.to_vec()) < 1e-10);
+        }
+    }
+}
+
+#[test]
+fn cho_factor_of_a_laplacian_refactors_and_matches_splu() {
+    let k = 20;
+    let n = k * k;
+    let (r, c, v) = laplacian(k);
+    let b = Tensor::<f64, ext![_]>::from_vec([n], (0..n).map(|i| ((i * 13) % 11) as f64 - 5.0).collect());
+    let csr = CsrMatrix::<f64>::from_triplets([n, n], &r, &c, &v);
+    let csc = CscMatrix::<f64>::from_triplets([n, n], &r, &c, &v);
+    let lu = csr.splu().solve(&b);
+    for mut f in [csr.cho_factor(), csc.cho_factor()] {
+        let x = f.solve(&b);
+        assert!(residual(&r, &c, &v, &x.to_vec(), &b.to_vec()) < 1e-10);
+        assert!(max_diff(&x.to_vec(), &lu.to_vec()) < 1e-10);
+        // The ordering keeps the fill far below a dense factor's n(n+1)/2.
+        assert!(f.nnz_l() < n * (n + 1) / 8, "{}", f.nnz_l());
+        let tripled: Vec<f64> = csr.values().iter().map(|x| 3.0 * x).collect();
+        f.refactor(&tripled).unwrap();
+        let y = f.solve(&b);
+        assert!(x.iter().zip(y.iter()).all(|(x, y)| (x - 3.0 * y).abs() < 1e-10));
+        assert!(matches!(f.refactor(&tripled[1..]), Err(LinalgError::Shape(_))));
+        // A negated matrix is negative definite: the refactor reports it.
+        let negated: Vec<f64> = csr.values().iter().map(|x| -x).collect();
+        assert!(matches!(f.refactor(&negated), Err(LinalgError::NotPositiveDefinite { op: "refactor", .. })));
+    }
+    let x = csr.factorized().solve(&b);
+    assert!(max_diff(&x.to_vec(), &lu.to_vec()) < 1e-12);
+}
+
+#[test]
+fn cho_factor_of_a_complex_hermitian_matrix() {
+    use mdtensor::Complex64 as C;
+    // [[4, 1+2i, 0], [1-2i, 5, -i], [0, i, 3]]: Hermitian positive definite.
+    let (r, c) = ([0usize, 0, 1, 1, 1, 2, 2], [0usize, 1, 0, 1, 2, 1, 2]);
+    let v = [
+        C::new(4.0, 0.0),
+        C::new(1.0, 2.0),
+        C::new(1.0, -2.0),
+        C::new(5.0, 0.0),
+        C::new(0.0, -1.0),
+        C::new(0.0, 1.0),
+        C::new(3.0, 0.0),
+    ];
+    let b = Tensor::<C, ext![_]>::from_vec([3], vec![C::new(1.0, 1.0), C::new(-2.0, 0.5), C::new(0.0, 3.0)]);
+    let mut dense = vec![C::new(0.0, 0.0); 9];
+    r.iter().zip(&c).zip(&v).for_each(|((&i, &j), &x)| dense[i * 3 + j] = x);
+    let x = Tensor::<C, ext![_, _]>::from_vec([3, 3], dense).solve(&b);
+    for y in [
+        CsrMatrix::<C>::from_triplets([3, 3], &r, &c, &v).cho_factor().solve(&b),
+        CscMatrix::<C>::from_triplets([3, 3], &r, &c, &v).cho_factor().solve(&b),
+    ] {
+        assert!(y.iter().zip(x.iter()).all(|(y, x)| (y - x).norm() < 1e-12), "{:?} {:?}", y.to_vec(), x.to_vec());
+    }
+}
+
+#[test]
+fn cho_factor_hostile_inputs() {
+    // Eigenvalues 3 and -1: not positive definite, at the second pivot.
+    let indef = CsrMatrix::<f64>::from_triplets([2, 2], &[0usize, 0, 1, 1], &[0usize, 1, 0, 1], &[1.0, 2.0, 2.0, 1.0]);
+    assert!(matches!(indef.try_cho_factor(), Err(LinalgError::NotPositiveDefinite { op: "cho_factor", .. })));
+    let msg = std::panic::catch_unwind(|| drop(indef.cho_factor())).unwrap_err();
+    assert!(msg.downcast_ref::<String>().is_some_and(|m| m.contains("not positive definite")));
+    // A NaN on the diagonal or below it is not positive definite (numpy raises too).
+    let nan = CscMatrix::<f64>::from_triplets([2, 2], &[0usize, 1, 1], &[0usize, 0, 1], &[4.0, f64::NAN, 3.0]);
+    assert!(matches!(nan.try_cho_factor(), Err(LinalgError::NotPositiveDefinite { .. })));
+    // A zero (missing) diagonal entry.
+    let hole = CscMatrix::<f64>::from_triplets([2, 2], &[0usize], &[0usize], &[1.0]);
+    assert!(matches!(hole.try_cho_factor(), Err(LinalgError::NotPositiveDefinite { .. })));
+    let wide = CsrMatrix::<f64>::from_triplets([2, 3], &[0usize], &[0usize], &[1.0]);
+    assert!(matches!(wide.try_cho_factor(), Err(LinalgError::Shape(_))));
+    assert!(matches!(wide.try_solve(&Tensor::<f64, ext![_]>::from_vec([2], vec![1.0; 2])), Err(LinalgError::Shape(_))));
+    let eye = CsrMatrix::<f64>::from_triplets([2, 2], &[0usize, 1], &[0usize, 1], &[1.0, 1.0]).cho_factor();
+    let short = Tensor::<f64, ext![_]>::from_vec([3], vec![1.0; 3]);
+    assert!(matches!(eye.try_solve(&short), Err(LinalgError::Shape(_))));
+    // The empty matrix factors, and solves the empty system.
+    let empty = CsrMatrix::<f64>::from_triplets([0, 0], &[] as &[usize], &[] as &[usize], &[]).cho_factor();
+    assert_eq!(empty.solve(&Tensor::<f64, ext![_]>::from_vec([0], vec![])).shape(), vec![0]);
 }

@@ -2,7 +2,9 @@
 //! [`ChoFactor`] (scipy's `cho_factor`/`cho_solve`).
 
 use super::dense::LinalgStorage;
-use super::dense::{build, col_major, col_major_mut, faer_par, mat_ref, owned_copy, rhs_ref, square, workspace};
+use super::dense::{
+    buffer, build, col_major, col_major_mut, faer_par, mat_ref, owned_copy, solve_rhs, square, workspace,
+};
 use super::scalar::LinalgScalar;
 use crate::error::LinalgError;
 use crate::exec::forms::forms;
@@ -12,7 +14,7 @@ use crate::layout::{Layout, RowMajor};
 use crate::storage::{DenseStorage, Heap, ResultStorage};
 use crate::tensor::Tensor;
 use faer::linalg::cholesky::llt::{factor, solve};
-use faer::{Conj, MatRef};
+use faer::{Conj, MatMut, MatRef};
 
 /// The Cholesky factorization `A = L Lᴴ` of a Hermitian positive-definite matrix, kept
 /// to solve for many right-hand sides (scipy's `cho_factor`, whose `cho_solve` is
@@ -36,23 +38,7 @@ impl<T: LinalgScalar> ChoFactor<T> {
     fn new(op: &'static str, a: MatRef<'_, T>, par: Par) -> Result<Self, LinalgError> {
         let n = a.nrows();
         let mut l = owned_copy(op, a)?;
-        let fpar = faer_par(par, n);
-        let mut mem = workspace(op, factor::cholesky_in_place_scratch::<T>(n, fpar, Default::default()))?;
-        let r = factor::cholesky_in_place(
-            col_major_mut(&mut l, n, n),
-            Default::default(),
-            fpar,
-            faer::dyn_stack::MemStack::new(&mut mem),
-            Default::default(),
-        );
-        if let Err(factor::LltError::NonPositivePivot { index }) = r {
-            return Err(LinalgError::NotPositiveDefinite { op, order: index + 1 });
-        }
-        // NaN compares false with everything: a NaN pivot is not positive (LAPACK's potrf).
-        let m = col_major(&l, n, n);
-        if let Some(i) = (0..n).find(|&i| m[(i, i)].has_nan()) {
-            return Err(LinalgError::NotPositiveDefinite { op, order: i + 1 });
-        }
+        factor_in_place(op, col_major_mut(&mut l, n, n), par)?;
         Ok(ChoFactor { n, l })
     }
 
@@ -69,20 +55,18 @@ impl<T: LinalgScalar> ChoFactor<T> {
         where [E2: RhsExtents, S2: Layout<E2>, St2: DenseStorage<T>]
         {
             let op = "cho_solve";
-            let n = self.n;
-            let bref = rhs_ref(op, b, n, [n, n], |rows| format!("the right-hand side has {rows} rows; the matrix's order is {n}"))?;
-            let (rows, k) = (bref.nrows(), bref.ncols());
-            let mut w = owned_copy(op, bref)?;
-            let fpar = faer_par(par, self.n);
-            let mut mem = workspace(op, solve::solve_in_place_scratch::<T>(self.n, k, fpar))?;
-            solve::solve_in_place_with_conj(
-                col_major(&self.l, self.n, self.n),
-                Conj::No,
-                col_major_mut(&mut w, rows, k),
-                fpar,
-                faer::dyn_stack::MemStack::new(&mut mem),
-            );
-            Ok(build::<T, E2, Heap<T>>(op, b.extents().clone(), |i| w[(i / k.max(1)) + (i % k.max(1)) * rows])?)
+            solve_rhs::<T, E2, S2, St2, Heap<T>>(op, self.n, b, |rhs| {
+                let fpar = faer_par(par, self.n);
+                let mut mem = workspace(op, solve::solve_in_place_scratch::<T>(self.n, rhs.ncols(), fpar))?;
+                solve::solve_in_place_with_conj(
+                    col_major(&self.l, self.n, self.n),
+                    Conj::No,
+                    rhs,
+                    fpar,
+                    faer::dyn_stack::MemStack::new(&mut mem),
+                );
+                Ok(())
+            })
         }
         /// See [`ChoFactor::try_solve_with`].
         pub fn try_solve;
@@ -93,10 +77,34 @@ impl<T: LinalgScalar> ChoFactor<T> {
     }
 }
 
+/// `L` in place of the lower triangle of `m` (any strides; the upper part is left as it
+/// was), or `Err(NotPositiveDefinite)`.
+fn factor_in_place<T: LinalgScalar>(op: &'static str, mut m: MatMut<'_, T>, par: Par) -> Result<(), LinalgError> {
+    let n = m.nrows();
+    let fpar = faer_par(par, n);
+    let mut mem = workspace(op, factor::cholesky_in_place_scratch::<T>(n, fpar, Default::default()))?;
+    let r = factor::cholesky_in_place(
+        m.as_mut(),
+        Default::default(),
+        fpar,
+        faer::dyn_stack::MemStack::new(&mut mem),
+        Default::default(),
+    );
+    if let Err(factor::LltError::NonPositivePivot { index }) = r {
+        return Err(LinalgError::NotPositiveDefinite { op, order: index + 1 });
+    }
+    // NaN compares false with everything: a NaN pivot is not positive (LAPACK's potrf).
+    if let Some(i) = (0..n).find(|&i| m[(i, i)].has_nan()) {
+        return Err(LinalgError::NotPositiveDefinite { op, order: i + 1 });
+    }
+    Ok(())
+}
+
 /// # Linear algebra: Cholesky (feature `linalg`)
 impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + LinalgStorage> Tensor<T, (M, N), S, St> {
     forms! {
         /// numpy's `linalg.cholesky` with an explicit choice of threads.
+        #[inline] // a small static matrix folds to a few instructions: no call
         pub fn try_cholesky_with[](&self) with par
             -> Result<Tensor<T, (M, N), RowMajor, <St as ResultStorage<T, (M, N)>>::Out>, LinalgError>
         where [M: CholeskySquare<N>, St: ResultStorage<T, (M, N)>]
@@ -106,13 +114,15 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
             if let Some(l) = super::small::cholesky(self) {
                 return l;
             }
-            let f = ChoFactor::new("cholesky", mat_ref(self), par)?;
-            let l = col_major(&f.l, n, n);
+            // Factored in a row-major buffer (faer takes its strides): the copy in and the
+            // result out then run in memory order, with no transposition.
+            let op = "cholesky";
+            let mut w = buffer::<T>(op, n, n)?;
+            let mut m = MatMut::from_row_major_slice_mut(&mut w, n, n);
+            m.copy_from(mat_ref(self));
+            factor_in_place(op, m, par)?;
             let zero = T::zero();
-            Ok(build("cholesky", *self.extents(), |k| {
-                let (i, j) = (k / n, k % n);
-                if j <= i { l[(i, j)] } else { zero }
-            })?)
+            Ok(build(op, *self.extents(), |k| if k % n.max(1) <= k / n.max(1) { w[k] } else { zero })?)
         }
         /// See [`Tensor::cholesky`].
         pub fn try_cholesky;

@@ -1,16 +1,26 @@
 //! QR, SVD and eigendecompositions through faer, with numpy's modes and result order:
 //! singular values descending, Hermitian eigenvalues ascending, `Vᴴ` (not `V`) from `svd`.
+//! faer's lower-level routines are called with buffers and workspaces allocated
+//! fallibly, so that running out of memory is an `Err`, not an abort.
 
 use super::dense::LinalgStorage;
-use super::dense::{build, extents, mat_ref, square};
+use super::dense::{
+    buffer, build, col_major, col_major_mut, extents, faer_par, mat_ref, owned_copy, square, workspace,
+};
 use super::scalar::LinalgScalar;
 use crate::error::LinalgError;
 use crate::exec::forms::forms;
+use crate::exec::par::Par;
 use crate::extents::{Dim, Dyn, EigSquare};
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
 use crate::tensor::Tensor;
-use faer::{MatRef, Side};
+use faer::dyn_stack::MemStack;
+use faer::linalg::evd::{self, ComputeEigenvectors};
+use faer::linalg::householder;
+use faer::linalg::qr::no_pivoting::factor as qr_factor;
+use faer::linalg::svd::{self, ComputeSvdVectors};
+use faer::{Conj, MatRef};
 
 /// A matrix of dynamic extents.
 type Mat<T> = Tensor<T, (Dyn, Dyn)>;
@@ -67,25 +77,50 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
         pub fn try_qr[](&self, mode: QrMode) -> Result<(Option<Mat<T>>, Mat<T>), LinalgError>
         where []
         {
+            let op = "qr";
             let a = mat_ref(self);
-            let qr = a.qr();
-            let r = qr.thin_R();
-            let r = match mode {
-                // numpy's complete R is m × n: the thin R over zero rows.
-                QrMode::Complete => {
-                    let (k, n) = (r.nrows(), r.ncols());
-                    let cols = n.max(1);
-                    build("qr", extents("qr", &[a.nrows(), n])?, |x| {
-                        let (i, j) = (x / cols, x % cols);
-                        if i < k { r[(i, j)] } else { T::zero() }
-                    })?
-                }
-                _ => dense("qr", r)?,
-            };
+            let (m, n) = (a.nrows(), a.ncols());
+            let k = m.min(n);
+            let fpar = faer_par(Par::Auto, k);
+            // faer's blocked Householder QR in place: R above the diagonal, the
+            // reflectors' essential parts below it, their block coefficients in `coeff`.
+            let mut qr = owned_copy(op, a)?;
+            let bs = qr_factor::recommended_block_size::<T>(m, n);
+            let mut coeff = buffer::<T>(op, bs, k)?;
+            {
+                let mut mem = workspace(op, qr_factor::qr_in_place_scratch::<T>(m, n, bs, fpar, Default::default()))?;
+                qr_factor::qr_in_place(
+                    col_major_mut(&mut qr, m, n),
+                    col_major_mut(&mut coeff, bs, k),
+                    fpar,
+                    MemStack::new(&mut mem),
+                    Default::default(),
+                );
+            }
+            let rm = col_major(&qr, m, n);
+            let rows = if mode == QrMode::Complete { m } else { k };
+            let cols = n.max(1);
+            let r = build(op, extents(op, &[rows, n])?, |x| {
+                let (i, j) = (x / cols, x % cols);
+                if i <= j && i < k { rm[(i, j)] } else { T::zero() }
+            })?;
             let q = match mode {
-                QrMode::Reduced => Some(dense("qr", qr.compute_thin_Q().as_ref())?),
-                QrMode::Complete => Some(dense("qr", qr.compute_Q().as_ref())?),
                 QrMode::R => None,
+                QrMode::Reduced | QrMode::Complete => {
+                    let qcols = if mode == QrMode::Complete { m } else { k };
+                    let mut q = buffer::<T>(op, m, qcols)?;
+                    (0..qcols.min(m)).for_each(|i| q[i + i * m] = T::one());
+                    let mut mem = workspace(op, householder::apply_block_householder_sequence_on_the_left_in_place_scratch::<T>(m, bs, qcols))?;
+                    householder::apply_block_householder_sequence_on_the_left_in_place_with_conj(
+                        rm.get(.., ..k),
+                        col_major(&coeff, bs, k),
+                        Conj::No,
+                        col_major_mut(&mut q, m, qcols),
+                        fpar,
+                        MemStack::new(&mut mem),
+                    );
+                    Some(dense(op, col_major(&q, m, qcols))?)
+                }
             };
             Ok((q, r))
         }
@@ -111,12 +146,12 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
         pub fn try_svd[](&self, full: bool) -> Result<(Mat<T>, Vector<T::Re>, Mat<T>), LinalgError>
         where []
         {
-            let a = mat_ref(self);
-            let svd = if full { a.svd() } else { a.thin_svd() }.map_err(|_| no_convergence("svd"))?;
-            let u = dense("svd", svd.U())?;
-            let s = svd.S().column_vector();
+            let vectors = if full { ComputeSvdVectors::Full } else { ComputeSvdVectors::Thin };
+            let svd = svd_parts("svd", mat_ref(self), vectors)?;
+            let u = dense("svd", svd.u())?;
+            let s = svd.s();
             let s = vector("svd", s.nrows(), |i| s[i].real_part())?;
-            let v = svd.V();
+            let v = svd.v();
             let (vr, vc) = (v.ncols(), v.nrows());
             let v = build("svd", extents("svd", &[vr, vc])?, |k| v[(k % vc.max(1), k / vc.max(1))].conjugate())?;
             Ok((u, s, v))
@@ -137,8 +172,9 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
         pub fn try_svdvals[](&self) -> Result<Vector<T::Re>, LinalgError>
         where []
         {
-            let s = mat_ref(self).singular_values().map_err(|_| no_convergence("svdvals"))?;
-            vector("svdvals", s.len(), |i| T::real_from_faer(s[i].clone()))
+            let svd = svd_parts("svdvals", mat_ref(self), ComputeSvdVectors::No)?;
+            let s = svd.s();
+            vector("svdvals", s.nrows(), |i| s[i].real_part())
         }
         /// The singular values, descending.
         ///
@@ -156,11 +192,10 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
         where [M: EigSquare<N>]
         {
             let [m, n] = self.dims();
-            square("eigh", m, n)?;
-            let e = mat_ref(self).self_adjoint_eigen(side(uplo)).map_err(|_| no_convergence("eigh"))?;
-            let w = e.S().column_vector();
-            let w = vector("eigh", w.nrows(), |i| w[i].real_part())?;
-            Ok((w, dense("eigh", e.U())?))
+            let n = square("eigh", m, n)?;
+            let (w, u) = hermitian_eigen("eigh", mat_ref(self), uplo, true)?;
+            let w = vector("eigh", n, |i| w[i].real_part())?;
+            Ok((w, dense("eigh", col_major(&u, n, n))?))
         }
         /// numpy's `linalg.eigh`.
         ///
@@ -179,9 +214,9 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
         where [M: EigSquare<N>]
         {
             let [m, n] = self.dims();
-            square("eigvalsh", m, n)?;
-            let w = mat_ref(self).self_adjoint_eigenvalues(side(uplo)).map_err(|_| no_convergence("eigvalsh"))?;
-            vector("eigvalsh", w.len(), |i| T::real_from_faer(w[i].clone()))
+            let n = square("eigvalsh", m, n)?;
+            let (w, _) = hermitian_eigen("eigvalsh", mat_ref(self), uplo, false)?;
+            vector("eigvalsh", n, |i| w[i].real_part())
         }
         /// numpy's `linalg.eigvalsh`.
         ///
@@ -237,45 +272,125 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
     }
 }
 
-fn side(uplo: Uplo) -> Side {
-    match uplo {
-        Uplo::Lower => Side::Lower,
-        Uplo::Upper => Side::Upper,
+/// faer's SVD of `a` in fallible column-major buffers (faer's own `svd` methods allocate
+/// theirs infallibly): `S` descending, `U` and `V` as `vectors` asks (`Thin`: `k`
+/// columns, `Full`: square, `No`: empty).
+pub(super) struct SvdParts<T> {
+    s: Vec<T>,
+    u: Vec<T>,
+    v: Vec<T>,
+    shape: (usize, usize, usize, usize),
+}
+
+impl<T: LinalgScalar> SvdParts<T> {
+    /// The singular values (real, in `T`).
+    pub(super) fn s(&self) -> faer::ColRef<'_, T> {
+        faer::ColRef::from_slice(&self.s)
+    }
+    /// `U`, `m × ku`.
+    pub(super) fn u(&self) -> MatRef<'_, T> {
+        col_major(&self.u, self.shape.0, self.shape.2)
+    }
+    /// `V` (not `Vᴴ`), `n × kv`.
+    pub(super) fn v(&self) -> MatRef<'_, T> {
+        col_major(&self.v, self.shape.1, self.shape.3)
     }
 }
 
+/// The SVD of `a`; see [`SvdParts`].
+pub(super) fn svd_parts<T: LinalgScalar>(
+    op: &'static str,
+    a: MatRef<'_, T>,
+    vectors: ComputeSvdVectors,
+) -> Result<SvdParts<T>, LinalgError> {
+    let (m, n) = (a.nrows(), a.ncols());
+    let k = m.min(n);
+    let (ku, kv) = match vectors {
+        ComputeSvdVectors::No => (0, 0),
+        ComputeSvdVectors::Thin => (k, k),
+        ComputeSvdVectors::Full => (m, n),
+    };
+    let fpar = faer_par(Par::Auto, k);
+    let mut p = SvdParts { s: buffer(op, k, 1)?, u: buffer(op, m, ku)?, v: buffer(op, n, kv)?, shape: (m, n, ku, kv) };
+    let mut mem = workspace(op, svd::svd_scratch::<T>(m, n, vectors, vectors, fpar, Default::default()))?;
+    let with = vectors != ComputeSvdVectors::No;
+    svd::svd(
+        a,
+        faer::ColMut::from_slice_mut(&mut p.s).as_diagonal_mut(),
+        with.then(|| col_major_mut(&mut p.u, m, ku)),
+        with.then(|| col_major_mut(&mut p.v, n, kv)),
+        fpar,
+        MemStack::new(&mut mem),
+        Default::default(),
+    )
+    .map_err(|_| no_convergence(op))?;
+    Ok(p)
+}
+
+/// The eigenvalues (real, in `T`, ascending) and, when `vectors`, the eigenvectors
+/// (column-major `n × n`, empty otherwise) of the Hermitian matrix whose `uplo` triangle
+/// `a` holds, in fallible buffers.
+#[allow(clippy::type_complexity)] // the two buffers
+fn hermitian_eigen<T: LinalgScalar>(
+    op: &'static str,
+    a: MatRef<'_, T>,
+    uplo: Uplo,
+    vectors: bool,
+) -> Result<(Vec<T>, Vec<T>), LinalgError> {
+    let n = a.nrows();
+    // faer reads the lower triangle; the upper one is the lower one of `Aᵀ = conj(A)`,
+    // whose eigenvectors are the conjugates of `A`'s.
+    let a = if uplo == Uplo::Upper { a.transpose() } else { a };
+    let fpar = faer_par(Par::Auto, n);
+    let mut w = buffer::<T>(op, n, 1)?;
+    let mut u = buffer::<T>(op, if vectors { n } else { 0 }, n)?;
+    let compute = if vectors { ComputeEigenvectors::Yes } else { ComputeEigenvectors::No };
+    let mut mem = workspace(op, evd::self_adjoint_evd_scratch::<T>(n, compute, fpar, Default::default()))?;
+    evd::self_adjoint_evd(
+        a,
+        faer::ColMut::from_slice_mut(&mut w).as_diagonal_mut(),
+        vectors.then(|| col_major_mut(&mut u, n, n)),
+        fpar,
+        MemStack::new(&mut mem),
+        Default::default(),
+    )
+    .map_err(|_| no_convergence(op))?;
+    if uplo == Uplo::Upper {
+        u.iter_mut().for_each(|x| *x = x.conjugate());
+    }
+    Ok((w, u))
+}
+
 /// Eigenvalues and (when `vectors`) eigenvectors, column-major `n × n`, of a general
-/// matrix, in the complex type of `T`'s precision.
+/// matrix, in the complex type of `T`'s precision, in fallible buffers.
 #[allow(clippy::type_complexity)]
 fn general_eigen<T: LinalgScalar>(
     a: MatRef<'_, T>,
     vectors: bool,
 ) -> Result<(Vec<T::Complex>, Vec<T::Complex>), LinalgError> {
-    // faer's general eigensolver takes complex input; a real matrix is widened first
+    let op = if vectors { "eig" } else { "eigvals" };
+    // faer's general eigensolver is run on complex input; a real matrix is widened first
     // (faer's own real path returns the same values).
     let n = a.nrows();
-    let mut c = super::dense::buffer::<T::Complex>("eig", n, n)?;
+    let mut c = buffer::<T::Complex>(op, n, n)?;
     for j in 0..n {
         for i in 0..n {
             c[i + j * n] = a[(i, j)].to_complex();
         }
     }
-    let cm = super::dense::col_major(&c, n, n);
-    if vectors {
-        let e = cm.eigen().map_err(|_| no_convergence("eig"))?;
-        let w = e.S().column_vector();
-        let u = e.U();
-        let mut v = super::dense::buffer::<T::Complex>("eig", n, n)?;
-        for j in 0..n {
-            for i in 0..n {
-                v[i + j * n] = T::complex_from_faer(u[(i, j)].clone());
-            }
-        }
-        let mut values = crate::alloc::try_vec_with_capacity("eig", n)?;
-        values.extend((0..n).map(|i| T::complex_from_faer(w[i].clone())));
-        Ok((values, v))
-    } else {
-        let w = cm.eigenvalues().map_err(|_| no_convergence("eigvals"))?;
-        Ok((w.into_iter().map(T::complex_from_faer).collect(), Vec::new()))
-    }
+    let mut w = buffer::<T::Complex>(op, n, 1)?;
+    let mut v = buffer::<T::Complex>(op, if vectors { n } else { 0 }, n)?;
+    let fpar = faer_par(Par::Auto, n);
+    let compute = if vectors { ComputeEigenvectors::Yes } else { ComputeEigenvectors::No };
+    let mut mem =
+        workspace(op, evd::evd_scratch::<T::Complex>(n, ComputeEigenvectors::No, compute, fpar, Default::default()))?;
+    T::complex_evd(
+        col_major(&c, n, n),
+        &mut w,
+        vectors.then(|| col_major_mut(&mut v, n, n)),
+        fpar,
+        MemStack::new(&mut mem),
+    )
+    .map_err(|_| no_convergence(op))?;
+    Ok((w, v))
 }

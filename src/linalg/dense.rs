@@ -51,7 +51,11 @@ pub(crate) fn rhs_ref<'a, T, E2: RhsExtents, S2: Layout<E2>, St2: DenseStorage<T
 
 /// faer's threads for work of about `n³` multiply-adds under the crate's `Par` rule.
 pub(crate) fn faer_par(par: Par, n: usize) -> faer::Par {
-    let work = n.saturating_mul(n).saturating_mul(n);
+    faer_par_work(par, n.saturating_mul(n).saturating_mul(n))
+}
+
+/// faer's threads for `work` multiply-adds under the crate's `Par` rule.
+pub(crate) fn faer_par_work(par: Par, work: usize) -> faer::Par {
     match par {
         Par::Seq => faer::Par::Seq,
         #[cfg(feature = "rayon")]
@@ -60,6 +64,22 @@ pub(crate) fn faer_par(par: Par, n: usize) -> faer::Par {
         Par::Auto if work >= PAR_MULTIPLY_ADDS && par.tasks(Work::MultiplyAdds(work)) > 1 => faer::Par::rayon(0),
         _ => faer::Par::Seq,
     }
+}
+
+/// `x` with `A x = b` for a factor of order `n`: `b` (a vector or a matrix of columns) is
+/// checked, copied column-major, solved in place by `solve`, and returned in `b`'s extents.
+pub(crate) fn solve_rhs<T: LinalgScalar, E2: RhsExtents, S2: Layout<E2>, St2: DenseStorage<T>, Out: OwnedStorage<T>>(
+    op: &'static str,
+    n: usize,
+    b: &Tensor<T, E2, S2, St2>,
+    solve: impl FnOnce(MatMut<'_, T>) -> Result<(), LinalgError>,
+) -> Result<Tensor<T, E2, RowMajor, Out>, LinalgError> {
+    let bref =
+        rhs_ref(op, b, n, [n, n], |rows| format!("the right-hand side has {rows} rows; the matrix's order is {n}"))?;
+    let (rows, k) = (bref.nrows(), bref.ncols());
+    let mut w = owned_copy(op, bref)?;
+    solve(col_major_mut(&mut w, rows, k))?;
+    Ok(build(op, b.extents().clone(), |i| w[(i / k.max(1)) + (i % k.max(1)) * rows])?)
 }
 
 /// A zeroed column-major `m × n` buffer, allocated fallibly.
@@ -112,19 +132,26 @@ pub(crate) fn extents<E: Extents>(op: &'static str, dims: &[usize]) -> Result<E,
     crate::extents::extents_from(op, dims)
 }
 
-/// `Err` unless the matrix is square.
+/// `Err` unless the matrix is square (inlined: the small static routines pass through it).
+#[inline(always)]
 pub(crate) fn square(op: &'static str, m: usize, n: usize) -> Result<usize, LinalgError> {
     if m == n {
         Ok(n)
     } else {
-        Err(ShapeError::Incompatible {
-            op,
-            lhs: vec![m, n],
-            rhs: vec![],
-            reason: format!("{op} needs a square matrix, not {m}×{n}"),
-        }
-        .into())
+        Err(not_square(op, m, n))
     }
+}
+
+#[cold]
+#[inline(never)]
+fn not_square(op: &'static str, m: usize, n: usize) -> LinalgError {
+    ShapeError::Incompatible {
+        op,
+        lhs: vec![m, n],
+        rhs: vec![],
+        reason: format!("{op} needs a square matrix, not {m}×{n}"),
+    }
+    .into()
 }
 
 /// The storages whose tensors the dense routines read: every dense storage of this crate

@@ -3,6 +3,7 @@
 //! `matrix_power`, `solve_triangular` (scipy's) and `expm` (scipy's Padé approximant with
 //! scaling and squaring, Higham 2005).
 
+use super::decomp::SvdParts;
 use super::dense::{
     build, col_major, col_major_mut, extents, faer_par, mat_ref, owned_copy, rhs_ref, square, LinalgStorage,
 };
@@ -69,11 +70,8 @@ fn real<R: Float>(x: f64) -> R {
     <R as NumCast>::from(x).unwrap_or_else(R::nan)
 }
 
-fn svd_parts<T: LinalgScalar>(
-    op: &'static str,
-    a: MatRef<'_, T>,
-) -> Result<faer::linalg::solvers::Svd<T>, LinalgError> {
-    a.thin_svd().map_err(|_| LinalgError::NoConvergence { op, iterations: 0 })
+fn svd_parts<T: LinalgScalar>(op: &'static str, a: MatRef<'_, T>) -> Result<SvdParts<T>, LinalgError> {
+    super::decomp::svd_parts(op, a, faer::linalg::svd::ComputeSvdVectors::Thin)
 }
 
 /// `c = a b` (column-major buffers) through faer's product.
@@ -121,7 +119,7 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
         {
             let [m, n] = self.dims();
             let svd = svd_parts("pinv", mat_ref(self))?;
-            let (u, s, v) = (svd.U(), svd.S().column_vector(), svd.V());
+            let (u, s, v) = (svd.u(), svd.s(), svd.v());
             let k = s.nrows();
             let smax = if k > 0 { s[0].real_part() } else { T::Re::zero() };
             let cut = rcond.unwrap_or_else(|| real(1e-15)) * smax;
@@ -159,7 +157,7 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
             let bref = rhs_ref(op, b, m, [m, n], |rows| format!("the right-hand side has {rows} rows; the matrix has {m}"))?;
             let k = bref.ncols();
             let svd = svd_parts(op, mat_ref(self))?;
-            let (u, s, v) = (svd.U(), svd.S().column_vector(), svd.V());
+            let (u, s, v) = (svd.u(), svd.s(), svd.v());
             let p = s.nrows();
             let smax = if p > 0 { s[0].real_part() } else { T::Re::zero() };
             let cut = rcond.unwrap_or_else(|| T::Re::epsilon() * real::<T::Re>(m.max(n) as f64)) * smax;

@@ -3,7 +3,7 @@
 
 use super::dense::LinalgStorage;
 use super::dense::{
-    buffer, build, col_major, col_major_mut, extents, faer_par, mat_ref, owned_copy, rhs_ref, square, workspace,
+    buffer, build, col_major, col_major_mut, extents, faer_par, mat_ref, owned_copy, solve_rhs, square, workspace,
 };
 use super::scalar::LinalgScalar;
 use crate::error::{LinalgError, ShapeError};
@@ -156,19 +156,14 @@ fn solve_into<T: LinalgScalar, E2: RhsExtents, S2: Layout<E2>, St2: DenseStorage
 where
     Out: crate::storage::OwnedStorage<T>,
 {
-    let n = lu.n;
-    let bref =
-        rhs_ref(op, b, n, [n, n], |rows| format!("the right-hand side has {rows} rows; the matrix's order is {n}"))?;
-    let (rows, k) = (bref.nrows(), bref.ncols());
-    let mut w = owned_copy(op, bref)?;
-    lu.solve_mat(op, col_major_mut(&mut w, rows, k), par)?;
-    Ok(build(op, b.extents().clone(), |i| w[(i / k.max(1)) + (i % k.max(1)) * rows])?)
+    solve_rhs(op, lu.n, b, |rhs| Ok(lu.solve_mat(op, rhs, par)?))
 }
 
 /// # Linear algebra: LU (feature `linalg`)
 impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + LinalgStorage> Tensor<T, (M, N), S, St> {
     forms! {
         /// numpy's `linalg.solve(a, b)` with an explicit choice of threads.
+        #[inline] // a small static matrix folds to a few instructions: no call
         pub fn try_solve_with[E2, S2, St2](&self, b: &Tensor<T, E2, S2, St2>) with par
             -> Result<Tensor<T, E2, RowMajor, <St2 as ResultStorage<T, E2>>::Out>, LinalgError>
         where [
@@ -207,6 +202,7 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
 
     forms! {
         /// numpy's `linalg.inv` with an explicit choice of threads.
+        #[inline] // a small static matrix folds to a few instructions: no call
         pub fn try_inv_with[](&self) with par
             -> Result<Tensor<T, (M, N), RowMajor, <St as ResultStorage<T, (M, N)>>::Out>, LinalgError>
         where [M: InvSquare<N>, St: ResultStorage<T, (M, N)>]
@@ -262,6 +258,7 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
     forms! {
         /// The determinant (numpy's `linalg.det`): 0 for a singular matrix, NaN when an
         /// element is NaN; `Err` only for a dynamic non-square matrix or no memory.
+        #[inline] // a small static matrix folds to a few instructions: no call
         pub fn try_det[](&self) -> Result<T, LinalgError>
         where [M: DetSquare<N>]
         {

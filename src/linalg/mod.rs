@@ -10,7 +10,8 @@
 //! rules kept, results in extents that keep what is static). Each matrix is computed by
 //! the rank-2 routine, the stack split across threads under the one `Par` rule; `solve`
 //! and `solve_triangular` broadcast the leading axes of their two operands.
-//! CSR/CSC matrices have `splu` ([`SparseLu`]), `spsolve` and `cg`. Band matrices have
+//! CSR/CSC matrices have `solve`, `splu` ([`SparseLu`]), `factorized`, `spsolve`, `cho_factor`
+//! ([`SparseCholesky`]) and `cg`. Band matrices have
 //! their own `solve` (`BandMatrix::solve`). Static rules (a square matrix, the right-hand side's length)
 //! are trait bounds in [`extents`](crate::extents): a mismatch of static extents does
 //! not compile, a dynamic one is `Err` from the `try_` form.
@@ -68,6 +69,7 @@ mod lu;
 mod scalar;
 mod small;
 mod sparse;
+mod sparse_cholesky;
 mod stack;
 
 pub use cholesky::ChoFactor;
@@ -77,3 +79,4 @@ pub use derived::{Lstsq, MatrixOrd};
 pub use lu::LuFactor;
 pub use scalar::LinalgScalar;
 pub use sparse::SparseLu;
+pub use sparse_cholesky::SparseCholesky;

@@ -1,7 +1,10 @@
 //! The element types of the linear-algebra routines: `f32`, `f64`, `Complex32`,
 //! `Complex64`, the four faer computes with.
 
+use faer::dyn_stack::MemStack;
+use faer::linalg::evd::EvdError;
 use faer::traits::ComplexField;
+use faer::{MatMut, MatRef};
 use num_complex::Complex;
 use num_traits::{Float, One, Zero};
 
@@ -68,6 +71,39 @@ pub trait LinalgScalar:
     /// faer's complex type is this crate's (an identity).
     #[doc(hidden)]
     fn complex_from_faer(z: Complex<<Self::Complex as ComplexField>::Real>) -> Self::Complex;
+    /// faer's general eigendecomposition of a complex matrix into caller-owned buffers
+    /// (the eigenvalues in `s`, the right eigenvectors in `u` when given).
+    #[doc(hidden)]
+    fn complex_evd(
+        a: MatRef<'_, Self::Complex>,
+        s: &mut [Self::Complex],
+        u: Option<MatMut<'_, Self::Complex>>,
+        par: faer::Par,
+        stack: &mut MemStack,
+    ) -> Result<(), EvdError>;
+}
+
+/// The body of [`LinalgScalar::complex_evd`] for `Complex<$t>`.
+macro_rules! complex_evd {
+    ($t:ty) => {
+        fn complex_evd(
+            a: MatRef<'_, Complex<$t>>,
+            s: &mut [Complex<$t>],
+            u: Option<MatMut<'_, Complex<$t>>>,
+            par: faer::Par,
+            stack: &mut MemStack,
+        ) -> Result<(), EvdError> {
+            faer::linalg::evd::evd_cplx::<$t>(
+                a,
+                faer::ColMut::from_slice_mut(s).as_diagonal_mut(),
+                None,
+                u,
+                par,
+                stack,
+                Default::default(),
+            )
+        }
+    };
 }
 
 macro_rules! real {
@@ -100,6 +136,7 @@ macro_rules! real {
             fn complex_from_faer(z: Complex<$t>) -> Complex<$t> {
                 z
             }
+            complex_evd!($t);
         }
         impl LinalgScalar for Complex<$t> {
             type Re = $t;
@@ -129,6 +166,7 @@ macro_rules! real {
             fn complex_from_faer(z: Complex<$t>) -> Complex<$t> {
                 z
             }
+            complex_evd!($t);
         }
     };
 }

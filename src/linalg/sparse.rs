@@ -3,6 +3,7 @@
 //! scipy's `splu`/`factorized`), `spsolve`, and the conjugate-gradient iteration `cg` for
 //! Hermitian positive-definite systems.
 
+use super::dense::workspace;
 use super::scalar::LinalgScalar;
 use crate::error::{LinalgError, ShapeError};
 use crate::exec::forms::forms;
@@ -11,8 +12,8 @@ use crate::layout::Layout;
 use crate::storage::sparse::{Arrays, CompressedBase, Rank2, SparseOrder};
 use crate::storage::DenseStorage;
 use crate::tensor::Tensor;
-use faer::linalg::solvers::SolveCore;
-use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
+use faer::dyn_stack::MemStack;
+use faer::sparse::linalg::lu::{factorize_symbolic_lu, LuRef, NumericLu, SymbolicLu};
 use faer::sparse::{SparseColMatRef, SymbolicSparseColMatRef};
 use num_traits::{Float, Zero};
 
@@ -33,7 +34,9 @@ pub struct SparseLu<T: LinalgScalar> {
     /// The stored arrays are `A` itself (CSC) or `Aᵀ` (CSR, its rows read as columns).
     transposed: bool,
     symbolic: SymbolicLu<usize>,
-    lu: Lu<usize, T>,
+    /// The numeric factor of the symbolic analysis (faer's lower-level API, whose
+    /// workspaces this crate allocates fallibly).
+    lu: NumericLu<usize, T>,
     indptr: Vec<usize>,
     indices: Vec<usize>,
 }
@@ -44,7 +47,7 @@ impl<T: LinalgScalar> core::fmt::Debug for SparseLu<T> {
     }
 }
 
-fn faer_error(op: &'static str, e: faer::sparse::FaerError) -> LinalgError {
+pub(super) fn faer_error(op: &'static str, e: faer::sparse::FaerError) -> LinalgError {
     match e {
         faer::sparse::FaerError::OutOfMemory => ShapeError::OutOfMemory { op, bytes: 0 }.into(),
         _ => ShapeError::InvalidArgument { op, reason: format!("{e:?}") }.into(),
@@ -59,17 +62,14 @@ fn lu_error(op: &'static str, e: faer::sparse::linalg::LuError) -> LinalgError {
 }
 
 impl<T: LinalgScalar> SparseLu<T> {
-    fn symbolic_ref(&self) -> SymbolicSparseColMatRef<'_, usize> {
-        // SAFETY: `indptr`/`indices` were copied from a validated compressed matrix
-        // (pointers non-decreasing and ending at nnz; indices in range, sorted and unique
-        // in each lane), which is faer's invariant for a column-major pattern.
-        unsafe { SymbolicSparseColMatRef::new_unchecked(self.n, self.n, &self.indptr, None, &self.indices) }
-    }
-
     /// Refactors for `values`, the stored values of a matrix with the same pattern.
     fn numeric(&mut self, op: &'static str, values: &[T]) -> Result<(), LinalgError> {
-        let m = SparseColMatRef::new(self.symbolic_ref(), values);
-        self.lu = Lu::try_new_with_symbolic(self.symbolic.clone(), m).map_err(|e| lu_error(op, e))?;
+        let par = faer::Par::Seq;
+        let mut mem = workspace(op, self.symbolic.factorize_numeric_lu_scratch::<T>(par, Default::default()))?;
+        let m = SparseColMatRef::new(pattern(self.n, &self.indptr, &self.indices), values);
+        self.symbolic
+            .factorize_numeric_lu(&mut self.lu, m, par, MemStack::new(&mut mem), Default::default())
+            .map_err(|e| lu_error(op, e))?;
         Ok(())
     }
 
@@ -81,13 +81,7 @@ impl<T: LinalgScalar> SparseLu<T> {
     /// Factors `values` (the stored values of a matrix with this factor's pattern, in its
     /// storage order) reusing the symbolic analysis; `Err` when the length differs.
     pub fn refactor(&mut self, values: &[T]) -> Result<(), LinalgError> {
-        if values.len() != self.indices.len() {
-            return Err(ShapeError::InvalidArgument {
-                op: "refactor",
-                reason: format!("{} values given for a pattern of {} entries", values.len(), self.indices.len()),
-            }
-            .into());
-        }
+        same_pattern(values.len(), self.indices.len())?;
         self.numeric("refactor", values)
     }
 
@@ -113,16 +107,54 @@ impl<T: LinalgScalar> SparseLu<T> {
             let mut w = super::dense::buffer::<T>(op, len, 1)?;
             w.iter_mut().zip(b.iter()).for_each(|(w, &x)| *w = x);
             let rhs = super::dense::col_major_mut(&mut w, len, 1);
+            let par = faer::Par::Seq;
+            let mut mem = workspace(op, self.symbolic.solve_in_place_scratch::<T>(1, par))?;
+            let stack = MemStack::new(&mut mem);
+            let lu = LuRef::new_unchecked(&self.symbolic, &self.lu);
             if self.transposed {
-                self.lu.solve_transpose_in_place_with_conj(faer::Conj::No, rhs);
+                lu.solve_transpose_in_place_with_conj(faer::Conj::No, rhs, par, stack);
             } else {
-                self.lu.solve_in_place_with_conj(faer::Conj::No, rhs);
+                lu.solve_in_place_with_conj(faer::Conj::No, rhs, par, stack);
             }
             Tensor::try_from_vec([len], w).map_err(|(e, _)| LinalgError::Shape(e))
         }
         /// See [`SparseLu::try_solve`]; panics with its message.
         pub fn solve;
     }
+}
+
+/// `Err` unless `values` (the length of a refactor's values) is the pattern's `nnz`.
+pub(super) fn same_pattern(values: usize, nnz: usize) -> Result<(), ShapeError> {
+    if values == nnz {
+        Ok(())
+    } else {
+        Err(ShapeError::InvalidArgument {
+            op: "refactor",
+            reason: format!("{values} values given for a pattern of {nnz} entries"),
+        })
+    }
+}
+
+/// A kept pattern as faer's column-major pattern.
+pub(super) fn pattern<'a>(n: usize, indptr: &'a [usize], indices: &'a [usize]) -> SymbolicSparseColMatRef<'a, usize> {
+    // SAFETY: `indptr`/`indices` were copied from a validated compressed matrix
+    // (pointers non-decreasing and ending at nnz; indices in range, sorted and unique
+    // in each lane), which is faer's invariant for a column-major pattern.
+    unsafe { SymbolicSparseColMatRef::new_unchecked(n, n, indptr, None, indices) }
+}
+
+/// Fallible copies of a compressed matrix's pointers and indices (a factor keeps them).
+#[allow(clippy::type_complexity)] // the two arrays
+pub(super) fn pattern_copy(
+    op: &'static str,
+    indptr: &[usize],
+    indices: &[usize],
+) -> Result<(Vec<usize>, Vec<usize>), ShapeError> {
+    let mut p = crate::alloc::try_vec_with_capacity(op, indptr.len())?;
+    p.extend_from_slice(indptr);
+    let mut i = crate::alloc::try_vec_with_capacity(op, indices.len())?;
+    i.extend_from_slice(indices);
+    Ok((p, i))
 }
 
 /// `y = A x` from the compressed arrays (`rows_are_lanes`: CSR).
@@ -165,16 +197,11 @@ impl<T: LinalgScalar, E: Rank2, S: SparseOrder + Layout<E>, A: Arrays<T, usize>>
         {
             let op = "splu";
             let n = self.square_order(op)?;
-            let mut indptr = crate::alloc::try_vec_with_capacity(op, n + 1)?;
-            indptr.extend_from_slice(self.indptr());
-            let mut indices = crate::alloc::try_vec_with_capacity(op, self.indices().len())?;
-            indices.extend_from_slice(self.indices());
-            // SAFETY: the arrays of a validated compressed matrix (see `symbolic_ref`).
-            let pattern = unsafe { SymbolicSparseColMatRef::new_unchecked(n, n, &indptr, None, &indices) };
-            let symbolic = SymbolicLu::try_new(pattern).map_err(|e| faer_error(op, e))?;
-            let m = SparseColMatRef::new(pattern, self.values());
-            let lu = Lu::try_new_with_symbolic(symbolic.clone(), m).map_err(|e| lu_error(op, e))?;
-            Ok(SparseLu { n, transposed: S::OUTER_AXIS == 0, symbolic, lu, indptr, indices })
+            let (indptr, indices) = pattern_copy(op, self.indptr(), self.indices())?;
+            let symbolic = factorize_symbolic_lu(pattern(n, &indptr, &indices), Default::default()).map_err(|e| faer_error(op, e))?;
+            let mut lu = SparseLu { n, transposed: S::OUTER_AXIS == 0, symbolic, lu: NumericLu::new(), indptr, indices };
+            lu.numeric(op, self.values())?;
+            Ok(lu)
         }
         /// scipy's `splu`; see [`SparseLu`].
         pub fn splu;
@@ -196,6 +223,49 @@ impl<T: LinalgScalar, E: Rank2, S: SparseOrder + Layout<E>, A: Arrays<T, usize>>
         /// assert_eq!(a.spsolve(&tensor![2.0, 9.0]).to_vec(), [1.0, 2.0]);
         /// ```
         pub fn spsolve;
+    }
+
+    forms! {
+        /// `A x = b` for a vector `b` through the sparse LU, the name dense matrices
+        /// use (scipy's `spsolve`).
+        pub fn try_solve[D: Dim, S2: Layout<(D,)>, St2: DenseStorage<T>](&self, b: &Tensor<T, (D,), S2, St2>)
+            -> Result<Tensor<T, (Dyn,)>, LinalgError>
+        where []
+        {
+            self.try_spsolve(b)
+        }
+        /// The solution `x` of `A x = b` for a square CSR or CSC matrix (as
+        /// [`Tensor::spsolve`]); `Err` from `try_solve` when `A` is not square, `b`'s
+        /// length is not its order, or it is structurally singular.
+        ///
+        /// ```
+        /// use mdtensor::{tensor, CsrMatrix};
+        /// let a = CsrMatrix::<f64>::from_triplets([2, 2], &[0usize, 1, 1], &[0usize, 0, 1], &[2.0, 1.0, 4.0]); // [[2, 0], [1, 4]]
+        /// assert_eq!(a.solve(&tensor![2.0, 9.0]).to_vec(), [1.0, 2.0]);
+        /// ```
+        pub fn solve;
+    }
+
+    forms! {
+        /// scipy's `sparse.linalg.factorized(A)`: the factor whose `solve` is the function
+        /// scipy returns (a sparse LU, as [`Tensor::splu`]), to solve for many
+        /// right-hand sides. For a Hermitian positive-definite matrix `cho_factor` is the
+        /// Cholesky one ([`SparseCholesky`](super::SparseCholesky)).
+        pub fn try_factorized[](&self) -> Result<SparseLu<T>, LinalgError>
+        where []
+        {
+            self.try_splu()
+        }
+        /// scipy's `factorized`.
+        ///
+        /// ```
+        /// use mdtensor::{tensor, CscMatrix};
+        /// let a = CscMatrix::<f64>::from_triplets([2, 2], &[0usize, 1, 1], &[0usize, 0, 1], &[2.0, 1.0, 4.0]);
+        /// let solve = a.factorized();
+        /// assert_eq!(solve.solve(&tensor![2.0, 9.0]).to_vec(), [1.0, 2.0]);
+        /// assert_eq!(solve.solve(&tensor![4.0, 6.0]).to_vec(), [2.0, 1.0]);
+        /// ```
+        pub fn factorized;
     }
 
     forms! {
