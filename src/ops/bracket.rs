@@ -8,9 +8,14 @@
 //! elements can make the sample unrepresentative), the caller falls back to the copy, so
 //! the answer never depends on the sample.
 
-use super::quantile::cmp;
 use crate::exec::par::{map_pieces, Par, Work};
 use crate::tensor::Real;
+use core::cmp::Ordering;
+
+/// Numbers in order, NaN-free input assumed (an unordered pair counts as equal).
+pub(super) fn cmp<T: Real>(a: &T, b: &T) -> Ordering {
+    a.partial_cmp(b).unwrap_or(Ordering::Equal)
+}
 
 /// Inputs below this many elements take the copy: the sample would not pay.
 const MIN_LEN: usize = 1 << 20;

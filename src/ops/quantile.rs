@@ -19,7 +19,7 @@
 //! ```
 
 use super::axiswise::check_axis;
-use super::bracket::{select_bracketed, Bracketed};
+use super::bracket::{cmp, select_bracketed, Bracketed};
 use super::lanes::{map_all, map_lanes};
 use crate::error::ShapeError;
 use crate::exec::forms::forms;
@@ -28,7 +28,6 @@ use crate::layout::Layout;
 use crate::storage::DenseStorage;
 use crate::tensor::Real;
 use crate::tensor::Tensor;
-use core::cmp::Ordering;
 
 /// How a quantile between two order statistics is chosen: numpy's `method` argument of
 /// `quantile`/`percentile` (Hyndman and Fan's nine methods and numpy's four older ones),
@@ -142,10 +141,6 @@ pub(super) fn lerp<T: Real>(a: T, b: T, t: f64) -> T {
     } else {
         a + d * cast(t)
     }
-}
-
-pub(super) fn cmp<T: Real>(a: &T, b: &T) -> Ordering {
-    a.partial_cmp(b).unwrap_or(Ordering::Equal)
 }
 
 /// The `k`-th least of `v` (NaN-free), by selection; `v` is reordered.

@@ -20,8 +20,9 @@
 //! ```
 
 use super::axiswise::check_axis;
+use super::bracket::cmp;
 use super::lanes::{lane_values, map_all};
-use super::quantile::{check_p, check_q, cmp, lerp, nan_free, plan, Pick, QuantileMethod};
+use super::quantile::{check_p, check_q, lerp, nan_free, plan, Pick, QuantileMethod};
 use crate::alloc::try_vec_with_capacity;
 use crate::error::ShapeError;
 use crate::exec::forms::forms;
