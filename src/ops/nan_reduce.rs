@@ -122,8 +122,12 @@ impl<T: Real> Reducer<T> for NanMean {
 fn better<T: Real>(max: bool, a: Option<(T, usize)>, b: Option<(T, usize)>) -> Option<(T, usize)> {
     match (a, b) {
         (None, x) | (x, None) => x,
-        // `a` covers earlier positions: it wins ties.
-        (Some(a), Some(b)) => Some(if (max && b.0 > a.0) || (!max && b.0 < a.0) { b } else { a }),
+        // Ties go to the earlier row-major position: the kernels may visit a permuted or
+        // strided view in memory order, so the order of the folds says nothing of it.
+        (Some(a), Some(b)) => {
+            let wins = if max { b.0 > a.0 } else { b.0 < a.0 };
+            Some(if wins || (b.0 == a.0 && b.1 < a.1) { b } else { a })
+        }
     }
 }
 
