@@ -27,7 +27,9 @@ pub trait Reducer<T>: Copy + Send + Sync {
     fn init(&self) -> Self::Acc;
     /// Adds element `x` found at position `pos` (linear position, or index along the axis).
     fn fold(&self, acc: Self::Acc, x: T, pos: usize) -> Self::Acc;
-    /// Combines two partial results (`a` covers earlier positions than `b`).
+    /// Combines two partial results. Their positions may interleave (the lanes of a
+    /// permuted or strided view are walked in memory order), so a reducer that keeps a
+    /// position breaks ties by comparing positions.
     fn combine(&self, a: Self::Acc, b: Self::Acc) -> Self::Acc;
     /// The result for `count` elements.
     fn finish(&self, acc: Self::Acc, count: usize) -> Self::Out;

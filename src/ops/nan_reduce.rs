@@ -18,7 +18,7 @@
 //! ```
 
 use super::lanes::map_lanes;
-use super::reduce::Reductions;
+use super::reduce::{Extreme, Reductions};
 use crate::error::ShapeError;
 use crate::exec::forms::forms;
 use crate::exec::par::Par;
@@ -116,19 +116,16 @@ impl<T: Real> Reducer<T> for NanMean {
     }
 }
 
-/// The first position of the greatest (`max`) or least element that is not NaN, with its
-/// value: `None` when every element is NaN. The engine of `nanmax`, `nanmin` and their
-/// `arg` forms.
-fn better<T: Real>(max: bool, a: Option<(T, usize)>, b: Option<(T, usize)>) -> Option<(T, usize)> {
-    match (a, b) {
-        (None, x) | (x, None) => x,
-        // Ties go to the earlier row-major position: the kernels may visit a permuted or
-        // strided view in memory order, so the order of the folds says nothing of it.
-        (Some(a), Some(b)) => {
-            let wins = if max { b.0 > a.0 } else { b.0 < a.0 };
-            Some(if wins || (b.0 == a.0 && b.1 < a.1) { b } else { a })
+/// `Extreme`'s fold or combine for a run-time `max`: NaN never reaches it, so its rule
+/// (the first position of the greatest or least element) is the NaN-ignoring one.
+macro_rules! extreme {
+    ($max:expr, $method:ident($($arg:expr),*)) => {
+        if $max {
+            Reducer::<T>::$method(&Extreme::<true>, $($arg),*)
+        } else {
+            Reducer::<T>::$method(&Extreme::<false>, $($arg),*)
         }
-    }
+    };
 }
 
 /// The greatest (`max: true`) or least element that is not NaN (numpy's `nanmax`/`nanmin`;
@@ -150,12 +147,12 @@ impl<T: Real> Reducer<T> for NanExtreme {
         if x.is_nan() {
             acc
         } else {
-            better(self.max, acc, Some((x, pos)))
+            extreme!(self.max, fold(acc, x, pos))
         }
     }
     #[inline(always)]
     fn combine(&self, a: Self::Acc, b: Self::Acc) -> Self::Acc {
-        better(self.max, a, b)
+        extreme!(self.max, combine(a, b))
     }
     #[inline(always)]
     fn finish(&self, acc: Self::Acc, _: usize) -> T {
@@ -183,7 +180,7 @@ impl<T: Real> Reducer<T> for NanArgExtreme {
     }
     #[inline(always)]
     fn combine(&self, a: Self::Acc, b: Self::Acc) -> Self::Acc {
-        better(self.max, a, b)
+        Reducer::<T>::combine(&NanExtreme { max: self.max }, a, b)
     }
     #[inline(always)]
     fn finish(&self, acc: Self::Acc, _: usize) -> Option<usize> {
