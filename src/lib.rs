@@ -124,9 +124,10 @@ pub use view::{Ax, CowTensor, Full, MultiSliceArg, NewAxis, SliceElem, SliceInfo
 pub mod prelude {
     pub use crate::ops::{select, AxisReductions, ElementwiseExt, Expr, Reductions};
     pub use crate::{ext, s, tensor, Par};
-    // `.eval()` of a device expression is then one error naming `.eval_on(&dev)`.
+    // `.eval()` of a device expression is then one error naming `.eval_on(&dev)`, and
+    // `.sum()` of a host/device mix one naming `.to_device(&dev)`.
     #[cfg(feature = "cuda")]
-    pub use crate::device::DeviceEvalHint;
+    pub use crate::device::{DeviceEvalHint, MixedReductionHint};
 }
 
 /// The README's examples run as doc-tests, so the tour cannot drift from the code.

@@ -9,10 +9,11 @@
 //! Host trees have no device operand, so their `.eval()` stays [`Expr::eval`] and is
 //! inferred as before.
 
+use super::reduce::DeviceReductions;
 use super::storage::{Cuda, CudaRef};
 use crate::extents::Extents;
 use crate::layout::Layout;
-use crate::ops::{Binary, Expr, ExprShape, Owned, ScalarLeaf, Unary};
+use crate::ops::{Binary, Ddof, Expr, ExprShape, Owned, ScalarLeaf, Unary};
 use crate::storage::DenseStorage;
 use crate::tensor::Tensor;
 
@@ -64,6 +65,8 @@ impl<X: ExprShape + ReadsDevice<Device = Yes>> DeviceEvalHint for X {}
 pub trait ReadsDevice {
     /// [`Yes`] when some operand is a device tensor.
     type Device;
+    /// [`Yes`] when some operand is a host tensor.
+    type Host;
 }
 
 /// A tree with a device operand.
@@ -85,9 +88,11 @@ impl<R> Either<R> for No {
 
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> ReadsDevice for &Tensor<T, E, S, St> {
     type Device = No;
+    type Host = Yes;
 }
 impl<T, E: Extents, S: Layout<E>, St: DenseStorage<T>> ReadsDevice for Owned<Tensor<T, E, S, St>> {
     type Device = No;
+    type Host = Yes;
 }
 // One impl per device storage and element type, as the device leaves' own impls: a
 // generic one would overlap, for coherence, with the host impls over every `DenseStorage`.
@@ -95,22 +100,105 @@ macro_rules! reads_device {
     ($([$($g:tt)*] $T:ty, $St:ty),*) => {$(
         impl<$($g)* E: Extents, S: Layout<E>> ReadsDevice for &Tensor<$T, E, S, $St> {
             type Device = Yes;
+            type Host = No;
         }
         impl<$($g)* E: Extents, S: Layout<E>> ReadsDevice for Owned<Tensor<$T, E, S, $St>> {
             type Device = Yes;
+            type Host = No;
         }
     )*};
 }
 reads_device!([] f32, Cuda<f32>, [] f64, Cuda<f64>, ['b,] f32, CudaRef<'b, f32>, ['b,] f64, CudaRef<'b, f64>);
 impl<T> ReadsDevice for ScalarLeaf<T> {
     type Device = No;
+    type Host = No;
 }
 impl<L: ReadsDevice, R: ReadsDevice, Op> ReadsDevice for Binary<L, R, Op>
 where
     L::Device: Either<R::Device>,
+    L::Host: Either<R::Host>,
 {
     type Device = <L::Device as Either<R::Device>>::Out;
+    type Host = <L::Host as Either<R::Host>>::Out;
 }
 impl<X: ReadsDevice, F> ReadsDevice for Unary<X, F> {
     type Device = X::Device;
+    type Host = X::Host;
 }
+
+/// The device's reductions spelled on trees that mix host and device operands, so that
+/// `(&h + &d).sum()` is one error on the host operand saying to move it with
+/// `.to_device(&dev)`, not "method exists but its trait bounds were not satisfied" (E0599)
+/// on the whole tree. Trees of device operands alone reduce through
+/// [`DeviceReductions`] (this trait has no impl for them, so the names do not clash) and
+/// host trees through `.eval()` first.
+///
+/// ```no_run
+/// use mdtensor::device::prelude::*;
+/// use mdtensor::Tensor;
+/// let dev = Device::new(0)?;
+/// let h = Tensor::<f32, mdtensor::ext![3]>::ones(mdtensor::ext![3]);
+/// let d = h.to_device(&dev)?;
+/// // `(&h + &d).sum()` does not compile: `h` is in host memory.
+/// assert_eq!((&h.to_device(&dev)? + &d).sum(), 6.0);
+/// # Ok::<(), mdtensor::Error>(())
+/// ```
+pub trait MixedReductionHint {
+    /// [`DeviceReductions::sum`], which needs every operand on the device.
+    #[track_caller]
+    fn sum(&self) -> <Self as DeviceReductions>::Elem
+    where
+        Self: DeviceReductions,
+    {
+        DeviceReductions::sum(self)
+    }
+    /// [`DeviceReductions::mean`], which needs every operand on the device.
+    #[track_caller]
+    fn mean(&self) -> <Self as DeviceReductions>::Elem
+    where
+        Self: DeviceReductions,
+    {
+        DeviceReductions::mean(self)
+    }
+    /// [`DeviceReductions::prod`], which needs every operand on the device.
+    #[track_caller]
+    fn prod(&self) -> <Self as DeviceReductions>::Elem
+    where
+        Self: DeviceReductions,
+    {
+        DeviceReductions::prod(self)
+    }
+    /// [`DeviceReductions::max`], which needs every operand on the device.
+    #[track_caller]
+    fn max(&self) -> Option<<Self as DeviceReductions>::Elem>
+    where
+        Self: DeviceReductions,
+    {
+        DeviceReductions::max(self)
+    }
+    /// [`DeviceReductions::min`], which needs every operand on the device.
+    #[track_caller]
+    fn min(&self) -> Option<<Self as DeviceReductions>::Elem>
+    where
+        Self: DeviceReductions,
+    {
+        DeviceReductions::min(self)
+    }
+    /// [`DeviceReductions::var`], which needs every operand on the device.
+    #[track_caller]
+    fn var(&self, ddof: impl Into<Ddof>) -> <Self as DeviceReductions>::Elem
+    where
+        Self: DeviceReductions,
+    {
+        DeviceReductions::var(self, ddof)
+    }
+    /// [`DeviceReductions::std`], which needs every operand on the device.
+    #[track_caller]
+    fn std(&self, ddof: impl Into<Ddof>) -> <Self as DeviceReductions>::Elem
+    where
+        Self: DeviceReductions,
+    {
+        DeviceReductions::std(self, ddof)
+    }
+}
+impl<X: ExprShape + ReadsDevice<Device = Yes, Host = Yes>> MixedReductionHint for X {}

@@ -97,7 +97,7 @@ mod tensor;
 
 pub use crate::ops::select;
 pub use eval::{DeviceEval, DeviceEvaluated, DeviceResult};
-pub use eval_hint::DeviceEvalHint;
+pub use eval_hint::{DeviceEvalHint, MixedReductionHint};
 pub use handle::{Device, StreamSync};
 pub use kernel::{DeviceExpr, DeviceMath};
 pub use matmul::{DeviceMatmul, MatMulInto, Precision};
@@ -157,7 +157,7 @@ pub use softmax::softmax_args;
 pub mod prelude {
     pub use super::{
         Cuda, CudaMut, CudaRef, Device, DeviceEval, DeviceEvalHint, DeviceMath, DeviceMatmul, DeviceReductions,
-        DeviceSoftmax, Precision,
+        DeviceSoftmax, MixedReductionHint, Precision,
     };
     pub use crate::ops::select;
 }

@@ -92,8 +92,32 @@ pub(crate) fn buffer<T: LinalgScalar>(op: &'static str, m: usize, n: usize) -> R
 pub(crate) fn owned_copy<T: LinalgScalar>(op: &'static str, a: MatRef<'_, T>) -> Result<Vec<T>, ShapeError> {
     let (m, n) = (a.nrows(), a.ncols());
     let mut v = buffer(op, m, n)?;
-    col_major_mut(&mut v, m, n).copy_from(a);
+    copy_tiled(col_major_mut(&mut v, m, n), a, false);
     Ok(v)
+}
+
+/// The side of [`copy_tiled`]'s tiles.
+pub(crate) const TILE: usize = 16;
+
+/// Copies `src` into `dst` (the same shape), only the lower triangle when `lower` (with
+/// some elements above it where a tile crosses the diagonal). When the two layouts differ
+/// the copy runs in 16 × 16 tiles: element by element it would read or write one cache line
+/// per element, four times slower on a 1024² matrix.
+pub(crate) fn copy_tiled<T: LinalgScalar>(mut dst: MatMut<'_, T>, src: MatRef<'_, T>, lower: bool) {
+    let (m, n) = (src.nrows(), src.ncols());
+    let same = (src.row_stride() == 1 && dst.row_stride() == 1) || (src.col_stride() == 1 && dst.col_stride() == 1);
+    if same && !lower {
+        dst.copy_from(src);
+        return;
+    }
+    for j in (0..n).step_by(TILE) {
+        let bn = TILE.min(n - j);
+        let first = if lower { j } else { 0 };
+        for i in (first..m).step_by(TILE) {
+            let bm = TILE.min(m - i);
+            dst.as_mut().submatrix_mut(i, j, bm, bn).copy_from(src.submatrix(i, j, bm, bn));
+        }
+    }
 }
 
 /// A column-major buffer of `m × n` elements as a faer matrix.
@@ -125,6 +149,25 @@ pub(crate) fn build<T, E: Extents, St: OwnedStorage<T>>(
     })?;
     // SAFETY: a fresh storage of exactly numel(ext) elements in row-major order.
     Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, ()) })
+}
+
+/// A row-major tensor of extents `ext` holding the row-major buffer `v` (taken as it is
+/// when the storage can hold a `Vec`, copied in memory order otherwise).
+pub(crate) fn build_from_vec<T: Copy, E: Extents, St: OwnedStorage<T>>(
+    op: &'static str,
+    ext: E,
+    mut v: Vec<T>,
+) -> Result<Tensor<T, E, RowMajor, St>, ShapeError> {
+    let n = ext.checked_numel(op, core::mem::size_of::<T>())?;
+    if v.len() == n {
+        match St::from_vec(v) {
+            // SAFETY: a storage of exactly numel(ext) elements (the length was checked), in
+            // row-major order.
+            Ok(storage) => return Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, ()) }),
+            Err(back) => v = back,
+        }
+    }
+    build(op, ext, |k| v[k])
 }
 
 /// Extents of type `E` from run-time dims, with `op` in the error.

@@ -5,7 +5,8 @@
 
 use super::decomp::SvdParts;
 use super::dense::{
-    build, col_major, col_major_mut, extents, faer_par, mat_ref, owned_copy, rhs_ref, square, LinalgStorage,
+    build, build_from_vec, col_major, col_major_mut, extents, faer_par, mat_ref, owned_copy, rhs_ref, square,
+    LinalgStorage,
 };
 use super::lu::LuFactor;
 use super::scalar::LinalgScalar;
@@ -275,12 +276,8 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
                     if lu.zero_pivot().is_some() {
                         return Ok(T::Re::infinity());
                     }
-                    let mut w = super::dense::buffer::<T>("cond", n, n)?;
-                    for i in 0..n {
-                        w[i * n + i] = T::one();
-                    }
-                    lu.solve_mat("cond", col_major_mut(&mut w, n, n), Par::Auto)?;
-                    let inv = build::<T, (Dyn, Dyn), Heap<T>>("cond", extents("cond", &[n, n])?, |k| w[k / n + (k % n) * n])?;
+                    let w = lu.inverse_row_major("cond", Par::Auto)?;
+                    let inv = build_from_vec::<T, (Dyn, Dyn), Heap<T>>("cond", extents("cond", &[n, n])?, w)?;
                     Ok(self.try_matrix_norm(ord)? * inv.try_matrix_norm(ord)?)
                 }
             }

@@ -3,7 +3,8 @@
 
 use super::dense::LinalgStorage;
 use super::dense::{
-    buffer, build, col_major, col_major_mut, extents, faer_par, mat_ref, owned_copy, solve_rhs, square, workspace,
+    buffer, build, build_from_vec, col_major, col_major_mut, copy_tiled, extents, faer_par, mat_ref, owned_copy,
+    solve_rhs, square, workspace,
 };
 use super::scalar::LinalgScalar;
 use crate::error::{LinalgError, ShapeError};
@@ -13,7 +14,7 @@ use crate::extents::{DetSquare, Dim, Dyn, InvSquare, LuFactorSquare, RhsExtents,
 use crate::layout::{Layout, RowMajor};
 use crate::storage::{DenseStorage, Heap, ResultStorage};
 use crate::tensor::Tensor;
-use faer::linalg::lu::partial_pivoting::{factor, solve};
+use faer::linalg::lu::partial_pivoting::{factor, inverse, solve};
 use faer::{Conj, MatMut, MatRef};
 
 /// The LU factorization `P A = L U` with partial pivoting of a square matrix, kept to
@@ -41,6 +42,10 @@ pub struct LuFactor<T> {
 
 impl<T: LinalgScalar> LuFactor<T> {
     /// Factors `a` (square), with faer's threads for `par`.
+    ///
+    /// `A` itself is factored, in a column-major copy, also when it lies row-major: `Aᵀ`
+    /// would need no transposing copy, but it pivots otherwise than LAPACK (numpy), so that
+    /// an exactly singular matrix could come out as merely ill-conditioned.
     pub(crate) fn new(op: &'static str, a: MatRef<'_, T>, par: Par) -> Result<Self, ShapeError> {
         let (m, n) = (a.nrows(), a.ncols());
         let mut lu = owned_copy(op, a)?;
@@ -86,6 +91,22 @@ impl<T: LinalgScalar> LuFactor<T> {
         let lu = self.mat();
         solve::solve_in_place_with_conj(lu, lu, p, Conj::No, rhs, fpar, faer::dyn_stack::MemStack::new(&mut mem));
         Ok(())
+    }
+
+    /// `A⁻¹` as a row-major `n × n` buffer (faer's inverse from the factors: `L⁻¹`, `U⁻¹`
+    /// and their product, a third fewer multiply-adds than solving for the identity).
+    pub(crate) fn inverse_row_major(&self, op: &'static str, par: Par) -> Result<Vec<T>, ShapeError> {
+        let n = self.n;
+        let fpar = faer_par(par, n);
+        let mut mem = workspace(op, inverse::inverse_scratch::<usize, T>(n, fpar))?;
+        // SAFETY: `perm` and `perm_inv` are the inverse permutations faer wrote.
+        let p = unsafe { faer::perm::PermRef::new_unchecked(&self.perm, &self.perm_inv, n) };
+        let lu = self.mat();
+        let mut w = buffer::<T>(op, n, n)?;
+        inverse::inverse(col_major_mut(&mut w, n, n), lu, lu, p, fpar, faer::dyn_stack::MemStack::new(&mut mem));
+        let mut out = buffer::<T>(op, n, n)?;
+        copy_tiled(MatMut::from_row_major_slice_mut(&mut out, n, n), col_major(&w, n, n), false);
+        Ok(out)
     }
 
     /// The order of the matrix.
@@ -213,12 +234,8 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
                 return x;
             }
             let lu = LuFactor::new("inv", mat_ref(self), par)?.nonsingular("inv")?;
-            let mut w = buffer::<T>("inv", n, n)?;
-            for i in 0..n {
-                w[i * n + i] = T::one();
-            }
-            lu.solve_mat("inv", col_major_mut(&mut w, n, n), par)?;
-            Ok(build("inv", *self.extents(), |k| w[k / n + (k % n) * n])?)
+            debug_assert_eq!(lu.order(), n);
+            Ok(build_from_vec("inv", *self.extents(), lu.inverse_row_major("inv", par)?)?)
         }
         /// See [`Tensor::inv`].
         pub fn try_inv;
