@@ -179,6 +179,9 @@ proptest! {
         let qc = qc.unwrap();
         let (none, ro) = a.qr(QrMode::R);
         prop_assert!(none.is_none());
+        let (lp, ll, lu) = a.lu();
+        prop_assert_eq!((lp.shape(), ll.shape(), lu.shape()), ([&batch[..], &[m, m]].concat(), [&batch[..], &[m, k]].concat(), [&batch[..], &[k, n]].concat()));
+        let (lp, ll, lu) = (lp.to_vec(), ll.to_vec(), lu.to_vec());
         prop_assert_eq!(pinv.shape(), [&batch[..], &[n, m]].concat());
         prop_assert_eq!((uf.shape(), vf.shape()), ([&batch[..], &[m, m]].concat(), [&batch[..], &[n, n]].concat()));
         prop_assert_eq!((qc.shape(), rc.shape()), ([&batch[..], &[m, m]].concat(), [&batch[..], &[m, n]].concat()));
@@ -193,6 +196,10 @@ proptest! {
             prop_assert!(near(&[cond.to_vec()[i]], &[c], 1e-8) || !c.is_finite());
             let qr: Vec<f64> = (0..m * n).map(|x| (0..k).map(|l| q[i * m * k + (x / n) * k + l] * r[i * k * n + l * n + x % n]).sum()).collect();
             prop_assert!(near(&qr, &am.to_vec(), 1e-10));
+            let (p1, l1, u1) = am.lu();
+            prop_assert_eq!(&lp[i * m * m..(i + 1) * m * m], &p1.to_vec()[..]);
+            prop_assert_eq!(&ll[i * m * k..(i + 1) * m * k], &l1.to_vec()[..]);
+            prop_assert_eq!(&lu[i * k * n..(i + 1) * k * n], &u1.to_vec()[..]);
             for ord in [MatrixOrd::Two, MatrixOrd::MinusTwo, MatrixOrd::Nuc, MatrixOrd::Fro, MatrixOrd::One, MatrixOrd::MinusOne, MatrixOrd::Inf, MatrixOrd::MinusInf] {
                 prop_assert!(near(&[a.matrix_norm_with(ord, par).to_vec()[i]], &[am.matrix_norm(ord)], 1e-10));
             }
@@ -210,6 +217,8 @@ proptest! {
             prop_assert_eq!(f.svdvals().to_vec(), sv.clone());
             let (fq, fr) = f.qr(QrMode::Reduced);
             prop_assert_eq!((fq.unwrap().to_vec(), fr.to_vec()), (q.clone(), r.clone()));
+            let (fp, fl, fu) = f.lu();
+            prop_assert_eq!((fp.to_vec(), fl.to_vec(), fu.to_vec()), (lp.clone(), ll.clone(), lu.clone()));
         }
     }
 

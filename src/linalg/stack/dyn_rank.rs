@@ -17,7 +17,7 @@ use crate::tensor::Tensor;
 super::methods::stack_routines! {
     /// # Linear algebra on stacks `(..., M, N)` (feature `linalg`)
     impl[T: LinalgScalar, S: Layout<DynRank>, St: DenseStorage<T> + LinalgStorage] Tensor<T, DynRank, S, St>;
-    same: DynRank, batch: DynRank, order: DynRank, k: DynRank, q: DynRank, r: DynRank, pinv: DynRank;
+    same: DynRank, batch: DynRank, order: DynRank, k: DynRank, q: DynRank, r: DynRank, pinv: DynRank, perm: DynRank;
     inv: [], det: [], cholesky: [], power: [], expm: [], eig: [];
 }
 

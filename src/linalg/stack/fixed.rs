@@ -36,7 +36,7 @@ macro_rules! fixed_rank_stacks {
             impl[T: LinalgScalar, $($b: Dim,)+ M: Dim, N: Dim, S: Layout<($($b,)+ M, N)>, St: DenseStorage<T> + LinalgStorage]
                 Tensor<T, ($($b,)+ M, N), S, St>;
             same: ($($b,)+ M, N), batch: ($($b,)+), order: ($($b,)+ M), k: ($($b,)+ Dyn), q: ($($b,)+ M, Dyn),
-                r: ($($b,)+ Dyn, N), pinv: ($($b,)+ N, M);
+                r: ($($b,)+ Dyn, N), pinv: ($($b,)+ N, M), perm: ($($b,)+ M, M);
             inv: [M: InvSquare<N>], det: [M: DetSquare<N>], cholesky: [M: CholeskySquare<N>], power: [M: PowerSquare<N>],
                 expm: [M: ExpmSquare<N>], eig: [M: EigSquare<N>];
         }

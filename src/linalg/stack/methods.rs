@@ -6,13 +6,13 @@
 
 /// The methods of one stack type `$ty` (impl generics `$gen`): result extents `same` (the
 /// stack's own), `batch` (one scalar per matrix), `order` (one vector of length `M`), `k`
-/// (length `min(M, N)`), `q` (`M × K`), `r` (`K × N`), `pinv` (`N × M`), and the bounds
+/// (length `min(M, N)`), `q` (`M × K`), `r` (`K × N`), `pinv` (`N × M`), `perm` (`M × M`), and the bounds
 /// of the square-only routines.
 macro_rules! stack_routines {
     (
         $(#[$doc:meta])*
         impl[$($gen:tt)*] $ty:ty;
-        same: $same:ty, batch: $batch:ty, order: $order:ty, k: $k:ty, q: $q:ty, r: $r:ty, pinv: $pinv:ty;
+        same: $same:ty, batch: $batch:ty, order: $order:ty, k: $k:ty, q: $q:ty, r: $r:ty, pinv: $pinv:ty, perm: $perm:ty;
         inv: [$($inv:tt)*], det: [$($det:tt)*], cholesky: [$($chol:tt)*], power: [$($pow:tt)*],
         expm: [$($expm:tt)*], eig: [$($eig:tt)*];
     ) => {
@@ -197,6 +197,31 @@ macro_rules! stack_routines {
                 pub fn qr;
                 /// [`Tensor::qr`] of a stack with an explicit choice of threads.
                 pub fn qr_with;
+            }
+
+            $crate::exec::forms::forms! {
+                /// scipy's `linalg.lu` of every matrix of a stack `(..., M, N)`: `P`
+                /// `(..., M, M)`, `L` `(..., M, K)` (unit diagonal) and `U` `(..., K, N)`,
+                /// `K = min(M, N)`, with `A = P L U` for each matrix.
+                #[allow(clippy::type_complexity)] // the three factors
+                pub fn try_lu[](&self) -> Result<(Tensor<T, $perm>, Tensor<T, $q>, Tensor<T, $r>), LinalgError>
+                where []
+                {
+                    let (p, l, u) = routines::lu(&operand(self))?;
+                    Ok((p.into_tensor("lu")?, l.into_tensor("lu")?, u.into_tensor("lu")?))
+                }
+                /// scipy's `linalg.lu` of every matrix of a stack; see [`Tensor::try_lu`].
+                ///
+                /// ```
+                /// use mdtensor::{ext, DynRank, Tensor};
+                /// let a = Tensor::<f64, DynRank>::from_vec(&[2, 3, 2][..], vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 0.0, 1.0, 1.0, 0.0, 2.0, 2.0]);
+                /// let (p, l, u) = a.lu();
+                /// assert_eq!((p.shape(), l.shape(), u.shape()), (vec![2, 3, 3], vec![2, 3, 2], vec![2, 2, 2]));
+                /// let f = Tensor::<f64, ext![2, 3, 2]>::from_vec(ext![2, 3, 2], a.to_vec());
+                /// let (fp, _, _) = f.lu();
+                /// let _: &(mdtensor::Const<2>, mdtensor::Const<3>, mdtensor::Const<3>) = fp.extents();
+                /// ```
+                pub fn lu;
             }
 
             $crate::exec::forms::forms! {

@@ -64,6 +64,22 @@ pub(crate) fn qr<T: LinalgScalar>(
     Ok((q, gather(op, cat(&batch, &rd), parts.iter().map(|p| &p.1[..]))?))
 }
 
+/// scipy's `P`, `L`, `U` of every matrix: `(..., M, M)`, `(..., M, K)`, `(..., K, N)`.
+#[allow(clippy::type_complexity)] // the three factors
+pub(crate) fn lu<T: LinalgScalar>(a: &Operand<'_, T>) -> Result<(Stack<T>, Stack<T>, Stack<T>), LinalgError> {
+    let op = "lu";
+    let (batch, m, n, parts) = per_matrix(op, a, false, Par::Auto, |x, _| {
+        let (p, l, u) = x.try_lu()?;
+        Ok((p.into_vec(), l.into_vec(), u.into_vec()))
+    })?;
+    let k = m.min(n);
+    Ok((
+        gather(op, cat(&batch, &[m, m]), parts.iter().map(|p| &p.0[..]))?,
+        gather(op, cat(&batch, &[m, k]), parts.iter().map(|p| &p.1[..]))?,
+        gather(op, cat(&batch, &[k, n]), parts.iter().map(|p| &p.2[..]))?,
+    ))
+}
+
 /// `U`, `S`, `Vᴴ` of every matrix (`full`: square `U` and `Vᴴ`).
 #[allow(clippy::type_complexity)] // the three factors
 pub(crate) fn svd<T: LinalgScalar>(
