@@ -175,6 +175,43 @@ impl<T> AlignedBuf<T> {
         // SAFETY: `len` initialised elements live at `ptr`.
         unsafe { core::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
     }
+    /// The elements, for writing.
+    ///
+    /// ```
+    /// let mut b = mdtensor::alloc::AlignedBuf::from_fn(3, |i| i);
+    /// b.as_mut_slice()[1] = 7;
+    /// assert_eq!(*b, [0, 7, 2]);
+    /// ```
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        // SAFETY: `len` initialised elements live at `ptr`, and `&mut self` is the only
+        // access to them while the slice lives.
+        unsafe { core::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl<T> core::ops::Deref for AlignedBuf<T> {
+    type Target = [T];
+    #[inline(always)]
+    fn deref(&self) -> &[T] {
+        self.as_slice()
+    }
+}
+impl<T> core::ops::DerefMut for AlignedBuf<T> {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut [T] {
+        self.as_mut_slice()
+    }
+}
+impl<T: core::fmt::Debug> core::fmt::Debug for AlignedBuf<T> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+impl<T: PartialEq> PartialEq for AlignedBuf<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
 }
 
 impl<T> Drop for AlignedBuf<T> {
@@ -255,6 +292,22 @@ mod tests {
     }
 
     #[test]
+    fn writes_through_the_mutable_slice() {
+        for n in [0usize, 1, 9, 2000] {
+            let mut b = AlignedBuf::from_fn(n, |i| i as u64);
+            for (i, x) in b.as_mut_slice().iter_mut().enumerate() {
+                *x += 2 * i as u64;
+            }
+            b.iter_mut().for_each(|x| *x += 1);
+            assert!(b.iter().enumerate().all(|(i, &x)| x == 3 * i as u64 + 1), "n = {n}");
+            assert_eq!(b, b.clone());
+        }
+        let mut units = AlignedBuf::from_fn(4, |_| ());
+        assert_eq!(units.as_mut_slice().len(), 4);
+        assert_eq!(format!("{:?}", AlignedBuf::from_fn(2, |i| i)), "[0, 1]");
+    }
+
+    #[test]
     fn zero_sized_elements() {
         let b = AlignedBuf::from_fn(5, |_| ());
         assert_eq!(b.len(), 5);
@@ -263,9 +316,9 @@ mod tests {
     #[test]
     #[cfg_attr(miri, ignore = "Miri aborts on an allocation larger than the address space it models")]
     fn refused_allocations_are_errors() {
-        let e = AlignedBuf::<u8>::try_from_fn(1 << 45, |_| 0).err().expect("32 TiB cannot be allocated");
+        let e = AlignedBuf::<u8>::try_from_fn(1 << 45, |_| 0).expect_err("32 TiB cannot be allocated");
         assert_eq!(e, ShapeError::OutOfMemory { op: "allocate", bytes: 1 << 45 });
-        let e = AlignedBuf::<u64>::try_from_fn(usize::MAX / 4, |_| 0).err().expect("beyond isize::MAX bytes");
+        let e = AlignedBuf::<u64>::try_from_fn(usize::MAX / 4, |_| 0).expect_err("beyond isize::MAX bytes");
         assert!(matches!(e, ShapeError::Overflow { .. }), "{e}");
     }
 }

@@ -3,10 +3,11 @@
 
 use super::dense::LinalgStorage;
 use super::dense::{
-    buffer, build_from_vec, col_major, col_major_mut, copy_tiled, faer_par, mat_ref, owned_copy, solve_rhs, square,
-    workspace, TILE,
+    build_copy, col_major, col_major_mut, copy_tiled, faer_par, mat_ref, owned_copy, solve_rhs, square, work_buffer,
+    workspace,
 };
 use super::scalar::LinalgScalar;
+use crate::alloc::AlignedBuf;
 use crate::error::LinalgError;
 use crate::exec::forms::forms;
 use crate::exec::par::Par;
@@ -31,7 +32,7 @@ use faer::{Conj, MatMut, MatRef};
 pub struct ChoFactor<T> {
     n: usize,
     /// `L`, column-major (its upper part is not read).
-    l: Vec<T>,
+    l: AlignedBuf<T>,
 }
 
 impl<T: LinalgScalar> ChoFactor<T> {
@@ -119,17 +120,10 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
             // its diagonal blocks take a scalar path, 1.5× slower at 1024²): the lower
             // triangle goes into one and the factor back out, both copies in tiles.
             let op = "cholesky";
-            let mut c = buffer::<T>(op, n, n)?;
+            let mut c = work_buffer::<T>(op, n, n)?;
             copy_tiled(col_major_mut(&mut c, n, n), mat_ref(self), true);
             factor_in_place(op, col_major_mut(&mut c, n, n), par)?;
-            let mut w = buffer::<T>(op, n, n)?;
-            copy_tiled(MatMut::from_row_major_slice_mut(&mut w, n, n), col_major(&c, n, n), true);
-            // Tiles that cross the diagonal brought elements of the input above it.
-            for (i, row) in w.chunks_exact_mut(n).enumerate() {
-                let end = n.min((i / TILE + 1) * TILE);
-                row[i + 1..end].fill(T::zero());
-            }
-            Ok(build_from_vec(op, *self.extents(), w)?)
+            Ok(build_copy(op, *self.extents(), col_major(&c, n, n), true)?)
         }
         /// See [`Tensor::cholesky`].
         pub fn try_cholesky;

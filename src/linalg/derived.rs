@@ -5,7 +5,7 @@
 
 use super::decomp::SvdParts;
 use super::dense::{
-    build, build_from_vec, col_major, col_major_mut, extents, faer_par, mat_ref, owned_copy, rhs_ref, square,
+    build, build_copy, col_major, col_major_mut, copy_tiled, extents, faer_par, mat_ref, owned_copy, rhs_ref, square,
     LinalgStorage,
 };
 use super::lu::LuFactor;
@@ -276,8 +276,8 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
                     if lu.zero_pivot().is_some() {
                         return Ok(T::Re::infinity());
                     }
-                    let w = lu.inverse_row_major("cond", Par::Auto)?;
-                    let inv = build_from_vec::<T, (Dyn, Dyn), Heap<T>>("cond", extents("cond", &[n, n])?, w)?;
+                    let w = lu.inverse("cond", Par::Auto)?;
+                    let inv = build_copy::<T, (Dyn, Dyn), Heap<T>>("cond", extents("cond", &[n, n])?, col_major(&w, n, n), false)?;
                     Ok(self.try_matrix_norm(ord)? * inv.try_matrix_norm(ord)?)
                 }
             }
@@ -301,7 +301,8 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
         {
             let [m, n] = self.dims();
             let n = square("matrix_power", m, n)?;
-            let mut base = owned_copy("matrix_power", mat_ref(self))?;
+            let mut base = super::dense::buffer::<T>("matrix_power", n, n)?;
+            copy_tiled(col_major_mut(&mut base, n, n), mat_ref(self), false);
             if k < 0 {
                 let lu = LuFactor::new("matrix_power", col_major(&base, n, n), par)?.nonsingular("matrix_power")?;
                 base.iter_mut().enumerate().for_each(|(i, x)| *x = if i % (n + 1) == 0 { T::one() } else { T::zero() });
@@ -321,7 +322,7 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
                     base = mul("matrix_power", &base, &base, n, par)?;
                 }
             }
-            Ok(build("matrix_power", *self.extents(), |q| result[q / n + (q % n) * n])?)
+            Ok(build_copy("matrix_power", *self.extents(), col_major(&result, n, n), false)?)
         }
         /// See [`Tensor::matrix_power`].
         pub fn try_matrix_power;
@@ -392,7 +393,7 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
             let n = square("expm", m, n)?;
             let a = owned_copy("expm", mat_ref(self))?;
             let x = expm_cm(&a, n, par)?;
-            Ok(build("expm", *self.extents(), |q| x[q / n.max(1) + (q % n.max(1)) * n])?)
+            Ok(build_copy("expm", *self.extents(), col_major(&x, n, n), false)?)
         }
         /// See [`Tensor::expm`].
         pub fn try_expm;

@@ -3,10 +3,11 @@
 
 use super::dense::LinalgStorage;
 use super::dense::{
-    buffer, build, build_from_vec, col_major, col_major_mut, copy_tiled, extents, faer_par, mat_ref, owned_copy,
-    solve_rhs, square, workspace,
+    build, build_copy, col_major, col_major_mut, extents, faer_par, mat_ref, owned_copy, solve_rhs, square,
+    work_buffer, workspace,
 };
 use super::scalar::LinalgScalar;
+use crate::alloc::AlignedBuf;
 use crate::error::{LinalgError, ShapeError};
 use crate::exec::forms::forms;
 use crate::exec::par::Par;
@@ -33,7 +34,7 @@ use faer::{Conj, MatMut, MatRef};
 pub struct LuFactor<T> {
     n: usize,
     /// `L` (unit diagonal, below it) and `U` (on and above it), column-major.
-    lu: Vec<T>,
+    lu: AlignedBuf<T>,
     /// Row `i` of `P A` is row `perm[i]` of `A`.
     perm: Vec<usize>,
     perm_inv: Vec<usize>,
@@ -93,20 +94,18 @@ impl<T: LinalgScalar> LuFactor<T> {
         Ok(())
     }
 
-    /// `A⁻¹` as a row-major `n × n` buffer (faer's inverse from the factors: `L⁻¹`, `U⁻¹`
-    /// and their product, a third fewer multiply-adds than solving for the identity).
-    pub(crate) fn inverse_row_major(&self, op: &'static str, par: Par) -> Result<Vec<T>, ShapeError> {
+    /// `A⁻¹`, column-major, in an aligned buffer (faer's inverse from the factors: `L⁻¹`,
+    /// `U⁻¹` and their product, a third fewer multiply-adds than solving for the identity).
+    pub(crate) fn inverse(&self, op: &'static str, par: Par) -> Result<AlignedBuf<T>, ShapeError> {
         let n = self.n;
         let fpar = faer_par(par, n);
         let mut mem = workspace(op, inverse::inverse_scratch::<usize, T>(n, fpar))?;
         // SAFETY: `perm` and `perm_inv` are the inverse permutations faer wrote.
         let p = unsafe { faer::perm::PermRef::new_unchecked(&self.perm, &self.perm_inv, n) };
         let lu = self.mat();
-        let mut w = buffer::<T>(op, n, n)?;
+        let mut w = work_buffer::<T>(op, n, n)?;
         inverse::inverse(col_major_mut(&mut w, n, n), lu, lu, p, fpar, faer::dyn_stack::MemStack::new(&mut mem));
-        let mut out = buffer::<T>(op, n, n)?;
-        copy_tiled(MatMut::from_row_major_slice_mut(&mut out, n, n), col_major(&w, n, n), false);
-        Ok(out)
+        Ok(w)
     }
 
     /// The order of the matrix.
@@ -235,7 +234,7 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
             }
             let lu = LuFactor::new("inv", mat_ref(self), par)?.nonsingular("inv")?;
             debug_assert_eq!(lu.order(), n);
-            Ok(build_from_vec("inv", *self.extents(), lu.inverse_row_major("inv", par)?)?)
+            Ok(build_copy("inv", *self.extents(), col_major(&lu.inverse("inv", par)?, n, n), false)?)
         }
         /// See [`Tensor::inv`].
         pub fn try_inv;
