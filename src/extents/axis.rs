@@ -56,7 +56,8 @@ pub trait InsertAxis<const I: usize, New: Dim>: Extents {
 #[diagnostic::on_unimplemented(
     message = "stack along axis {I}: parts of extents `{Self}` have no position {I} for the new axis",
     label = "axis {I} is beyond the rank of the parts",
-    note = "the new axis goes at positions 0 to R for parts of rank R; tuple extents end at rank 6, so rank-6 parts stack with `stack_dyn`"
+    note = "the new axis goes at positions 0 to R for parts of rank R; tuple extents end at rank 6, so rank-6 parts stack with `stack_dyn`",
+    note = "in generic code, state the rule as a bound: `E: mdtensor::extents::StackAxis<{I}>` (its `Output` is the stack's extents)"
 )]
 pub trait StackAxis<const I: usize>: Extents {
     /// The extents of the stack.

@@ -167,7 +167,8 @@ impl DimSum<One> for Dyn {
 #[diagnostic::on_unimplemented(
     message = "concatenate along axis {I}: extents `{Self}` and `{Rhs}` cannot be joined",
     label = "both operands need the same rank, and axis {I} must exist",
-    note = "axes are numbered from 0; a tensor of rank R has axes 0 to R-1"
+    note = "axes are numbered from 0; a tensor of rank R has axes 0 to R-1",
+    note = "in generic code, state the rule as a bound: `E: mdtensor::extents::ConcatAlong<{I}, E>` for two operands of extents `E` (its `Output` is the joined extents)"
 )]
 pub trait ConcatAlong<const I: usize, Rhs: Extents>: Extents {
     /// The joined extents.

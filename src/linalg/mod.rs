@@ -4,7 +4,7 @@
 //! Dense matrices of any layout (row- or column-major, transposed, sliced or flipped
 //! views) are handed to faer 0.24 through their own strides; a factorization works on a
 //! column-major copy, as LAPACK's do. Small static matrices (2×2 to 4×4) are computed
-//! inline, with no call into faer. Every routine but `lstsq`, `lu` and the reusable
+//! inline, with no call into faer. Every routine but `lstsq` and the reusable
 //! factors also takes a stack `(..., M, N)` as numpy's: a [`DynRank`](crate::DynRank)
 //! tensor, or fixed rank-3 and rank-4 extents `(A, M, N)`, `(A, B, M, N)` (static square
 //! rules kept, results in extents that keep what is static). Each matrix is computed by
