@@ -326,7 +326,7 @@ fn broadcast_example_and_errors() {
     assert!(matches!(not_square.try_inv(), Err(LinalgError::Shape(_))));
     assert!(matches!(not_square.try_det(), Err(LinalgError::Shape(_))));
     let singular = Tensor::<f64, DynRank>::from_vec(&[2, 2, 2][..], vec![1.0, 0.0, 0.0, 1.0, 1.0, 2.0, 2.0, 4.0]);
-    assert!(matches!(singular.try_inv(), Err(LinalgError::Singular { op: "inv", .. })));
+    assert!(matches!(singular.try_inv(), Err(LinalgError::Singular { op: "inv", matrix: Some(1), .. })));
     assert_eq!(singular.det().to_vec(), [1.0, 0.0]);
     let empty = Tensor::<f64, DynRank>::from_vec(&[0, 3, 3][..], vec![]);
     assert_eq!(empty.inv().shape(), [0, 3, 3]);
@@ -386,4 +386,42 @@ fn stack_views_read_every_layout() {
     let want = inf(flipped.to_vec());
     let fixed = flipped.try_into_extents::<ext![_, _, _]>().unwrap();
     assert_eq!(fixed.matrix_norm(MatrixOrd::Inf).to_vec(), want);
+}
+
+/// An error in a stack names the matrix (row-major over the leading axes), the lowest one
+/// when several fail, whichever thread meets it first; one matrix names none.
+#[test]
+fn stack_errors_name_the_lowest_failing_matrix() {
+    use mdtensor::Par;
+    let (count, n) = (64usize, 24usize);
+    let singular_at = [37usize, 41, 60];
+    let data: Vec<f64> = (0..count)
+        .flat_map(|m| {
+            (0..n * n).map(move |q| {
+                let (i, j) = (q / n, q % n);
+                if singular_at.contains(&m) && i == n - 1 {
+                    0.0 // a zero last row
+                } else if i == j {
+                    12.0 + m as f64 // above every row's off-diagonal sum: positive definite
+                } else {
+                    ((i * 7 + j * 3 + m) % 5) as f64 * 0.1
+                }
+            })
+        })
+        .collect();
+    let a = Tensor::<f64, DynRank>::from_vec(&[4, 16, n, n][..], data);
+    let b = Tensor::<f64, DynRank>::from_vec(&[n][..], vec![1.0; n]);
+    for par in [Par::Seq, Par::Auto, Par::Rayon] {
+        let e = a.try_solve_with(&b, par).unwrap_err();
+        assert!(matches!(e, LinalgError::Singular { op: "solve", matrix: Some(37), .. }), "{e:?}");
+        assert!(e.to_string().contains("at position 37 of the stack"), "{e}");
+        let e = a.try_inv_with(par).unwrap_err();
+        assert!(matches!(e, LinalgError::Singular { op: "inv", matrix: Some(37), .. }), "{e:?}");
+        let e = a.try_cholesky_with(par).unwrap_err();
+        assert!(matches!(e, LinalgError::NotPositiveDefinite { op: "cholesky", matrix: Some(37), .. }), "{e:?}");
+    }
+    let one = Tensor::<f64, DynRank>::from_vec(&[2, 2][..], vec![1.0, 2.0, 2.0, 4.0]);
+    let e = one.try_inv().unwrap_err();
+    assert!(matches!(e, LinalgError::Singular { matrix: None, .. }), "{e:?}");
+    assert!(!e.to_string().contains("stack"), "{e}");
 }

@@ -34,11 +34,12 @@ fn solve_stack<T: LinalgScalar>(
     let work = count.saturating_mul(m.saturating_mul(m).saturating_mul(m + k));
     let across = count > 1 && par.tasks(Work::MultiplyAdds(work)) > 1;
     let inner = if across { Par::Seq } else { par };
-    let failed: Mutex<Option<LinalgError>> = Mutex::new(None);
+    // The lowest failing matrix wins, whichever thread finds it first.
+    let failed: Mutex<Option<(usize, LinalgError)>> = Mutex::new(None);
     let one = |bi: usize, dst: &mut [T]| -> Result<(), LinalgError> {
         let (ai, rhs) = (a.at(batch, bi), b.at(batch, bi));
         if let Some(r) = super::small::solve_block(ai, rhs, dst) {
-            return r.map_err(|column| LinalgError::Singular { op, column });
+            return r.map_err(|column| LinalgError::Singular { op, column, matrix: None });
         }
         let lu = LuFactor::new(op, ai, inner)?.nonsingular(op)?;
         let mut w = owned_copy(op, rhs)?;
@@ -48,13 +49,17 @@ fn solve_stack<T: LinalgScalar>(
         Ok(())
     };
     for_each_chunk_mut(out, block, across, |start, dst| {
-        if let Err(e) = one(start / block, dst) {
+        let bi = start / block;
+        if let Err(e) = one(bi, dst) {
             let mut slot = failed.lock().unwrap_or_else(|p| p.into_inner());
-            slot.get_or_insert(e);
+            if slot.as_ref().is_none_or(|&(first, _)| bi < first) {
+                *slot = Some((bi, e));
+            }
         }
     });
     match failed.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        Some(e) => Err(e),
+        Some((bi, e)) if !batch.is_empty() => Err(e.in_matrix(bi)),
+        Some((_, e)) => Err(e),
         None => Ok(()),
     }
 }

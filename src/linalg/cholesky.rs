@@ -93,11 +93,11 @@ fn factor_in_place<T: LinalgScalar>(op: &'static str, mut m: MatMut<'_, T>, par:
         Default::default(),
     );
     if let Err(factor::LltError::NonPositivePivot { index }) = r {
-        return Err(LinalgError::NotPositiveDefinite { op, order: index + 1 });
+        return Err(LinalgError::NotPositiveDefinite { op, order: index + 1, matrix: None });
     }
     // NaN compares false with everything: a NaN pivot is not positive (LAPACK's potrf).
     if let Some(i) = (0..n).find(|&i| m[(i, i)].has_nan()) {
-        return Err(LinalgError::NotPositiveDefinite { op, order: i + 1 });
+        return Err(LinalgError::NotPositiveDefinite { op, order: i + 1, matrix: None });
     }
     Ok(())
 }

@@ -62,7 +62,7 @@ fn vector<T>(op: &'static str, n: usize, f: impl FnMut(usize) -> T) -> Result<Ve
 }
 
 fn no_convergence(op: &'static str) -> LinalgError {
-    LinalgError::NoConvergence { op, iterations: 0 }
+    LinalgError::NoConvergence { op, iterations: 0, matrix: None }
 }
 
 /// `(w, v)`: eigenvalues and the eigenvectors as the columns of `v`.

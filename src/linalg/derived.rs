@@ -353,7 +353,7 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
             let a = mat_ref(self);
             if !unit_diagonal {
                 if let Some(column) = (0..n).find(|&i| a[(i, i)] == T::zero()) {
-                    return Err(LinalgError::Singular { op, column });
+                    return Err(LinalgError::Singular { op, column, matrix: None });
                 }
             }
             let bref = rhs_ref(op, b, n, [n, n], |rows| format!("the right-hand side has {rows} rows; the matrix's order is {n}"))?;

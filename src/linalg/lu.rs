@@ -78,7 +78,7 @@ impl<T: LinalgScalar> LuFactor<T> {
     /// `Err(Singular)` naming `op` when a pivot is zero.
     pub(crate) fn nonsingular(self, op: &'static str) -> Result<Self, LinalgError> {
         match self.zero_pivot() {
-            Some(column) => Err(LinalgError::Singular { op, column }),
+            Some(column) => Err(LinalgError::Singular { op, column, matrix: None }),
             None => Ok(self),
         }
     }

@@ -265,7 +265,7 @@ where
     St: DenseStorage<T> + ResultStorage<T, (M, N)>,
 {
     let n = small_order::<M, N>()?;
-    let singular = |column| LinalgError::Singular { op: "inv", column };
+    let singular = |column| LinalgError::Singular { op: "inv", column, matrix: None };
     match n {
         2 => {
             return Some(match inv2(&load::<T, M, N, S, St, 2>(a)) {
@@ -324,7 +324,7 @@ where
     Some(by_order!(n, |C| {
         let f = factor::<T, C>(load::<T, M, N, S, St, C>(a));
         if let Some(column) = f.zero_pivot {
-            return Some(Err(LinalgError::Singular { op: "solve", column }));
+            return Some(Err(LinalgError::Singular { op: "solve", column, matrix: None }));
         }
         if k == 1 {
             let x = f.solve(core::array::from_fn(|i| at(i, 0)));
@@ -406,7 +406,7 @@ where
             // A NaN pivot is not positive either, as in LAPACK's potrf.
             #[allow(clippy::neg_cmp_op_on_partial_ord)] // the NaN case
             if !(d > <T::Re as num_traits::Zero>::zero()) {
-                return Some(Err(LinalgError::NotPositiveDefinite { op: "cholesky", order: j + 1 }));
+                return Some(Err(LinalgError::NotPositiveDefinite { op: "cholesky", order: j + 1, matrix: None }));
             }
             let djj = d.sqrt();
             l[j][j] = T::from_real(djj);

@@ -56,7 +56,9 @@ pub(super) fn faer_error(op: &'static str, e: faer::sparse::FaerError) -> Linalg
 
 fn lu_error(op: &'static str, e: faer::sparse::linalg::LuError) -> LinalgError {
     match e {
-        faer::sparse::linalg::LuError::SymbolicSingular { index } => LinalgError::Singular { op, column: index },
+        faer::sparse::linalg::LuError::SymbolicSingular { index } => {
+            LinalgError::Singular { op, column: index, matrix: None }
+        }
         faer::sparse::linalg::LuError::Generic(e) => faer_error(op, e),
     }
 }
@@ -320,7 +322,7 @@ impl<T: LinalgScalar, E: Rank2, S: SparseOrder + Layout<E>, A: Arrays<T, usize>>
                 p.iter_mut().zip(&r).for_each(|(p, &r)| *p = r + beta * *p);
                 rr = next;
             }
-            Err(LinalgError::NoConvergence { op, iterations: maxiter })
+            Err(LinalgError::NoConvergence { op, iterations: maxiter, matrix: None })
         }
         /// scipy's `sparse.linalg.cg`.
         ///

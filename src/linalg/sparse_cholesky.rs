@@ -98,7 +98,7 @@ impl<T: LinalgScalar> SparseCholesky<T> {
             Ok(_) => Ok(()),
             // A NaN pivot fails faer's `d > 0` test too, so it lands here (LAPACK's potrf).
             Err(PivotError::NonPositivePivot { index }) => {
-                Err(LinalgError::NotPositiveDefinite { op, order: index + 1 })
+                Err(LinalgError::NotPositiveDefinite { op, order: index + 1, matrix: None })
             }
         }
     }

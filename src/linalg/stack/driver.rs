@@ -138,10 +138,12 @@ pub(crate) fn batch_count(op: &'static str, batch: &[usize]) -> Result<usize, Sh
 /// `f(bi, par)` for every matrix `bi < count`, the results in order. When the whole stack
 /// (`work` multiply-adds per matrix) is worth several threads under `par`, its pieces
 /// run on them and each matrix gets `Par::Seq`; otherwise the matrices run in turn, each
-/// with `par`. The first error (lowest matrix) wins.
+/// with `par`. The first error (lowest matrix) wins, said of its matrix when `named` (a
+/// stack with leading axes, not one matrix).
 pub(crate) fn map_stack<R: Send>(
     op: &'static str,
     count: usize,
+    named: bool,
     work: usize,
     par: Par,
     f: impl Fn(usize, Par) -> Result<R, LinalgError> + Send + Sync,
@@ -154,7 +156,7 @@ pub(crate) fn map_stack<R: Send>(
     let done = map_pieces(ranges, |r: core::ops::Range<usize>| -> Result<Vec<R>, LinalgError> {
         let mut v = crate::alloc::try_vec_with_capacity(op, r.len())?;
         for bi in r {
-            v.push(f(bi, inner)?);
+            v.push(f(bi, inner).map_err(|e| if named { e.in_matrix(bi) } else { e })?);
         }
         Ok(v)
     });
@@ -214,6 +216,6 @@ pub(crate) fn per_matrix<T: LinalgScalar, R: Send>(
     let sa = Stacked::new(op, a.ptr, &a.dims, &a.strides, batch)?;
     let count = batch_count(op, batch)?;
     let work = m.saturating_mul(n).saturating_mul(m.max(n));
-    let parts = map_stack(op, count, work, par, |bi, p| f(sa.matrix(batch, bi)?, p))?;
+    let parts = map_stack(op, count, !batch.is_empty(), work, par, |bi, p| f(sa.matrix(batch, bi)?, p))?;
     Ok((batch.to_vec(), m, n, parts))
 }

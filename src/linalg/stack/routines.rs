@@ -221,7 +221,7 @@ pub(crate) fn solve_triangular<T: LinalgScalar>(
     let sb = Stacked::new(op, b.ptr, &b.dims, &b.strides, &d.batch)?;
     let count = batch_count(op, &d.batch)?;
     let work = m.saturating_mul(m).saturating_mul(sb.cols);
-    let parts = map_stack(op, count, work, par, |bi, _| {
+    let parts = map_stack(op, count, !d.batch.is_empty(), work, par, |bi, _| {
         let (x, y) = (sa.matrix(&d.batch, bi)?, sb.matrix(&d.batch, bi)?);
         Ok(x.try_solve_triangular(&y, lower, unit_diagonal)?.into_vec())
     })?;
