@@ -10,7 +10,7 @@
 
 use mdtensor::dist::mpi::collective::SystemOperation;
 use mdtensor::dist::mpi::traits::CommunicatorCollectives;
-use mdtensor::dist::{initialize, Block2d, Comm, DTensor, DistExpr, Grid, Replicate, Shard};
+use mdtensor::dist::{initialize, Block2d, Comm, DTensor, DistExpr, Grid, HaloBlock, Replicate, Shard};
 use mdtensor::error::DistError;
 use mdtensor::prelude::*;
 use mdtensor::{ext, Tensor};
@@ -396,6 +396,142 @@ fn halos_and_a_stencil(w: &Comm, d: &mut Draw) -> Result<(), String> {
     }
 }
 
+/// Whether `h`'s padded block holds `host`'s rows where they exist and `outside` in the
+/// ghost rows past the tensor's edges.
+fn padded_holds(h: &HaloBlock<f64, ext![_, _]>, host: &Tensor<f64, ext![_, _]>, outside: f64) -> bool {
+    let [m, n] = host.dims();
+    let (own, width) = (h.own(), h.width());
+    let p = h.padded();
+    p.dims() == [own.len() + 2 * width, n]
+        && (0..p.dims()[0]).all(|k| {
+            let g = (own.start + k).checked_sub(width).filter(|&g| g < m);
+            (0..n).all(|j| p[[k, j]] == g.map_or(outside, |g| host[[g, j]]))
+        })
+}
+
+/// A plate with no simple structure: `f` is linear, so a stencil's differences of it
+/// vanish and a step would leave it as it is whatever the ghost rows held.
+fn bumpy(i: usize, j: usize) -> f64 {
+    ((i * 13 + j * 7 + i * j) % 11) as f64 - 0.3 * (i % 4) as f64
+}
+
+fn halo_blocks_step_like_one_process(w: &Comm, d: &mut Draw) -> Result<(), String> {
+    let p = w.size();
+    // A failed check is kept, not returned at once: a rank that left early would leave the
+    // others waiting in the next collective.
+    let mut failed = Vec::new();
+    for round in 0..8 {
+        // The first rounds have no more rows than ranks (some ranks own none); widths 1,
+        // 2 and 3 in turn, so halos reach past a neighbour's block; the first three
+        // stencils reach as far as their halo, the others less far.
+        let m = if round < 2 { 1 + d.below(p) } else { 1 + d.below(3 * p + 9) };
+        let width = 1 + round % 3;
+        let reach = if round < 3 { width } else { 1 + d.below(width) };
+        let n = 2 * reach + 1 + d.below(7);
+        let mut host = Tensor::<f64, ext![_, _]>::from_fn([m, n], |[i, j]| bumpy(i, j));
+        let plate = DTensor::<f64, ext![_, _], Shard<0>>::from_fn(w, [m, n], |[i, j]| bumpy(i, j)).map_err(e2s)?;
+        let mut u = HaloBlock::new(&plate, width).map_err(e2s)?;
+        failed.extend(check(u.own() == plate.block()[0], || "own rows".into()).err());
+        failed
+            .extend(check(padded_holds(&u, &host, 0.0), || format!("padded block of width {width} on {m}x{n}")).err());
+        failed.extend(check(u.owned().to_vec() == plate.local().to_vec(), || "owned rows".into()).err());
+        let mut next = u.clone();
+        let r = reach as isize;
+        for _ in 0..3 {
+            next.assign_stencil(&u, reach, |s| {
+                s.at(&[0, 0])
+                    + (s.at(&[-r, 0]) + s.at(&[r, 0]) + s.at(&[0, -r]) + s.at(&[0, r]) - s.at(&[0, 0]) * 4.0) * 0.1
+            })
+            .map_err(e2s)?;
+            std::mem::swap(&mut u, &mut next);
+            u.exchange().map_err(e2s)?;
+            host = Tensor::<f64, ext![_, _]>::from_fn([m, n], |[i, j]| {
+                if i < reach || j < reach || i + reach >= m || j + reach >= n {
+                    return host[[i, j]];
+                }
+                let c = host[[i, j]];
+                c + (host[[i - reach, j]] + host[[i + reach, j]] + host[[i, j - reach]] + host[[i, j + reach]]
+                    - c * 4.0)
+                    * 0.1
+            });
+        }
+        let got = u.to_dtensor().map_err(e2s)?.all_gather().map_err(e2s)?;
+        failed.extend(
+            check(all_close(&got.to_vec(), &host.to_vec()), || format!("3 steps of reach {reach} on {m}x{n}")).err(),
+        );
+        failed.extend(check(padded_holds(&u, &host, 0.0), || format!("ghost rows after the steps on {m}x{n}")).err());
+        // A reach beyond the halo, or blocks of another width: the same Err everywhere.
+        let r = next.assign_stencil(&u, width + 1, |s| s.at(&[0, 0]));
+        failed.extend(
+            check(matches!(r, Err(DistError::Shape(_))), || format!("reach {} > width {width}: {r:?}", width + 1))
+                .err(),
+        );
+        let other = HaloBlock::new(&plate, width + 1).map_err(e2s)?;
+        let r = next.assign_stencil(&other, 1, |s| s.at(&[0, 0]));
+        failed.extend(check(matches!(r, Err(DistError::Shape(_))), || format!("blocks of other widths: {r:?}")).err());
+        let mut out_of_reach = None;
+        next.assign_stencil(&u, 1, |s| {
+            out_of_reach = Some(s.try_at(&[2, 0]).is_err() && s.try_at(&[0]).is_err());
+            s.at(&[0, 0])
+        })
+        .map_err(e2s)?;
+        failed.extend(
+            check(out_of_reach != Some(false), || "offsets beyond the reach or of the wrong rank are Err".into()).err(),
+        );
+    }
+    // Three axes, the stencil along all of them.
+    let (m, n, k) = (2 * p + d.below(5), 3 + d.below(4), 3 + d.below(4));
+    let g = |i: usize, j: usize, l: usize| bumpy(i, j) + (l * l) as f64 * 0.5 + (i * l % 5) as f64;
+    let cube = DTensor::<f64, ext![_, _, _], Shard<0>>::from_fn(w, [m, n, k], |[i, j, l]| g(i, j, l)).map_err(e2s)?;
+    let u = HaloBlock::new(&cube, 1).map_err(e2s)?;
+    let mut next = u.clone();
+    next.assign_stencil(&u, 1, |s| {
+        s.at(&[-1, 0, 0])
+            + s.at(&[1, 0, 0])
+            + s.at(&[0, -1, 0])
+            + s.at(&[0, 1, 0])
+            + s.at(&[0, 0, -1])
+            + s.at(&[0, 0, 1])
+    })
+    .map_err(e2s)?;
+    let got = next.to_dtensor().map_err(e2s)?.all_gather().map_err(e2s)?;
+    let expect = Tensor::<f64, ext![_, _, _]>::from_fn([m, n, k], |[i, j, l]| {
+        if i == 0 || j == 0 || l == 0 || i + 1 == m || j + 1 == n || l + 1 == k {
+            return g(i, j, l);
+        }
+        g(i - 1, j, l) + g(i + 1, j, l) + g(i, j - 1, l) + g(i, j + 1, l) + g(i, j, l - 1) + g(i, j, l + 1)
+    });
+    failed.extend(
+        check(all_close(&got.to_vec(), &expect.to_vec()), || format!("a 7-point stencil on {m}x{n}x{k}")).err(),
+    );
+    check(failed.is_empty(), || failed.join("; "))
+}
+
+fn halo_block_errors_are_the_same_everywhere(w: &Comm, d: &mut Draw) -> Result<(), String> {
+    let plate = DTensor::<f64, ext![_, _], Shard<0>>::zeros(w, [d.dim(), 4]).map_err(e2s)?;
+    // A padded block whose row count overflows: every rank's own check fails.
+    match HaloBlock::new(&plate, usize::MAX / 2 + 1) {
+        Err(DistError::CountOverflow { .. }) => {}
+        r => return Err(format!("a width past usize::MAX / 2 gave {:?}", r.map(|h| h.width()))),
+    }
+    // Rank 0 asks for another width: nobody exchanges.
+    let width = 1 + usize::from(w.rank() == 0);
+    match (w.size(), HaloBlock::new(&plate, width)) {
+        (1, Ok(_)) | (_, Err(DistError::Disagree { .. })) => {}
+        (_, r) => return Err(format!("different widths gave {:?}", r.map(|h| h.width()))),
+    }
+    // Rank 0 exchanges while the others sum.
+    let mut h = HaloBlock::new(&plate, 1).map_err(e2s)?;
+    let r = if w.rank() == 0 { h.exchange() } else { plate.sum().map(|_| ()) };
+    match (w.size(), r) {
+        (1, Ok(())) | (_, Err(DistError::Disagree { .. })) => {}
+        (_, r) => return Err(format!("an exchange against a sum gave {r:?}")),
+    }
+    // Still in step.
+    h.exchange().map_err(e2s)?;
+    check(h.to_dtensor().map_err(e2s)?.sum().map_err(e2s)? == 0.0, || "still in step".into())
+}
+
 fn sparse_products(w: &Comm, d: &mut Draw) -> Result<(), String> {
     for round in 0..3 {
         let (m, n) = (d.dim() + 3 * round, d.dim() + 2 * round);
@@ -445,6 +581,8 @@ fn main() {
         ("reductions", reductions),
         ("products", products),
         ("halos_and_a_stencil", halos_and_a_stencil),
+        ("halo_blocks_step_like_one_process", halo_blocks_step_like_one_process),
+        ("halo_block_errors_are_the_same_everywhere", halo_block_errors_are_the_same_everywhere),
         ("sparse_products", sparse_products),
     ];
     let (mut passed, mut failed) = (0, 0);

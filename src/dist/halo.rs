@@ -37,6 +37,8 @@ where
     /// sharded axis 0 (fewer at the tensor's edges), in one
     /// exchange with each neighbour (collective). `Err` on every rank when a block is
     /// narrower than `width` (the data would have to come from a rank further away).
+    /// Each call copies the whole block; a time loop keeps a
+    /// [`HaloBlock`](super::HaloBlock) instead, whose exchange moves only the ghost rows.
     ///
     /// ```
     /// use mdtensor::dist::{initialize, Comm, DTensor, Shard};

@@ -16,6 +16,7 @@
 //! | reduce | [`DTensor::sum`], [`DTensor::mean`], [`DTensor::max`], [`DTensor::min`], [`DTensor::sum_axis`] | yes (unless replicated; `sum_axis` only along the sharded axis) |
 //! | matrix products | [`DTensor::matmul`]: `Shard<0> @ Replicate`, `Block2d @ Block2d` (SUMMA) | SUMMA: yes |
 //! | stencils | [`DTensor::update_halos`] → [`Halo`] | neighbours |
+//! | stencil time loops | [`HaloBlock::new`], [`HaloBlock::exchange`] (ghost rows in place), [`HaloBlock::assign_stencil`] (one fused pass over [`Stencil`] views), [`HaloBlock::to_dtensor`] | `new`, `exchange`: neighbours |
 //! | sparse | [`DistCsr::from_local`], [`DistCsr::matvec`] (ghost values only) | yes |
 //! | look at the block | [`DTensor::local`], [`DTensor::block`] (its global ranges), [`split_range`] | no |
 //!
@@ -27,7 +28,8 @@
 //!   change of placement is an explicit [`DTensor::redistribute`].
 //! * **Communication** happens only in the operations documented as collective (every rank
 //!   calls them in the same order): `gather`, `all_gather`, `scatter`, `redistribute`,
-//!   `from_local`, the reductions, SUMMA products, `update_halos` and the CSR product.
+//!   `from_local`, the reductions, SUMMA products, `update_halos`, `HaloBlock::new` and
+//!   `HaloBlock::exchange`, and the CSR product.
 //!   Each starts with one small all-reduce in which the ranks agree on the operation, the
 //!   global shapes and whether each rank's own checks passed, so a mismatch gives every
 //!   rank the same `Err` ([`DistError`](crate::error::DistError)) and nobody waits in a
@@ -63,30 +65,27 @@
 //! }
 //! ```
 //!
-//! A heat-equation step on a plate in row blocks, with a one-row halo:
+//! A heat-equation time loop on a plate in row blocks, with a one-row halo kept between
+//! steps (only the ghost rows move) and each step one fused pass:
 //!
 //! ```
-//! use mdtensor::dist::{initialize, Comm, DTensor, Shard};
-//! use mdtensor::{ext, Tensor};
+//! use mdtensor::dist::{initialize, Comm, DTensor, HaloBlock, Shard};
+//! use mdtensor::ext;
 //! # fn main() -> Result<(), mdtensor::Error> {
 //! let universe = initialize()?;
 //! let world = Comm::world(&universe);
 //! // A 61×47 plate in row blocks (array_split sizes); each rank fills only its rows.
-//! let mut u = DTensor::<f64, ext![_, 47], Shard<0>>::from_fn(&world, [61, 47], |[i, j]| ((i * j) % 7) as f64)?;
+//! let plate = DTensor::<f64, ext![_, 47], Shard<0>>::from_fn(&world, [61, 47], |[i, j]| ((i * j) % 7) as f64)?;
+//! let mut u = HaloBlock::new(&plate, 1)?; // this rank's rows and a ghost row each side
+//! let mut next = u.clone(); // the plate's edges stay as they are in both
 //! for _ in 0..100 {
-//!     let h = u.update_halos(1)?; // this rank's rows and one row from each neighbour
-//!     let at = |i: usize, j: usize| h.data[[i - h.rows.start, j]];
-//!     u = u.map_blocks(|b| {
-//!         Tensor::<f64, ext![_, _]>::from_fn(b.dims(), |[r, j]| {
-//!             let i = h.own.start + r;
-//!             if i == 0 || i == 60 || j == 0 || j == 46 {
-//!                 return 0.0;
-//!             }
-//!             at(i, j) + 0.2 * (at(i - 1, j) + at(i + 1, j) + at(i, j - 1) + at(i, j + 1) - 4.0 * at(i, j))
-//!         })
+//!     next.assign_stencil(&u, 1, |s| {
+//!         s.at(&[0, 0]) + (s.at(&[-1, 0]) + s.at(&[1, 0]) + s.at(&[0, -1]) + s.at(&[0, 1]) - s.at(&[0, 0]) * 4.0) * 0.2
 //!     })?;
+//!     std::mem::swap(&mut u, &mut next);
+//!     u.exchange()?; // the new ghost rows, in place
 //! }
-//! println!("{:.6}", u.sum()?); // the same on 1, 2 or 3 ranks
+//! println!("{:.6}", u.to_dtensor()?.sum()?); // the same on 1, 2 or 3 ranks
 //! # Ok(())
 //! # }
 //! ```
@@ -99,6 +98,8 @@ mod exchange;
 mod expr;
 mod expr_ops;
 mod halo;
+mod halo_block;
+mod halo_plan;
 mod matmul;
 mod placement;
 mod random;
@@ -111,6 +112,7 @@ pub use csr::DistCsr;
 pub use expr::{DBinary, DScalar, DUnary, DistExpr};
 pub use expr_ops::IntoDistExpr;
 pub use halo::Halo;
+pub use halo_block::{HaloBlock, Stencil};
 /// The `mpi` crate (rsmpi 0.8) this module is built on, for calls of your own.
 pub use mpi;
 pub use placement::{
