@@ -88,6 +88,7 @@ impl fmt::Display for At {
     }
 }
 
+#[cfg(feature = "linalg")]
 impl LinalgError {
     /// The same error, said of matrix `i` of a stack (shape errors unchanged).
     pub(crate) fn in_matrix(self, i: usize) -> Self {
