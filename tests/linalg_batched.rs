@@ -425,3 +425,51 @@ fn stack_errors_name_the_lowest_failing_matrix() {
     assert!(matches!(e, LinalgError::Singular { matrix: None, .. }), "{e:?}");
     assert!(!e.to_string().contains("stack"), "{e}");
 }
+
+/// A fixed-rank stack pairs with every right-hand side numpy takes (a vector per matrix, a
+/// matrix shared by all, a stack of lower, equal or higher rank), keeps the static axes it
+/// can, and agrees with the `DynRank` path entry for entry.
+#[test]
+fn fixed_rank_stacks_pair_with_every_right_hand_side() {
+    let f = |k: usize| ((k * 7 + 3) % 11) as f64 / 11.0;
+    let a3 = Tensor::<f64, ext![2, 3, 3]>::from_fn(ext![2, 3, 3], |[b, i, j]| {
+        f(b * 9 + i * 3 + j) + if i == j { 3.0 } else { 0.0 }
+    });
+    let a4 = Tensor::<f64, ext![2, 2, 3, 3]>::from_fn(ext![2, 2, 3, 3], |[c, b, i, j]| {
+        f(c * 18 + b * 9 + i * 3 + j + 5) + if i == j { 3.0 } else { 0.0 }
+    });
+    let v = Tensor::<f64, ext![3]>::from_fn(ext![3], |[i]| f(i + 1));
+    let m = Tensor::<f64, ext![3, 2]>::from_fn(ext![3, 2], |[i, j]| f(i * 2 + j + 2));
+    let s3 = Tensor::<f64, ext![2, 3, 2]>::from_fn(ext![2, 3, 2], |[b, i, j]| f(b * 6 + i * 2 + j + 4));
+    let s4 = Tensor::<f64, ext![2, 1, 3, 1]>::from_fn(ext![2, 1, 3, 1], |[c, b, i, _]| f(c * 3 + b + i + 6));
+    let same = |got: Vec<f64>, a: Tensor<f64, DynRank>, b: Tensor<f64, DynRank>, shape: &[usize]| {
+        let want = a.solve(&b);
+        assert_eq!(want.shape(), shape);
+        assert!(near(&got, &want.to_vec(), 1e-12), "{got:?} vs {:?}", want.to_vec());
+    };
+    let x: Tensor<f64, ext![2, 3]> = a3.solve(&v);
+    same(x.to_vec(), a3.clone().into_dyn(), v.clone().into_dyn(), &[2, 3]);
+    let x: Tensor<f64, ext![2, 3, 2]> = a3.solve(&m);
+    same(x.to_vec(), a3.clone().into_dyn(), m.clone().into_dyn(), &[2, 3, 2]);
+    let x: Tensor<f64, ext![_, 3, 2]> = a3.solve(&s3);
+    same(x.to_vec(), a3.clone().into_dyn(), s3.clone().into_dyn(), &[2, 3, 2]);
+    let x: Tensor<f64, ext![2, _, 3, 1]> = a3.solve(&s4);
+    same(x.to_vec(), a3.clone().into_dyn(), s4.clone().into_dyn(), &[2, 2, 3, 1]);
+    let x: Tensor<f64, ext![2, 2, 3]> = a4.solve(&v);
+    same(x.to_vec(), a4.clone().into_dyn(), v.clone().into_dyn(), &[2, 2, 3]);
+    let x: Tensor<f64, ext![2, 2, 3, 2]> = a4.solve(&m);
+    same(x.to_vec(), a4.clone().into_dyn(), m.clone().into_dyn(), &[2, 2, 3, 2]);
+    let x: Tensor<f64, ext![2, _, 3, 2]> = a4.solve(&s3);
+    same(x.to_vec(), a4.clone().into_dyn(), s3.clone().into_dyn(), &[2, 2, 3, 2]);
+    let x: Tensor<f64, ext![_, _, 3, 1]> = a4.solve(&s4);
+    same(x.to_vec(), a4.clone().into_dyn(), s4.clone().into_dyn(), &[2, 2, 3, 1]);
+    let x: Tensor<f64, DynRank> = a3.solve(&s4.clone().into_dyn());
+    assert_eq!(x.shape(), [2, 2, 3, 1]);
+    // Triangular systems pair the same way.
+    let l3 = Tensor::<f64, ext![2, 3, 3]>::from_fn(ext![2, 3, 3], |[b, i, j]| if j <= i { a3[[b, i, j]] } else { 0.0 });
+    let x: Tensor<f64, ext![2, 3]> = l3.solve_triangular(&v, true, false);
+    same(x.to_vec(), l3.clone().into_dyn(), v.clone().into_dyn(), &[2, 3]);
+    // Batch axes both operands have are checked at run time.
+    let s3_bad = Tensor::<f64, ext![_, 3, 2]>::from_vec([3, 3, 2], vec![1.0; 18]);
+    assert!(matches!(a3.try_solve(&s3_bad), Err(LinalgError::Shape(_))));
+}

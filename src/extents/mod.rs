@@ -55,7 +55,7 @@ pub use matmul::{
 pub use pad::{Pad, PadWidths};
 pub use square::{
     CholeskySquare, DetSquare, EigSquare, ExpmSquare, InvSquare, LuFactorSquare, PowerSquare, RhsExtents, SolveRhs,
-    SolveSquare, TriangularSquare,
+    SolveSquare, StackRhs, TriangularSquare,
 };
 pub use static_arith::{StaticDim, StaticExtents, ToDim};
 pub use tile::{DimProd, Rep, RepeatAxis, TileReps};

@@ -6,7 +6,7 @@
 //! `Const<N>` for a generic `N` with no typenum, anything matches `Dyn` (checked at run
 //! time by the `try_` forms), so a generic user function over `ext![N, N]` needs no bound.
 
-use super::{Const, Dyn, Extents, One};
+use super::{Const, Dim, Dyn, DynRank, Extents, One};
 
 /// Defines one equality rule between two axes, with the headline of the routine that
 /// needs it.
@@ -86,4 +86,48 @@ where
 {
     type Rows = D;
     type Solution = (Dyn, K);
+}
+
+/// The right-hand side of a solve on a fixed-rank stack whose batch axes are `Batch` and
+/// whose matrices have `M` rows, as numpy pairs them: a vector `(R,)` (one per matrix,
+/// giving `(..., M)`), a matrix `(R, K)` (shared by every matrix, giving `(..., M, K)`), or
+/// a stack `(..., R, K)` whose batch axes broadcast with the matrix's from the right. `Rows`
+/// pairs with the matrix's order ([`SolveRhs`]); in `Output` a batch axis of the matrix
+/// that the right-hand side does not have is kept, one both have is [`Dyn`] (checked at
+/// run time), and one only the right-hand side has is its own.
+#[diagnostic::on_unimplemented(
+    message = "solve: a right-hand side of extents `{Self}` does not pair with a stack of batch axes `{Batch}`",
+    label = "the right-hand side must be a vector `(M,)`, a matrix `(M, K)` or a stack `(..., M, K)` of rank at most 4",
+    note = "for other ranks, convert both operands with `into_dyn()`: `DynRank` stacks pair at run time"
+)]
+pub trait StackRhs<Batch, M>: Extents {
+    /// The axis that pairs with the matrix's rows.
+    type Rows;
+    /// The extents of the solution.
+    type Output: Extents;
+}
+
+/// One impl of [`StackRhs`]: the matrix's batch `[$b]`, the right-hand side's extents
+/// `[$r]` (rows `$rows`), the solution's `[$o]`.
+macro_rules! stack_rhs {
+    ($([$($b:ident),*] [$($r:ident),*] $rows:ident => [$($o:ty),*];)*) => {$(
+        impl<$($b: Dim,)* $($r: Dim,)* M: Dim> StackRhs<($($b,)*), M> for ($($r,)*) {
+            type Rows = $rows;
+            type Output = ($($o,)*);
+        }
+    )*};
+}
+stack_rhs! {
+    [A] [R] R => [A, M];
+    [A] [R, K] R => [A, M, K];
+    [A] [C, R, K] R => [Dyn, M, K];
+    [A] [C, D, R, K] R => [C, Dyn, M, K];
+    [A, B] [R] R => [A, B, M];
+    [A, B] [R, K] R => [A, B, M, K];
+    [A, B] [D, R, K] R => [A, Dyn, M, K];
+    [A, B] [C, D, R, K] R => [Dyn, Dyn, M, K];
+}
+impl<Batch, M> StackRhs<Batch, M> for DynRank {
+    type Rows = Dyn;
+    type Output = DynRank;
 }

@@ -15,22 +15,15 @@ use crate::error::LinalgError;
 use crate::exec::forms::forms;
 use crate::extents::{
     CholeskySquare, DetSquare, Dim, Dyn, EigSquare, ExpmSquare, InvSquare, PowerSquare, SolveRhs, SolveSquare,
-    TriangularSquare,
+    StackRhs, TriangularSquare,
 };
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
 use crate::tensor::Tensor;
 
-/// `Dyn`, one per batch axis of a broadcast result (its length is known at run time only).
-macro_rules! broadcast_dyn {
-    ($c:ident) => {
-        Dyn
-    };
-}
-
-/// The routines on one fixed rank: batch axes `$b` (the right-hand side's `$c`).
+/// The routines on one fixed rank: batch axes `$b`.
 macro_rules! fixed_rank_stacks {
-    ($rank:literal; $($b:ident),+; $($c:ident),+) => {
+    ($rank:literal; $($b:ident),+) => {
         super::methods::stack_routines! {
             #[doc = concat!("# Linear algebra on stacks of rank ", $rank, " (feature `linalg`)")]
             impl[T: LinalgScalar, $($b: Dim,)+ M: Dim, N: Dim, S: Layout<($($b,)+ M, N)>, St: DenseStorage<T> + LinalgStorage]
@@ -47,11 +40,13 @@ macro_rules! fixed_rank_stacks {
         {
             forms! {
                 /// numpy's `linalg.solve` on a fixed-rank stack with an explicit choice of
-                /// threads: `b` a stack of the same rank, the batch axes broadcast (`Dyn` in
-                /// the result), `M` and `K` kept.
-                pub fn try_solve_with[$($c,)+ R, K, S2, St2](&self, b: &Tensor<T, ($($c,)+ R, K), S2, St2>) with par
-                    -> Result<Tensor<T, ($(broadcast_dyn!($c),)+ M, K)>, LinalgError>
-                where [M: SolveSquare<N> + SolveRhs<R>, $($c: Dim,)+ R: Dim, K: Dim, S2: Layout<($($c,)+ R, K)>, St2: DenseStorage<T>]
+                /// threads: `b` a vector `(M,)` (one per matrix: the result is `(..., M)`), a
+                /// matrix `(M, K)` shared by every matrix, or a stack `(..., M, K)` whose batch
+                /// axes broadcast with the matrix's; see [`StackRhs`] for the result's extents
+                /// (a batch axis both operands have is `Dyn`, checked at run time).
+                pub fn try_solve_with[E2, S2, St2](&self, b: &Tensor<T, E2, S2, St2>) with par
+                    -> Result<Tensor<T, <E2 as StackRhs<($($b,)+), M>>::Output>, LinalgError>
+                where [M: SolveSquare<N> + SolveRhs<<E2 as StackRhs<($($b,)+), M>>::Rows>, E2: StackRhs<($($b,)+), M>, S2: Layout<E2>, St2: DenseStorage<T>]
                 {
                     batched::solve(&operand(self), &operand(b), par)?.into_tensor("solve")
                 }
@@ -66,6 +61,9 @@ macro_rules! fixed_rank_stacks {
                 /// let b = Tensor::<f64, ext![1, 2, 1]>::from_vec(ext![1, 2, 1], vec![2.0, 4.0]);
                 /// let x = a.solve(&b);
                 /// assert_eq!((x.shape(), x.to_vec()), (vec![2, 2, 1], vec![1.0, 2.0, 2.0, 1.0]));
+                /// // A vector is one right-hand side per matrix (numpy 2): the result is `(2, 2)`.
+                /// let v: Tensor<f64, ext![2, 2]> = a.solve(&Tensor::<f64, ext![2]>::from_vec(ext![2], vec![2.0, 4.0]));
+                /// assert_eq!(v.to_vec(), [1.0, 2.0, 2.0, 1.0]);
                 /// ```
                 pub fn solve;
                 /// [`Tensor::solve`] on a fixed-rank stack with an explicit choice of threads.
@@ -74,10 +72,10 @@ macro_rules! fixed_rank_stacks {
 
             forms! {
                 /// scipy's `solve_triangular` on a fixed-rank stack with an explicit choice of
-                /// threads, broadcast as [`Tensor::solve`].
-                pub fn try_solve_triangular_with[$($c,)+ R, K, S2, St2](&self, b: &Tensor<T, ($($c,)+ R, K), S2, St2>, lower: bool, unit_diagonal: bool) with par
-                    -> Result<Tensor<T, ($(broadcast_dyn!($c),)+ M, K)>, LinalgError>
-                where [M: TriangularSquare<N> + SolveRhs<R>, $($c: Dim,)+ R: Dim, K: Dim, S2: Layout<($($c,)+ R, K)>, St2: DenseStorage<T>]
+                /// threads, `b` paired and broadcast as [`Tensor::solve`]'s.
+                pub fn try_solve_triangular_with[E2, S2, St2](&self, b: &Tensor<T, E2, S2, St2>, lower: bool, unit_diagonal: bool) with par
+                    -> Result<Tensor<T, <E2 as StackRhs<($($b,)+), M>>::Output>, LinalgError>
+                where [M: TriangularSquare<N> + SolveRhs<<E2 as StackRhs<($($b,)+), M>>::Rows>, E2: StackRhs<($($b,)+), M>, S2: Layout<E2>, St2: DenseStorage<T>]
                 {
                     routines::solve_triangular(&operand(self), &operand(b), lower, unit_diagonal, par)?.into_tensor("solve_triangular")
                 }
@@ -99,5 +97,5 @@ macro_rules! fixed_rank_stacks {
     };
 }
 
-fixed_rank_stacks!(3; A; A2);
-fixed_rank_stacks!(4; A, B; A2, B2);
+fixed_rank_stacks!(3; A);
+fixed_rank_stacks!(4; A, B);
