@@ -473,3 +473,37 @@ fn fixed_rank_stacks_pair_with_every_right_hand_side() {
     let s3_bad = Tensor::<f64, ext![_, 3, 2]>::from_vec([3, 3, 2], vec![1.0; 18]);
     assert!(matches!(a3.try_solve(&s3_bad), Err(LinalgError::Shape(_))));
 }
+
+/// A matrix's `solve` takes a `DynRank` right-hand side: a vector, a matrix, or a stack
+/// `(..., N, K)` (numpy's broadcasting); the factors' solves take rank 1 or 2, and a scalar
+/// or a stack is `Err` there, never a panic.
+#[test]
+fn a_matrix_solves_dyn_rank_right_hand_sides() {
+    let a = Tensor::<f64, ext![3, 3]>::from_fn(ext![3, 3], |[i, j]| if i == j { 4.0 } else { 1.0 });
+    let stack = Tensor::<f64, DynRank>::from_vec(&[2, 3, 2][..], (0..12).map(f64::from).collect());
+    let x = a.solve(&stack);
+    assert_eq!(x.shape(), [2, 3, 2]);
+    let want = a.clone().into_dyn().solve(&stack);
+    assert!(near(&x.to_vec(), &want.to_vec(), 1e-12));
+    let m = Tensor::<f64, DynRank>::from_vec(&[3, 2][..], (0..6).map(f64::from).collect());
+    let xm = a.solve(&m);
+    assert_eq!(xm.shape(), [3, 2]);
+    assert!(near(&a.matmul(&xm.clone().into_dyn()).to_vec(), &m.to_vec(), 1e-12));
+    let v = Tensor::<f64, DynRank>::from_vec(&[3][..], vec![1.0, 2.0, 3.0]);
+    assert_eq!(a.solve(&v).shape(), [3]);
+    let big = Tensor::<f64, ext![_, _]>::from_fn([6, 6], |[i, j]| if i == j { 7.0 } else { 1.0 / (1 + i + j) as f64 });
+    let s6 = Tensor::<f64, DynRank>::from_vec(&[2, 1, 6, 1][..], (0..12).map(f64::from).collect());
+    let x6 = big.solve(&s6);
+    assert_eq!(x6.shape(), [2, 1, 6, 1]);
+    assert!(near(&x6.to_vec(), &big.clone().into_dyn().solve(&s6).to_vec(), 1e-12));
+    let scalar = Tensor::<f64, DynRank>::from_vec(&[][..], vec![1.0]);
+    assert!(matches!(a.try_solve(&scalar), Err(LinalgError::Shape(_))));
+    assert!(matches!(big.try_solve(&scalar), Err(LinalgError::Shape(_))));
+    let wrong = Tensor::<f64, DynRank>::from_vec(&[2, 4, 1][..], vec![0.0; 8]);
+    assert!(matches!(a.try_solve(&wrong), Err(LinalgError::Shape(_))));
+    let lu = big.lu_factor();
+    assert!(matches!(lu.try_solve(&s6), Err(LinalgError::Shape(_))));
+    assert!(matches!(big.try_lstsq(&scalar, None), Err(LinalgError::Shape(_))));
+    let v6 = Tensor::<f64, DynRank>::from_vec(&[6][..], (0..6).map(f64::from).collect());
+    assert!(near(&lu.solve(&v6).to_vec(), &big.solve(&v6).to_vec(), 1e-12));
+}

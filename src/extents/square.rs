@@ -62,7 +62,7 @@ linalg_rule!(
     "the right-hand side needs one row (or entry) per row of the matrix"
 );
 
-/// The extents of a right-hand side: a vector `(N,)` or a matrix `(N, K)`. `Rows` is the
+/// The extents of a right-hand side: a vector `(N,)`, a matrix `(N, K)`, or [`DynRank`]. `Rows` is the
 /// axis that must match the matrix's order; a solve's result has the right-hand side's
 /// extents.
 pub trait RhsExtents: Extents {
@@ -86,6 +86,12 @@ where
 {
     type Rows = D;
     type Solution = (Dyn, K);
+}
+/// A [`DynRank`] right-hand side: its rank and rows are checked at run time (a matrix's
+/// `solve` also takes a stack `(..., N, K)`; the factors' solves take rank 1 or 2).
+impl RhsExtents for DynRank {
+    type Rows = Dyn;
+    type Solution = DynRank;
 }
 
 /// The right-hand side of a solve on a fixed-rank stack whose batch axes are `Batch` and

@@ -40,7 +40,11 @@ pub(crate) fn rhs_ref<'a, T, E2: RhsExtents, S2: Layout<E2>, St2: DenseStorage<T
     let (r, k, rs, cs) = match *dims.as_slice() {
         [r] => (r, 1, strides[0], 1),
         [r, k] => (r, k, strides[0], strides[1]),
-        _ => unreachable!("RhsExtents are rank 1 or 2"),
+        _ => {
+            let reason =
+                format!("the right-hand side must be a vector or a matrix (rank 1 or 2); it has rank {}", dims.len());
+            return Err(ShapeError::Incompatible { op, lhs: lhs.to_vec(), rhs: dims, reason });
+        }
     };
     if r != rows {
         return Err(ShapeError::Incompatible { op, lhs: lhs.to_vec(), rhs: dims, reason: reason(r) });

@@ -11,7 +11,7 @@ use crate::alloc::AlignedBuf;
 use crate::error::{LinalgError, ShapeError};
 use crate::exec::forms::forms;
 use crate::exec::par::Par;
-use crate::extents::{DetSquare, Dim, Dyn, InvSquare, LuFactorSquare, RhsExtents, SolveRhs, SolveSquare};
+use crate::extents::{DetSquare, Dim, Dyn, InvSquare, LuFactorSquare, RhsExtents};
 use crate::layout::{Layout, RowMajor};
 use crate::storage::{DenseStorage, Heap, ResultStorage};
 use crate::tensor::Tensor;
@@ -167,7 +167,7 @@ impl<T: LinalgScalar> LuFactor<T> {
 }
 
 /// `x` with `A x = b` from the factor, in `b`'s extents and the storage `Out`.
-fn solve_into<T: LinalgScalar, E2: RhsExtents, S2: Layout<E2>, St2: DenseStorage<T>, Out>(
+pub(crate) fn solve_into<T: LinalgScalar, E2: RhsExtents, S2: Layout<E2>, St2: DenseStorage<T>, Out>(
     op: &'static str,
     lu: &LuFactor<T>,
     b: &Tensor<T, E2, S2, St2>,
@@ -181,45 +181,6 @@ where
 
 /// # Linear algebra: LU (feature `linalg`)
 impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + LinalgStorage> Tensor<T, (M, N), S, St> {
-    forms! {
-        /// numpy's `linalg.solve(a, b)` with an explicit choice of threads.
-        #[inline] // a small static matrix folds to a few instructions: no call
-        pub fn try_solve_with[E2, S2, St2](&self, b: &Tensor<T, E2, S2, St2>) with par
-            -> Result<Tensor<T, E2, RowMajor, <St2 as ResultStorage<T, E2>>::Out>, LinalgError>
-        where [
-            M: SolveSquare<N> + SolveRhs<<E2 as RhsExtents>::Rows>,
-            E2: RhsExtents,
-            S2: Layout<E2>,
-            St2: DenseStorage<T> + ResultStorage<T, E2>,
-        ]
-        {
-            let [m, n] = self.dims();
-            square("solve", m, n)?;
-            if let Some(x) = super::small::solve(self, b) {
-                return x;
-            }
-            let lu = LuFactor::new("solve", mat_ref(self), par)?.nonsingular("solve")?;
-            solve_into("solve", &lu, b, par)
-        }
-        /// See [`Tensor::solve`].
-        pub fn try_solve;
-        /// The solution `x` of `A x = b` (numpy's `linalg.solve`): `b` a vector `(N,)` or a
-        /// matrix `(N, K)` of right-hand sides, `x` in `b`'s extents. A static non-square
-        /// `A` or a `b` of the wrong static length does not compile; dynamic ones, and a
-        /// singular `A` ([`LinalgError::Singular`]), are `Err` from `try_solve`.
-        ///
-        /// ```
-        /// use mdtensor::{ext, tensor, Tensor};
-        /// let a = Tensor::<f64, ext![_, _]>::from_vec([2, 2], vec![3.0, 1.0, 1.0, 2.0]);
-        /// let x = a.solve(&tensor![9.0, 8.0]);
-        /// assert!((x[[0]] - 2.0).abs() < 1e-12 && (x[[1]] - 3.0).abs() < 1e-12);
-        /// assert!(tensor![[1.0_f64, 2.0], [2.0, 4.0]].try_solve(&tensor![1.0, 1.0]).is_err()); // singular
-        /// ```
-        pub fn solve;
-        /// [`Tensor::solve`] with an explicit choice of threads.
-        pub fn solve_with;
-    }
-
     forms! {
         /// numpy's `linalg.inv` with an explicit choice of threads.
         #[inline] // a small static matrix folds to a few instructions: no call

@@ -68,6 +68,7 @@ mod derived;
 mod lu;
 mod scalar;
 mod small;
+mod solve;
 mod sparse;
 mod sparse_cholesky;
 mod stack;

@@ -302,6 +302,9 @@ where
     let n = small_order::<M, N>()?;
     let dims = b.dims();
     let dims = dims.as_ref();
+    if !matches!(dims.len(), 1 | 2) {
+        return None; // a `DynRank` stack or scalar: the general path pairs or rejects it
+    }
     if dims[0] != n {
         return Some(Err(ShapeError::Incompatible {
             op: "solve",
