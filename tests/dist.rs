@@ -226,8 +226,8 @@ fn operators_fuse_and_broadcast(w: &Comm, d: &mut Draw) -> Result<(), String> {
         let expect = (-((&x - &y) * 0.01).exp() + (&x * &x + 1.0).sqrt() * 3.0).eval();
         let z = (-((&dx - &dy) * 0.01).exp() + (&dx * &dx + 1.0).sqrt() * 3.0).try_eval().map_err(e2s)?;
         check(all_close(&z.all_gather().map_err(e2s)?.to_vec(), &expect.to_vec()), || "unary".into())?;
-        let z = (2.0_f64 / (&dcol * &dcol + 1.0) - &dx).try_eval().map_err(e2s)?;
-        let expect = (2.0_f64 / (&col * &col + 1.0) - &x).eval();
+        let z = (2.0 / (&dcol * &dcol + 1.0) - &dx).try_eval().map_err(e2s)?;
+        let expect = (2.0 / (&col * &col + 1.0) - &x).eval();
         check(all_close(&z.all_gather().map_err(e2s)?.to_vec(), &expect.to_vec()), || "scalar lhs".into())?;
         // Reductions of an expression, without evaluating it.
         let s = (&dx * &dy + &drow).sum().map_err(e2s)?;

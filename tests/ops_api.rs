@@ -619,3 +619,27 @@ fn cross_products_static_dynamic_and_errors() {
     let err = e.try_cross(&b).unwrap_err().to_string();
     assert!(err.contains("length 3") && err.contains("4"), "{err}");
 }
+
+/// A scalar literal on the left of an operator takes the elements' type (`2.0 / &t` with
+/// `f32` or `f64` elements, `1 - &t` with integers, a real beside complex elements), as
+/// numpy's `2.0 / t` does, and computes what the typed scalar computes.
+#[test]
+fn scalar_literals_on_the_left_infer_their_type() {
+    use mdtensor::num_complex::Complex;
+    let t = Tensor::<f64, mdtensor::ext![3]>::from_fn(mdtensor::ext![3], |[i]| i as f64 + 1.0);
+    assert_eq!((2.0 / &t).eval().to_vec(), [2.0, 1.0, 2.0 / 3.0]);
+    assert_eq!((1.0 - &t * &t).eval().to_vec(), [0.0, -3.0, -8.0]);
+    assert_eq!((2.0 * (&t + 1.0)).eval().to_vec(), [4.0, 6.0, 8.0]);
+    assert_eq!((3.0 - -&t).eval().to_vec(), [4.0, 5.0, 6.0]);
+    let s = t.mapv(|x| x as f32);
+    assert_eq!((2.0 / &s).eval().to_vec(), [2.0_f32, 1.0, 2.0 / 3.0]);
+    assert_eq!((0.5 * s.clone()).eval().to_vec(), [0.5_f32, 1.0, 1.5]);
+    let i = t.mapv(|x| x as i64);
+    assert_eq!((10 % &i).eval().to_vec(), [0, 0, 1]);
+    assert_eq!((1 - &i).eval().to_vec(), [0, -1, -2]);
+    let z = t.mapv(|x| Complex::new(x, -x));
+    assert_eq!((2.0 * &z).eval().to_vec()[1], Complex::new(4.0, -4.0));
+    assert_eq!((Complex::new(0.0, 1.0) * &t).eval().to_vec()[0], Complex::new(0.0, 1.0));
+    let d = t.clone().into_dyn();
+    assert_eq!((2.0 / &d).eval().to_vec(), (2.0_f64 / &t).eval().to_vec());
+}

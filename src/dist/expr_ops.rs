@@ -7,6 +7,7 @@ use super::expr::{DBinary, DScalar, DUnary, DistExpr};
 use super::placement::{ElementwisePlacement, Placement, Replicate};
 use super::tensor::DTensor;
 use crate::extents::{CanBroadcast, Extents};
+use crate::ops::expr::LeftScalar;
 use crate::ops::{AddOp, DivOp, MulOp, NegOp, RemOp, SubOp};
 use core::ops::{Add, Div, Mul, Neg, Rem, Sub};
 
@@ -74,7 +75,8 @@ dist_lhs_ops!(['a, T, E: Extents, P: Placement,] &'a DTensor<T, E, P>);
 dist_lhs_ops!([L, R, O,] DBinary<L, R, O>);
 dist_lhs_ops!([X, F,] DUnary<X, F>);
 
-/// Scalars as operands (`&a * 2.0`), and operators with a scalar on the left (`2.0 * &a`).
+/// Scalars as operands (`&a * 2.0`), and operators with a scalar on the left (`2.0 * &a`,
+/// the literal's type inferred from the elements through [`LeftScalar`]).
 macro_rules! scalar_ops {
     ($($s:ty),*) => {$(
         impl IntoDistExpr for $s {
@@ -101,11 +103,12 @@ macro_rules! scalar_ops {
             $Rhs: DistExpr,
             Replicate: ElementwisePlacement<<$Rhs as DistExpr>::Placement>,
             (): CanBroadcast<<$Rhs as DistExpr>::Extents>,
+            $s: LeftScalar<<$Rhs as DistExpr>::Elem>,
         {
-            type Output = DBinary<DScalar<$s>, $Rhs, $Op>;
+            type Output = <$s as LeftScalar<<$Rhs as DistExpr>::Elem>>::Then<DBinary<DScalar<$s>, $Rhs, $Op>>;
             #[inline(always)]
             fn $method(self, rhs: $Rhs) -> Self::Output {
-                DBinary { lhs: DScalar(self), rhs, op: $Op }
+                <$s as LeftScalar<_>>::then(DBinary { lhs: DScalar(self), rhs, op: $Op })
             }
         }
     };

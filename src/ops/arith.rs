@@ -1,7 +1,7 @@
 //! Arithmetic operators: `+ - * / %` and unary `-` on tensors (owned or borrowed),
 //! expressions and scalars, building lazy [`Expr`](crate::Expr) trees.
 
-use super::expr::{Binary, BinaryOp, ExprShape, IntoExpr, ScalarLeaf, Unary, UnaryOp};
+use super::expr::{Binary, BinaryOp, ExprShape, IntoExpr, LeftScalar, ScalarLeaf, Unary, UnaryOp};
 use crate::extents::{CanBroadcast, Extents};
 use crate::layout::Layout;
 use crate::tensor::Tensor;
@@ -104,11 +104,14 @@ macro_rules! scalar_lhs_ops {
         where
             $Rhs: IntoExpr,
             (): CanBroadcast<<<$Rhs as IntoExpr>::Expr as ExprShape>::Extents>,
+            $s: LeftScalar<<<$Rhs as IntoExpr>::Expr as ExprShape>::Elem>,
         {
-            type Output = Binary<ScalarLeaf<$s>, <$Rhs as IntoExpr>::Expr, $Op>;
+            type Output = <$s as LeftScalar<<<$Rhs as IntoExpr>::Expr as ExprShape>::Elem>>::Then<
+                Binary<ScalarLeaf<$s>, <$Rhs as IntoExpr>::Expr, $Op>,
+            >;
             #[inline(always)]
             fn $method(self, rhs: $Rhs) -> Self::Output {
-                Binary::new(ScalarLeaf(self), rhs.into_expr(), $Op)
+                <$s as LeftScalar<_>>::then(Binary::new(ScalarLeaf(self), rhs.into_expr(), $Op))
             }
         }
     };

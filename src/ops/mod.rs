@@ -118,7 +118,7 @@ pub use einsum::{einsum, einsum_with, try_einsum, try_einsum_with, EinsumOperand
 #[doc(hidden)]
 pub use einsum::labels as einsum_labels;
 pub use expr::UnaryOp;
-pub use expr::{Binary, BinaryOp, Evaluated, Expr, ExprShape, FnOp, IntoExpr, Owned, ScalarLeaf, Unary};
+pub use expr::{Binary, BinaryOp, Evaluated, Expr, ExprShape, FnOp, IntoExpr, LeftScalar, Owned, ScalarLeaf, Unary};
 pub use histogram::Bins;
 pub use join::{
     concatenate_dyn, stack, stack_dyn, try_concatenate_dyn, try_stack, try_stack_dyn, ConcatOperand, DenseOperand,

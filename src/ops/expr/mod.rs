@@ -38,6 +38,6 @@ pub use facts::{FlatFact, LeafFacts};
 pub use leaf::{FlatLeaf, Owned, RunLeaf, StridedLeaf};
 pub(crate) use node::{write, PathsFor, SizePaths};
 pub use node::{Evaluated, Expr, ExprShape, IntoExpr};
-pub use scalar::{ScalarKernel, ScalarLeaf};
+pub use scalar::{LeftScalar, ScalarKernel, ScalarLeaf};
 pub use tree::{Binary, BinaryOp, FnOp, Unary, UnaryOp};
 pub use unary::UnaryKernel;

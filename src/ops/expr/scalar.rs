@@ -103,3 +103,44 @@ impl<T: Scalar + Send + Sync> IntoExpr for T {
         ScalarLeaf(self)
     }
 }
+
+/// A scalar type that may stand on the left of an operator whose right operand has
+/// elements of type `Elem` (`2.0 * &t`): the same type, or a real scalar beside complex
+/// elements of its precision (and a complex scalar beside real ones). Each scalar type's
+/// operator impls ask for it, so that a literal (`2.0 / &t`, `1 - &t`) is inferred from the
+/// elements instead of being ambiguous between `f32` and `f64`.
+#[diagnostic::on_unimplemented(
+    message = "a scalar of type `{Self}` does not combine with elements of type `{Elem}`",
+    label = "the scalar must have the elements' type",
+    note = "write the scalar in the elements' type (`2.0_f32` for `f32` elements), or convert the tensor with `mapv`"
+)]
+pub trait LeftScalar<Elem> {
+    /// `X`: the operator's result goes through it, so that without an impl rustc stops
+    /// at this error instead of going on to the methods of a result that cannot work.
+    type Then<X>;
+    /// `x`, as [`Then`](LeftScalar::Then).
+    fn then<X>(x: X) -> Self::Then<X>;
+}
+
+macro_rules! left_scalar {
+    ($($s:ty: $($e:ty),*;)*) => {$($(
+        impl LeftScalar<$e> for $s {
+            type Then<X> = X;
+            #[inline(always)]
+            fn then<X>(x: X) -> X {
+                x
+            }
+        }
+    )*)*};
+}
+left_scalar! {
+    f32: f32, num_complex::Complex<f32>;
+    f64: f64, num_complex::Complex<f64>;
+    i32: i32;
+    i64: i64;
+    u32: u32;
+    u64: u64;
+    usize: usize;
+    num_complex::Complex<f32>: num_complex::Complex<f32>, f32;
+    num_complex::Complex<f64>: num_complex::Complex<f64>, f64;
+}
