@@ -507,3 +507,93 @@ fn a_matrix_solves_dyn_rank_right_hand_sides() {
     let v6 = Tensor::<f64, DynRank>::from_vec(&[6][..], (0..6).map(f64::from).collect());
     assert!(near(&lu.solve(&v6).to_vec(), &big.solve(&v6).to_vec(), 1e-12));
 }
+
+/// `lu_factor` and `cho_factor` of a stack keep one factor per matrix: their solves pair
+/// and broadcast right-hand sides as `solve` does and agree with it, `det` and `slogdet`
+/// agree with the stack's, `get` finds each matrix's factor, and a matrix that is not
+/// positive definite is named.
+#[test]
+fn stack_factors_solve_as_solve_does() {
+    use mdtensor::linalg::Factors;
+    let f = |k: usize| ((k * 5 + 1) % 13) as f64 / 13.0;
+    for (batch, n) in [(vec![3usize], 3usize), (vec![2, 2], 6), (vec![], 4), (vec![0], 2)] {
+        let (base, axes) = stacked(&batch, n, n, 1, |idx| {
+            let k = idx.iter().fold(0, |p, &i| p * 7 + i);
+            let (i, j) = (idx[idx.len() - 2], idx[idx.len() - 1]);
+            f(k) * 0.5 + f(i + j) * 0.5 + if i == j { n as f64 } else { 0.0 }
+        });
+        let a = base.permute(&axes);
+        let spd = a.matmul(&a.swapaxes_dyn(-1, -2));
+        let lu: Factors<_> = a.lu_factor();
+        let cho = spd.cho_factor();
+        assert_eq!((lu.batch_shape(), lu.order(), lu.len()), (&batch[..], n, batch.iter().product::<usize>()));
+        let mut rhs_shapes = vec![vec![n], vec![n, 2]];
+        let mut lead = batch.clone();
+        lead.extend([n, 1]);
+        rhs_shapes.push(lead);
+        if !batch.is_empty() {
+            let mut b1 = vec![2];
+            b1.extend(vec![1; batch.len()]);
+            b1.extend([n, 2]);
+            rhs_shapes.push(b1);
+        }
+        for shape in rhs_shapes {
+            let count: usize = shape.iter().product();
+            let b = Tensor::<f64, DynRank>::from_vec(&shape[..], (0..count).map(|k| f(k + 3)).collect());
+            let want = a.solve(&b);
+            let got = lu.solve(&b);
+            assert_eq!(got.shape(), want.shape(), "{batch:?} {shape:?}");
+            assert!(near(&got.to_vec(), &want.to_vec(), 1e-10));
+            let want = spd.solve(&b);
+            assert!(near(&cho.solve(&b).to_vec(), &want.to_vec(), 1e-9));
+        }
+        assert!(near(&lu.det().to_vec(), &a.det().to_vec(), 1e-10));
+        let (s, l) = lu.slogdet();
+        let (ws, wl) = a.slogdet();
+        assert_eq!((s.to_vec(), s.shape()), (ws.to_vec(), ws.shape()));
+        assert!(near(&l.to_vec(), &wl.to_vec(), 1e-12));
+        if let Some(first) = lu.get(&vec![0; batch.len()]) {
+            assert_eq!(first.order(), n);
+        }
+        assert!(lu.get(&vec![9; batch.len().max(1)]).is_none());
+        let wrong = Tensor::<f64, DynRank>::from_vec(&[n + 1][..], vec![1.0; n + 1]);
+        assert!(matches!(lu.try_solve(&wrong), Err(LinalgError::Shape(_))));
+    }
+    let not_pd = Tensor::<f64, DynRank>::from_vec(
+        &[3, 2, 2][..],
+        vec![1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 1.0, 2.0, 2.0, 1.0],
+    );
+    assert!(matches!(
+        not_pd.try_cho_factor(),
+        Err(LinalgError::NotPositiveDefinite { op: "cho_factor", matrix: Some(2), .. })
+    ));
+    let rect = Tensor::<f64, DynRank>::from_vec(&[2, 2, 3][..], vec![0.0; 12]);
+    assert!(matches!(rect.try_lu_factor(), Err(LinalgError::Shape(_))));
+    // Fixed rank: the same factors, the static square rule kept.
+    let a3 = Tensor::<f64, ext![2, 2, 2]>::from_vec(ext![2, 2, 2], vec![2.0, 1.0, 1.0, 3.0, 4.0, 0.0, 1.0, 1.0]);
+    let b = Tensor::<f64, ext![2]>::from_vec(ext![2], vec![1.0, 2.0]);
+    assert!(near(&a3.lu_factor().solve(&b).to_vec(), &a3.solve(&b).to_vec(), 1e-12));
+}
+
+/// `lstsq` of a `DynRank` matrix is the rank-2 routine's; numpy's `lstsq` takes one matrix,
+/// so a stack is `Err`.
+#[test]
+fn dyn_rank_lstsq_takes_one_matrix() {
+    let a = Tensor::<f64, ext![_, _]>::from_fn([5, 3], |[i, j]| {
+        ((i * 3 + j * 7) % 5) as f64 + if i == j { 2.0 } else { 0.0 }
+    });
+    let b = Tensor::<f64, ext![_, _]>::from_fn([5, 2], |[i, j]| (i + 2 * j) as f64);
+    let want = a.lstsq(&b, None);
+    let got = a.clone().into_dyn().lstsq(&b.clone().into_dyn(), None);
+    assert_eq!((got.x.shape(), got.rank), (vec![3, 2], want.rank));
+    assert!(near(&got.x.to_vec(), &want.x.to_vec(), 1e-12));
+    assert!(near(&got.residuals.to_vec(), &want.residuals.to_vec(), 1e-12));
+    let t = a.t().to_owned().into_dyn();
+    let c = Tensor::<f64, ext![_]>::from_fn([3], |[i]| i as f64 - 1.0);
+    assert!(near(&t.lstsq(&c, None).x.to_vec(), &a.t().lstsq(&c, None).x.to_vec(), 1e-12));
+    // A strided view (the transpose) is read in place.
+    let tv = a.clone().into_dyn();
+    assert!(near(&tv.t().lstsq(&c, None).x.to_vec(), &a.t().lstsq(&c, None).x.to_vec(), 1e-12));
+    let stack = Tensor::<f64, DynRank>::from_vec(&[2, 5, 3][..], vec![1.0; 30]);
+    assert!(matches!(stack.try_lstsq(&b, None), Err(LinalgError::Shape(_))));
+}

@@ -101,8 +101,8 @@
 //! | solve `A x = b` (vector or matrix `b`) | `solve`, `try_solve`, `solve_with` |
 //! | invert | `inv`, `try_inv`, `inv_with` |
 //! | determinant | `det`, `slogdet` |
-//! | LU, reusable | `lu_factor` → `LuFactor::solve`, `LuFactor::det`; `lu` (`P, L, U`) |
-//! | Cholesky, reusable | `cholesky` (lower), `cho_factor` → `ChoFactor::solve` |
+//! | LU, reusable | `lu_factor` → `LuFactor::solve`, `LuFactor::det` (of a stack: `Factors`); `lu` (`P, L, U`) |
+//! | Cholesky, reusable | `cholesky` (lower), `cho_factor` → `ChoFactor::solve` (of a stack: `Factors`) |
 //! | QR | `qr(QrMode::Reduced / Complete / R)` |
 //! | SVD | `svd(full)` (`U, S, Vᴴ`), `svdvals` |
 //! | eigenvalues | `eigh(Uplo)`, `eigvalsh(Uplo)` (Hermitian, ascending); `eig`, `eigvals` (complex) |

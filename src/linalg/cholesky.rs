@@ -8,7 +8,7 @@ use super::dense::{
 };
 use super::scalar::LinalgScalar;
 use crate::alloc::AlignedBuf;
-use crate::error::LinalgError;
+use crate::error::{LinalgError, ShapeError};
 use crate::exec::forms::forms;
 use crate::exec::par::Par;
 use crate::extents::{CholeskySquare, Dim, RhsExtents};
@@ -37,7 +37,7 @@ pub struct ChoFactor<T> {
 
 impl<T: LinalgScalar> ChoFactor<T> {
     /// Factors the lower triangle of `a` (square).
-    fn new(op: &'static str, a: MatRef<'_, T>, par: Par) -> Result<Self, LinalgError> {
+    pub(crate) fn new(op: &'static str, a: MatRef<'_, T>, par: Par) -> Result<Self, LinalgError> {
         let n = a.nrows();
         let mut l = owned_copy(op, a)?;
         factor_in_place(op, col_major_mut(&mut l, n, n), par)?;
@@ -49,6 +49,20 @@ impl<T: LinalgScalar> ChoFactor<T> {
         self.n
     }
 
+    /// Solves `A X = B` in place for the `n × k` matrix `rhs` (any strides).
+    pub(crate) fn solve_mat(&self, op: &'static str, rhs: MatMut<'_, T>, par: Par) -> Result<(), ShapeError> {
+        let fpar = faer_par(par, self.n);
+        let mut mem = workspace(op, solve::solve_in_place_scratch::<T>(self.n, rhs.ncols(), fpar))?;
+        solve::solve_in_place_with_conj(
+            col_major(&self.l, self.n, self.n),
+            Conj::No,
+            rhs,
+            fpar,
+            faer::dyn_stack::MemStack::new(&mut mem),
+        );
+        Ok(())
+    }
+
     forms! {
         /// The solution of `A x = b` for a vector `b` (`(N,)`) or a matrix `b` (`(N, K)`),
         /// in `b`'s extents; `Err` when `b`'s rows differ from the order.
@@ -57,18 +71,7 @@ impl<T: LinalgScalar> ChoFactor<T> {
         where [E2: RhsExtents, S2: Layout<E2>, St2: DenseStorage<T>]
         {
             let op = "cho_solve";
-            solve_rhs::<T, E2, S2, St2, Heap<T>>(op, self.n, b, |rhs| {
-                let fpar = faer_par(par, self.n);
-                let mut mem = workspace(op, solve::solve_in_place_scratch::<T>(self.n, rhs.ncols(), fpar))?;
-                solve::solve_in_place_with_conj(
-                    col_major(&self.l, self.n, self.n),
-                    Conj::No,
-                    rhs,
-                    fpar,
-                    faer::dyn_stack::MemStack::new(&mut mem),
-                );
-                Ok(())
-            })
+            solve_rhs::<T, E2, S2, St2, Heap<T>>(op, self.n, b, |rhs| Ok(self.solve_mat(op, rhs, par)?))
         }
         /// See [`ChoFactor::try_solve_with`].
         pub fn try_solve;

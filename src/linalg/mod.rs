@@ -4,12 +4,13 @@
 //! Dense matrices of any layout (row- or column-major, transposed, sliced or flipped
 //! views) are handed to faer 0.24 through their own strides; a factorization works on a
 //! column-major copy, as LAPACK's do. Small static matrices (2×2 to 4×4) are computed
-//! inline, with no call into faer. Every routine but `lstsq` and the reusable
-//! factors also takes a stack `(..., M, N)` as numpy's: a [`DynRank`](crate::DynRank)
+//! inline, with no call into faer. Every routine but `lstsq` (one matrix, as numpy's)
+//! also takes a stack `(..., M, N)` as numpy's: a [`DynRank`](crate::DynRank)
 //! tensor, or fixed rank-3 and rank-4 extents `(A, M, N)`, `(A, B, M, N)` (static square
 //! rules kept, results in extents that keep what is static). Each matrix is computed by
 //! the rank-2 routine, the stack split across threads under the one `Par` rule; `solve`
-//! and `solve_triangular` broadcast the leading axes of their two operands.
+//! and `solve_triangular` broadcast the leading axes of their two operands, and the
+//! reusable factors of a stack ([`Factors`]) solve as `solve` does.
 //! CSR/CSC matrices have `solve`, `splu` ([`SparseLu`]), `factorized`, `spsolve`, `cho_factor`
 //! ([`SparseCholesky`]) and `cg`. Band matrices have
 //! their own `solve` (`BandMatrix::solve`). Static rules (a square matrix, the right-hand side's length)
@@ -18,7 +19,7 @@
 //!
 //! | task | routines |
 //! |---|---|
-//! | solve | [`Tensor::solve`], [`LuFactor::solve`], [`ChoFactor::solve`] |
+//! | solve | [`Tensor::solve`], [`LuFactor::solve`], [`ChoFactor::solve`], [`Factors::solve`] |
 //! | invert | [`Tensor::inv`] |
 //! | factor | [`Tensor::lu_factor`], [`Tensor::lu`], [`Tensor::cholesky`], [`Tensor::cho_factor`], [`Tensor::qr`], [`Tensor::svd`] |
 //! | eigen | [`Tensor::eigh`], [`Tensor::eigvalsh`], [`Tensor::eig`], [`Tensor::eigvals`] |
@@ -81,3 +82,4 @@ pub use lu::LuFactor;
 pub use scalar::LinalgScalar;
 pub use sparse::SparseLu;
 pub use sparse_cholesky::SparseCholesky;
+pub use stack::factors::Factors;

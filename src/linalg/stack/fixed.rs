@@ -5,17 +5,20 @@
 //! (`K = min(M, N)`, a broadcast batch axis) is `Dyn`.
 
 use super::super::batched;
+use super::super::cholesky::ChoFactor;
 use super::super::decomp::{QrMode, Uplo};
 use super::super::dense::LinalgStorage;
 use super::super::derived::MatrixOrd;
+use super::super::lu::LuFactor;
 use super::super::scalar::LinalgScalar;
 use super::driver::operand;
+use super::factors::{factor_stack, Factors};
 use super::routines;
 use crate::error::LinalgError;
 use crate::exec::forms::forms;
 use crate::extents::{
-    CholeskySquare, DetSquare, Dim, Dyn, EigSquare, ExpmSquare, InvSquare, PowerSquare, SolveRhs, SolveSquare,
-    StackRhs, TriangularSquare,
+    CholeskySquare, DetSquare, Dim, Dyn, EigSquare, ExpmSquare, InvSquare, LuFactorSquare, PowerSquare, SolveRhs,
+    SolveSquare, StackRhs, TriangularSquare,
 };
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
@@ -31,7 +34,7 @@ macro_rules! fixed_rank_stacks {
             same: ($($b,)+ M, N), batch: ($($b,)+), order: ($($b,)+ M), k: ($($b,)+ Dyn), q: ($($b,)+ M, Dyn),
                 r: ($($b,)+ Dyn, N), pinv: ($($b,)+ N, M), perm: ($($b,)+ M, M);
             inv: [M: InvSquare<N>], det: [M: DetSquare<N>], cholesky: [M: CholeskySquare<N>], power: [M: PowerSquare<N>],
-                expm: [M: ExpmSquare<N>], eig: [M: EigSquare<N>];
+                expm: [M: ExpmSquare<N>], eig: [M: EigSquare<N>], lu_factor: [M: LuFactorSquare<N>];
         }
 
         #[doc = concat!("# Linear algebra on stacks of rank ", $rank, ": solving (feature `linalg`)")]

@@ -14,7 +14,7 @@ macro_rules! stack_routines {
         impl[$($gen:tt)*] $ty:ty;
         same: $same:ty, batch: $batch:ty, order: $order:ty, k: $k:ty, q: $q:ty, r: $r:ty, pinv: $pinv:ty, perm: $perm:ty;
         inv: [$($inv:tt)*], det: [$($det:tt)*], cholesky: [$($chol:tt)*], power: [$($pow:tt)*],
-        expm: [$($expm:tt)*], eig: [$($eig:tt)*];
+        expm: [$($expm:tt)*], eig: [$($eig:tt)*], lu_factor: [$($luf:tt)*];
     ) => {
         $(#[$doc])*
         impl<$($gen)*> $ty {
@@ -43,6 +43,59 @@ macro_rules! stack_routines {
                 pub fn inv;
                 /// [`Tensor::inv`] of a stack with an explicit choice of threads.
                 pub fn inv_with;
+            }
+
+            $crate::exec::forms::forms! {
+                /// scipy's `lu_factor` of every matrix of a stack `(..., M, M)`, with an
+                /// explicit choice of threads: one [`LuFactor`](crate::linalg::LuFactor)
+                /// per matrix, to solve for many right-hand sides.
+                pub fn try_lu_factor_with[](&self) with par -> Result<Factors<LuFactor<T>>, LinalgError>
+                where [$($luf)*]
+                {
+                    factor_stack("lu_factor", &operand(self), par, |m, p| Ok(LuFactor::new("lu_factor", m, p)?))
+                }
+                /// See [`Tensor::try_lu_factor_with`].
+                pub fn try_lu_factor;
+                /// scipy's `lu_factor` of every matrix of a stack; see [`Factors`].
+                ///
+                /// ```
+                /// use mdtensor::{ext, Tensor};
+                /// let a = Tensor::<f64, ext![2, 2, 2]>::from_vec(ext![2, 2, 2], vec![2.0, 0.0, 0.0, 2.0, 0.0, 1.0, 1.0, 0.0]);
+                /// let lu = a.lu_factor();
+                /// let b = Tensor::<f64, ext![2, 2, 1]>::from_vec(ext![2, 2, 1], vec![2.0, 4.0, 3.0, 5.0]);
+                /// assert_eq!(lu.solve(&b).to_vec(), [1.0, 2.0, 5.0, 3.0]);
+                /// assert_eq!(lu.solve(&b).to_vec(), a.solve(&b).to_vec());
+                /// ```
+                pub fn lu_factor;
+                /// [`Tensor::lu_factor`] of a stack with an explicit choice of threads.
+                pub fn lu_factor_with;
+            }
+
+            $crate::exec::forms::forms! {
+                /// scipy's `cho_factor` of every matrix of a stack `(..., M, M)`, with an
+                /// explicit choice of threads: one [`ChoFactor`](crate::linalg::ChoFactor)
+                /// per matrix; a matrix that is not positive definite is
+                /// `Err(NotPositiveDefinite)` naming its position.
+                pub fn try_cho_factor_with[](&self) with par -> Result<Factors<ChoFactor<T>>, LinalgError>
+                where [$($chol)*]
+                {
+                    factor_stack("cho_factor", &operand(self), par, |m, p| ChoFactor::new("cho_factor", m, p))
+                }
+                /// See [`Tensor::try_cho_factor_with`].
+                pub fn try_cho_factor;
+                /// scipy's `cho_factor` of every matrix of a stack; see [`Factors`].
+                ///
+                /// ```
+                /// use mdtensor::{DynRank, Tensor};
+                /// let a = Tensor::<f64, DynRank>::from_vec(&[2, 2, 2][..], vec![4.0, 2.0, 2.0, 3.0, 1.0, 0.0, 0.0, 4.0]);
+                /// let c = a.cho_factor();
+                /// let x = c.solve(&Tensor::<f64, DynRank>::from_vec(&[2][..], vec![6.0, 5.0]));
+                /// assert_eq!(x.shape(), [2, 2]);
+                /// assert!((x.to_vec()[0] - 1.0).abs() < 1e-12 && (x.to_vec()[3] - 1.25).abs() < 1e-12);
+                /// ```
+                pub fn cho_factor;
+                /// [`Tensor::cho_factor`] of a stack with an explicit choice of threads.
+                pub fn cho_factor_with;
             }
 
             $crate::exec::forms::forms! {

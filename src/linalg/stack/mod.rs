@@ -4,6 +4,7 @@
 
 pub(crate) mod driver;
 mod dyn_rank;
+pub(crate) mod factors;
 mod fixed;
 mod methods;
 pub(crate) mod routines;
