@@ -9,6 +9,7 @@ use super::tensor::DTensor;
 use crate::extents::{CanBroadcast, Extents};
 use crate::ops::expr::LeftScalar;
 use crate::ops::{AddOp, DivOp, MulOp, NegOp, RemOp, SubOp};
+use crate::tensor::Scalar;
 use core::ops::{Add, Div, Mul, Neg, Rem, Sub};
 
 /// Anything that can be an operand of a distributed expression: borrowed distributed
@@ -75,17 +76,21 @@ dist_lhs_ops!(['a, T, E: Extents, P: Placement,] &'a DTensor<T, E, P>);
 dist_lhs_ops!([L, R, O,] DBinary<L, R, O>);
 dist_lhs_ops!([X, F,] DUnary<X, F>);
 
+/// Every scalar type is an operand, through one impl (as the host's `IntoExpr`): with one
+/// impl per type, a literal (`&a + 1.0`) would stay ambiguous until fallback, and an
+/// expression around it (`2.0 / (&a + 1.0)`) could not be typed.
+impl<S: Scalar + Send + Sync> IntoDistExpr for S {
+    type Expr = DScalar<S>;
+    #[inline(always)]
+    fn into_dist_expr(self) -> DScalar<S> {
+        DScalar(self)
+    }
+}
+
 /// Scalars as operands (`&a * 2.0`), and operators with a scalar on the left (`2.0 * &a`,
 /// the literal's type inferred from the elements through [`LeftScalar`]).
 macro_rules! scalar_ops {
     ($($s:ty),*) => {$(
-        impl IntoDistExpr for $s {
-            type Expr = DScalar<$s>;
-            #[inline(always)]
-            fn into_dist_expr(self) -> DScalar<$s> {
-                DScalar(self)
-            }
-        }
         scalar_ops!(@rhs $s; ['a, T, E: Extents, P: Placement] &'a DTensor<T, E, P>);
         scalar_ops!(@rhs $s; [L, R, O] DBinary<L, R, O>);
         scalar_ops!(@rhs $s; [X, F] DUnary<X, F>);
