@@ -338,6 +338,21 @@ fn products(w: &Comm, d: &mut Draw) -> Result<(), String> {
             check(all_close(&got, &expect), || format!("SUMMA {m}x{k}x{n} on {:?}", g.shape()))?;
         }
     }
+    // An inner axis too long for one panel (past SUMMA's 64 MiB budget for whole panels):
+    // panels cut at the block edges and at the budget's width, summed in turn.
+    let (m, k, n) = (3, 1_700_003, 2 + d.dim() % 3);
+    let x = Tensor::<f64, ext![_, _]>::from_fn([m, k], |[i, j]| ((i * 7 + j) % 11) as f64 - 5.0);
+    let y = Tensor::<f64, ext![_, _]>::from_fn([k, n], |[i, j]| ((i * 3 + j) % 5) as f64 - 2.0);
+    let expect = x.matmul(&y).to_vec();
+    for g in &grids {
+        let a = DTensor::<f64, ext![_, _], Block2d>::from_fn(g, [m, k], |[i, j]| ((i * 7 + j) % 11) as f64 - 5.0)
+            .map_err(e2s)?;
+        let b = DTensor::<f64, ext![_, _], Block2d>::from_fn(g, [k, n], |[i, j]| ((i * 3 + j) % 5) as f64 - 2.0)
+            .map_err(e2s)?;
+        let got = a.matmul(&b).map_err(e2s)?.all_gather().map_err(e2s)?.to_vec();
+        // Integer products: every partial sum is exact, whatever the panels.
+        check(got == expect, || format!("SUMMA {m}x{k}x{n} in panels on {:?}", g.shape()))?;
+    }
     // Static extents: the product's extents are static too.
     let a = DTensor::<f64, ext![5, 3], Shard<0>>::from_fn(w, ext![5, 3], |[i, j]| (i + j) as f64).map_err(e2s)?;
     let b = DTensor::<f64, ext![3, 2], Replicate>::from_fn(w, ext![3, 2], |[i, j]| (i * j) as f64).map_err(e2s)?;

@@ -7,9 +7,10 @@ use super::comm::{agree_on, to_count, Grid, Mesh};
 use super::placement::{Block2d, MatmulRhs, PlacementFor};
 use super::split::{owner_of, split_range};
 use super::tensor::{DTensor, DistElem};
-use crate::alloc::{try_vec_filled, try_vec_with_capacity};
+use crate::alloc::try_vec_filled;
 use crate::error::{DistError, ShapeError};
 use crate::extents::{Dyn, Extents, MatMulShape};
+use crate::layout::Strided;
 use crate::ops::GemmElem;
 use crate::tensor::{TensorView, TensorViewMut};
 use core::ops::Range;
@@ -21,9 +22,21 @@ use mpi::traits::{Communicator, Root};
 const PANEL_BUDGET: usize = 1 << 22;
 /// The narrowest panel (when the budget would allow fewer columns).
 const PANEL_MIN: usize = 256;
+/// The most elements of A's row panel and B's column panel with the whole inner axis
+/// (64 MiB of `f64`): up to this, SUMMA gathers them and makes one local product.
+const WHOLE_BUDGET: usize = 1 << 23;
 
-/// `c (m×k @ k×n) = a @ b` of row-major slices, written in place by the host's kernel.
-fn gemm_into<T: GemmElem>(a: &[T], b: &[T], c: &mut [T], m: usize, k: usize, n: usize) -> Result<(), DistError> {
+/// `c (m×k @ k×n) = a @ b` of row-major slices (`a`'s rows `lda` apart, so that a panel
+/// of a block's columns is read in place), written in place by the host's kernel.
+fn gemm_into<T: GemmElem>(
+    a: &[T],
+    lda: usize,
+    b: &[T],
+    c: &mut [T],
+    m: usize,
+    k: usize,
+    n: usize,
+) -> Result<(), DistError> {
     if m == 0 || n == 0 {
         return Ok(());
     }
@@ -31,11 +44,16 @@ fn gemm_into<T: GemmElem>(a: &[T], b: &[T], c: &mut [T], m: usize, k: usize, n: 
         c.fill(T::zero());
         return Ok(());
     }
-    let av = TensorView::<T, (Dyn, Dyn)>::try_from_shape([m, k], a)?;
+    let av = TensorView::<T, (Dyn, Dyn), Strided>::try_from_shape_strides([m, k], &[to_stride(lda)?, 1], a)?;
     let bv = TensorView::<T, (Dyn, Dyn)>::try_from_shape([k, n], b)?;
     let mut cv = TensorViewMut::<T, (Dyn, Dyn)>::try_from_shape_mut([m, n], c)?;
     av.try_matmul_into(&bv, &mut cv)?;
     Ok(())
+}
+
+/// `n` as a stride, or `Err` past `isize::MAX`.
+fn to_stride(n: usize) -> Result<isize, DistError> {
+    isize::try_from(n).map_err(|_| DistError::from(ShapeError::Overflow { op: "matmul", dims: vec![n] }))
 }
 
 impl<T: DistElem + GemmElem, E: Extents<Index = [usize; 2]>, P: PlacementFor<E>> DTensor<T, E, P> {
@@ -90,7 +108,7 @@ impl<T: DistElem + GemmElem, E: Extents<Index = [usize; 2]>, P: PlacementFor<E>>
             let rows = self.block[0].clone();
             let len = rows.len().checked_mul(n).ok_or(ShapeError::Overflow { op, dims: vec![m, n] })?;
             let mut c = try_vec_filled(op, len, T::zero())?;
-            gemm_into(self.data(), rhs.data(), &mut c, rows.len(), k, n)?;
+            gemm_into(self.data(), k, rhs.data(), &mut c, rows.len(), k, n)?;
             let mesh = <Q as MatmulRhs<P>>::output_mesh(&self.mesh);
             return DTensor::from_parts(out, vec![rows, 0..n], mesh, c);
         }
@@ -114,7 +132,8 @@ impl Block2d {
 /// SUMMA over panels of the inner axis cut at every block edge of both operands (so each
 /// panel of A lies in one grid column and each panel of B in one grid row) and at most as
 /// wide as [`PANEL_BUDGET`] allows. The first panel's product is written straight into C,
-/// later ones through one reused buffer.
+/// later ones through one reused buffer. Operands whose whole panels fit [`WHOLE_BUDGET`]
+/// go through [`summa_whole`].
 fn summa<T: DistElem + GemmElem>(
     op: &'static str,
     grid: &Grid,
@@ -128,53 +147,132 @@ fn summa<T: DistElem + GemmElem>(
     let a_cols = split_range(k, q, j);
     let b_rows = split_range(k, p, i);
     let (mr, nc) = (rows.len(), cols.len());
-    let width = (PANEL_BUDGET / (mr + nc).max(1)).max(PANEL_MIN).min(k.max(1));
+    // Every rank cuts the same panels: from the largest blocks (the first, in numpy's
+    // `array_split` sizes), not its own, which differ when a split is uneven.
+    let largest = split_range(m, p, 0).len().saturating_add(split_range(n, q, 0).len());
+    if largest.saturating_mul(k) <= WHOLE_BUDGET {
+        return summa_whole(op, grid, a, b, [m, k, n]);
+    }
+    let width = (PANEL_BUDGET / largest.max(1)).max(PANEL_MIN).min(k.max(1));
     let mut c = try_vec_filled(op, mr.saturating_mul(nc), T::zero())?;
-    let mut apanel: Vec<T> = try_vec_with_capacity(op, mr.saturating_mul(width))?;
-    let mut bpanel: Vec<T> = try_vec_with_capacity(op, nc.saturating_mul(width))?;
+    // Receive buffers, filled once: a panel that is not broadcast (a grid of one column or
+    // one row) is read in place from the local block.
+    let mut apanel: Vec<T> = if q > 1 { try_vec_filled(op, mr.saturating_mul(width), T::zero())? } else { Vec::new() };
+    let mut bpanel: Vec<T> = if p > 1 { try_vec_filled(op, nc.saturating_mul(width), T::zero())? } else { Vec::new() };
     let mut partial: Vec<T> = Vec::new();
     let mut k0 = 0;
     while k0 < k {
         let (oa, ob) = (owner_of(k, q, k0), owner_of(k, p, k0));
         let end = split_range(k, q, oa).end.min(split_range(k, p, ob).end).min(k0 + width);
         let w = end - k0;
+        let lda = a_cols.len();
         // A's panel: rows of this grid row, columns k0..end, from grid column `oa`.
-        apanel.clear();
-        if j == oa {
-            let lda = a_cols.len();
-            for r in 0..mr {
-                let at = r * lda + (k0 - a_cols.start);
-                apanel.extend_from_slice(&a[at..at + w]);
+        let (ap, apitch): (&[T], usize) = if q == 1 {
+            (a.get(k0 - a_cols.start..).unwrap_or(&[]), lda)
+        } else {
+            let buf = &mut apanel[..mr * w];
+            if j == oa {
+                for (r, dst) in buf.chunks_exact_mut(w.max(1)).enumerate().take(mr) {
+                    let at = r * lda + (k0 - a_cols.start);
+                    dst.copy_from_slice(&a[at..at + w]);
+                }
             }
-        } else {
-            apanel.resize(mr * w, T::zero());
-        }
+            if !buf.is_empty() {
+                grid.row_comm().process_at_rank(to_count(op, oa)?).broadcast_into(buf);
+            }
+            (&apanel[..mr * w], w)
+        };
         // B's panel: rows k0..end, columns of this grid column, from grid row `ob`.
-        bpanel.clear();
-        if i == ob {
+        let bp: &[T] = if p == 1 {
             let at = (k0 - b_rows.start) * nc;
-            bpanel.extend_from_slice(&b[at..at + w * nc]);
+            &b[at..at + w * nc]
         } else {
-            bpanel.resize(w * nc, T::zero());
-        }
-        if !apanel.is_empty() {
-            grid.row_comm().process_at_rank(to_count(op, oa)?).broadcast_into(&mut apanel[..]);
-        }
-        if !bpanel.is_empty() {
-            grid.col_comm().process_at_rank(to_count(op, ob)?).broadcast_into(&mut bpanel[..]);
-        }
+            let buf = &mut bpanel[..w * nc];
+            if i == ob {
+                let at = (k0 - b_rows.start) * nc;
+                buf.copy_from_slice(&b[at..at + w * nc]);
+            }
+            if !buf.is_empty() {
+                grid.col_comm().process_at_rank(to_count(op, ob)?).broadcast_into(buf);
+            }
+            &bpanel[..w * nc]
+        };
         if k0 == 0 {
-            gemm_into(&apanel, &bpanel, &mut c, mr, w, nc)?;
+            gemm_into(ap, apitch, bp, &mut c, mr, w, nc)?;
         } else {
             if partial.len() != c.len() {
                 partial = try_vec_filled(op, c.len(), T::zero())?;
             }
-            gemm_into(&apanel, &bpanel, &mut partial, mr, w, nc)?;
+            gemm_into(ap, apitch, bp, &mut partial, mr, w, nc)?;
             for (x, &y) in c.iter_mut().zip(&partial) {
                 *x = *x + y;
             }
         }
         k0 = end;
     }
+    Ok(c)
+}
+
+/// SUMMA with the whole inner axis at once, for panels within [`WHOLE_BUDGET`]: every block
+/// of A is broadcast once along its grid row and every block of B along its grid column
+/// into one panel each, and one local product writes C (no partial sums to add; a local
+/// product with the whole depth runs at the host's speed, two of half the depth do not).
+/// A panel that needs no broadcast (a grid of one column or one row) is the local block.
+fn summa_whole<T: DistElem + GemmElem>(
+    op: &'static str,
+    grid: &Grid,
+    a: &[T],
+    b: &[T],
+    [m, k, n]: [usize; 3],
+) -> Result<Vec<T>, DistError> {
+    let ([p, q], [i, j]) = (grid.shape(), grid.coords());
+    let (mr, nc) = (split_range(m, p, i).len(), split_range(n, q, j).len());
+    let mut c = try_vec_filled(op, mr.saturating_mul(nc), T::zero())?;
+    let wide_a: Vec<T>;
+    let ap: &[T] = if q == 1 {
+        a
+    } else {
+        let mut wide = try_vec_filled(op, mr.saturating_mul(k), T::zero())?;
+        let mut block = try_vec_filled(op, mr.saturating_mul(split_range(k, q, 0).len()), T::zero())?;
+        for t in 0..q {
+            let tc = split_range(k, q, t);
+            let w = tc.len();
+            // The same on every rank of the grid row (one `mr`, one split of k).
+            if w == 0 || mr == 0 {
+                continue;
+            }
+            let buf = &mut block[..mr * w];
+            if j == t {
+                buf.copy_from_slice(&a[..mr * w]);
+            }
+            grid.row_comm().process_at_rank(to_count(op, t)?).broadcast_into(&mut buf[..]);
+            for (dst, src) in wide.chunks_exact_mut(k).zip(buf.chunks_exact(w)) {
+                dst[tc.clone()].copy_from_slice(src);
+            }
+        }
+        wide_a = wide;
+        &wide_a
+    };
+    let wide_b: Vec<T>;
+    let bp: &[T] = if p == 1 {
+        b
+    } else {
+        let mut wide = try_vec_filled(op, k.saturating_mul(nc), T::zero())?;
+        for t in 0..p {
+            let tr = split_range(k, p, t);
+            // The same on every rank of the grid column (one `nc`, one split of k).
+            let buf = &mut wide[tr.start * nc..tr.end * nc];
+            if buf.is_empty() {
+                continue;
+            }
+            if i == t {
+                buf.copy_from_slice(b);
+            }
+            grid.col_comm().process_at_rank(to_count(op, t)?).broadcast_into(buf);
+        }
+        wide_b = wide;
+        &wide_b
+    };
+    gemm_into(ap, k, bp, &mut c, mr, k, nc)?;
     Ok(c)
 }
