@@ -215,8 +215,7 @@ fn summa<T: DistElem + GemmElem>(
 
 /// SUMMA with the whole inner axis at once, for panels within [`WHOLE_BUDGET`]: every block
 /// of A is broadcast once along its grid row and every block of B along its grid column
-/// into one panel each, and one local product writes C (no partial sums to add; a local
-/// product with the whole depth runs at the host's speed, two of half the depth do not).
+/// into one panel each, and one local product writes C (no partial sums to add).
 /// A panel that needs no broadcast (a grid of one column or one row) is the local block.
 fn summa_whole<T: DistElem + GemmElem>(
     op: &'static str,
