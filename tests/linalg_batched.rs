@@ -504,6 +504,13 @@ fn a_matrix_solves_dyn_rank_right_hand_sides() {
     let lu = big.lu_factor();
     assert!(matches!(lu.try_solve(&s6), Err(LinalgError::Shape(_))));
     assert!(matches!(big.try_lstsq(&scalar, None), Err(LinalgError::Shape(_))));
+    // Two equal rows: an exactly zero pivot, and numpy's +0 determinant (never -0).
+    let twin = Tensor::<f64, ext![_, _]>::from_fn([5, 5], |[i, j]| {
+        ((i.min(3) * 7 + j * 3) % 5) as f64 + (i.min(3) == j) as u8 as f64
+    });
+    let d = twin.det();
+    assert!(d == 0.0 && d.is_sign_positive(), "{d}");
+    assert!(twin.lu_factor().det().is_sign_positive());
     let v6 = Tensor::<f64, DynRank>::from_vec(&[6][..], (0..6).map(f64::from).collect());
     assert!(near(&lu.solve(&v6).to_vec(), &big.solve(&v6).to_vec(), 1e-12));
 }

@@ -123,6 +123,9 @@ impl<T: LinalgScalar> LuFactor<T> {
     pub fn det(&self) -> T {
         let m = self.mat();
         let d = (0..self.n).fold(T::one(), |acc, i| acc * m[(i, i)]);
+        if d == T::zero() {
+            return T::zero(); // numpy's sign · exp(logdet) is +0, never -0
+        }
         if self.transpositions % 2 == 1 {
             -d
         } else {
