@@ -12,8 +12,9 @@
 //! * `linalg_batched` — 10^5 independent 3×3 solves: one mdtensor `DynRank` stack call
 //!   (one and two threads) beside a loop of nalgebra solves;
 //! * `linalg_sparse` — the 5-point Laplacian of a 316 × 316 grid (~10^5 unknowns), factor
-//!   and solve: mdtensor's `spsolve` (sparse LU) and `cho_factor` + `solve` (sparse
-//!   Cholesky) beside faer's `sp_lu` and `sp_cholesky` called directly.
+//!   and solve: mdtensor's `spsolve` (sparse LU), `cho_factor` + `solve` (sparse
+//!   Cholesky) and `solve` (which picks the Cholesky here) beside faer's `sp_lu` and
+//!   `sp_cholesky` called directly.
 //!
 //! Time ratios are read from one run: the machine is shared.
 
@@ -166,6 +167,13 @@ fn sparse(c: &mut Criterion) {
     g.sample_size(10).measurement_time(Duration::from_secs(10));
     g.bench_function("mdtensor_spsolve_laplacian_316", |x| x.iter(|| black_box(&csc).spsolve(&b)));
     g.bench_function("mdtensor_spsolve_csr_laplacian_316", |x| x.iter(|| black_box(&csr).spsolve(&b)));
+    // `solve` finds the Laplacian Hermitian with a positive diagonal: the Cholesky path.
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        g.bench_function(format!("mdtensor_solve_csr_laplacian_316_{threads}t"), |x| {
+            pool.install(|| x.iter(|| black_box(&csr).solve(&b)))
+        });
+    }
     g.bench_function("faer_sp_lu_solve_laplacian_316", |x| x.iter(|| black_box(&fa).sp_lu().unwrap().solve(&fb)));
     g.bench_function("mdtensor_cho_factor_solve_laplacian_316", |x| {
         x.iter(|| black_box(&csc).cho_factor_with(Par::Seq).solve_with(&b, Par::Seq))

@@ -467,6 +467,10 @@ fn device_new_returns_err_without_a_driver_and_never_panics() {
 /// `nvidia-cuda-nvrtc` wheel was installed).
 #[test]
 fn nvrtc_compiles_every_generated_kernel() {
+    enum Target {
+        Ptx(Option<&'static str>),
+        Cubin(&'static str),
+    }
     let required = std::env::var("MDTENSOR_REQUIRE_NVRTC").is_ok_and(|v| v == "1");
     let probe = compile_ptx(&format!("extern \"C\" __global__ void {KERNEL_NAME}() {{}}"), None);
     match probe {
@@ -477,34 +481,42 @@ fn nvrtc_compiles_every_generated_kernel() {
         Err(e) => panic!("NVRTC could not compile an empty kernel: {e}"),
         Ok(ptx) => assert!(ptx.contains(&format!(".entry {KERNEL_NAME}")), "{ptx}"),
     }
-    for (name, src) in all_sources() {
-        for arch in [None, Some("compute_90")] {
-            let ptx = compile_ptx(&src, arch).unwrap_or_else(|e| panic!("{name} ({arch:?}): {e}"));
-            assert!(ptx.contains(&format!(".entry {KERNEL_NAME}")), "{name}");
-            if src.contains("double") {
-                assert!(ptx.contains(".f64"), "{name}: no f64 instruction in the PTX");
-            }
+    // Every source as PTX (the driver's JIT) and as machine code for the GPU's real
+    // architecture (an ELF CUBIN, which needs no PTX JIT, so an NVRTC newer than the driver
+    // still works) for the H100/H200 and a Blackwell GPU. NVRTC compiles separate programs
+    // on separate threads: the jobs are shared out over the cores.
+    let generated: Vec<(String, String, &str)> = all_sources()
+        .into_iter()
+        .map(|(n, s)| (n.to_string(), s, KERNEL_NAME))
+        .chain(device_reduce_cpu::reduction_sources().into_iter().map(|(n, s)| (n, s, mdtensor::device::REDUCE_KERNEL)))
+        .collect();
+    let targets = [Target::Ptx(None), Target::Ptx(Some("compute_90")), Target::Cubin("sm_90"), Target::Cubin("sm_100")];
+    let jobs: Vec<_> = generated.iter().flat_map(|job| targets.iter().map(move |t| (job, t))).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(8);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                while let Some(((name, src, entry), target)) =
+                    jobs.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+                {
+                    match target {
+                        Target::Ptx(arch) => {
+                            let ptx = compile_ptx(src, *arch).unwrap_or_else(|e| panic!("{name} ({arch:?}): {e}"));
+                            assert!(ptx.contains(&format!(".entry {entry}")), "{name}");
+                            if src.contains("double") {
+                                assert!(ptx.contains(".f64"), "{name}: no f64 instruction in the PTX");
+                            }
+                        }
+                        Target::Cubin(arch) => {
+                            let bin = compile_cubin(src, arch).unwrap_or_else(|e| panic!("{name} ({arch}): {e}"));
+                            assert!(bin.starts_with(b"\x7fELF"), "{name} ({arch}): not a CUBIN");
+                        }
+                    }
+                }
+            });
         }
-    }
-    for (name, src) in device_reduce_cpu::reduction_sources() {
-        for arch in [None, Some("compute_90")] {
-            let ptx = compile_ptx(&src, arch).unwrap_or_else(|e| panic!("{name} ({arch:?}): {e}"));
-            assert!(ptx.contains(&format!(".entry {}", mdtensor::device::REDUCE_KERNEL)), "{name}");
-            if src.contains("double") {
-                assert!(ptx.contains(".f64"), "{name}: no f64 instruction in the PTX");
-            }
-        }
-    }
-    // What the device loads: machine code for the GPU's real architecture (an ELF CUBIN,
-    // which needs no PTX JIT, so an NVRTC newer than the driver still works), for the
-    // H100/H200 and a Blackwell GPU.
-    let named = all_sources().into_iter().map(|(n, s)| (n.to_string(), s));
-    for (name, src) in named.chain(device_reduce_cpu::reduction_sources()) {
-        for arch in ["sm_90", "sm_100"] {
-            let bin = compile_cubin(&src, arch).unwrap_or_else(|e| panic!("{name} ({arch}): {e}"));
-            assert!(bin.starts_with(b"\x7fELF"), "{name} ({arch}): not a CUBIN");
-        }
-    }
+    });
     match compile_cubin("extern \"C\" __global__ void k() { undeclared_name; }", "sm_90") {
         Err(DeviceError::Compile { log, .. }) => assert!(log.contains("undeclared_name"), "{log}"),
         other => panic!("expected a compile error, got {other:?}"),

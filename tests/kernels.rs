@@ -251,8 +251,10 @@ fn matrix_products_small_large_and_split() {
     assert_eq!(ci[[5, 2]], (0..5).map(|p| ai[[5, p]] * bi[[p, 2]]).sum::<i64>());
     // Small widths have exact-width row kernels: every width around them, with B read
     // directly, transposed and flipped.
+    // Under Miri one (m, k) for every width: each width's kernel is still run.
+    let sizes: &[(usize, usize)] = if cfg!(miri) { &[(3, 2)] } else { &[(1, 1), (3, 2), (5, 7)] };
     for n in 1..=9 {
-        for (m, k) in [(1, 1), (3, 2), (5, 7)] {
+        for &(m, k) in sizes {
             let a = grid(m, k);
             let b = grid(k, n);
             let bt = grid(n, k);

@@ -91,7 +91,12 @@ fn square(max: usize) -> impl Strategy<Value = (usize, Vec<f64>)> {
 
 /// A symmetric positive-definite matrix `B Bᵀ + n I`.
 fn spd(max: usize) -> impl Strategy<Value = (usize, Vec<f64>)> {
-    (1..=max).prop_flat_map(|n| (Just(n), prop::collection::vec(-1.0f64..1.0, n * n))).prop_map(|(n, b)| {
+    (1..=max).prop_flat_map(spd_of)
+}
+
+/// A random symmetric positive-definite `n × n` matrix, row-major.
+fn spd_of(n: usize) -> impl Strategy<Value = (usize, Vec<f64>)> {
+    (Just(n), prop::collection::vec(-1.0f64..1.0, n * n)).prop_map(|(n, b)| {
         let bt: Vec<f64> = (0..n * n).map(|k| b[(k % n) * n + k / n]).collect();
         let mut a = mm(&b, n, n, &bt, n);
         for i in 0..n {
@@ -158,6 +163,24 @@ proptest! {
             prop_assert!(close(&mm(&lv, n, n, &lt, n), &a, 1e-12));
             let x = t.cho_factor().solve(&Tensor::<f64, ext![_]>::from_vec([n], rhs[..n].to_vec()));
             prop_assert!(close(&mm(&a, n, n, &x.to_vec(), 1), &rhs[..n], 1e-10));
+        });
+    }
+
+    #[test]
+    fn cholesky_across_tiles_reads_only_the_lower_triangle((n, a) in (15usize..=40).prop_flat_map(spd_of), junk in -9.0f64..9.0) {
+        // Orders across the 16 × 16 tiles of the copies; above the diagonal the input holds
+        // junk, which must not reach the factor.
+        let mut given = a.clone();
+        for i in 0..n {
+            for j in i + 1..n {
+                given[i * n + j] = junk + (i * n + j) as f64;
+            }
+        }
+        with_views!(n, n, &given, |t| {
+            let lv = t.cholesky().to_vec();
+            prop_assert!((0..n).all(|i| (i + 1..n).all(|j| lv[i * n + j] == 0.0)));
+            let lt: Vec<f64> = (0..n * n).map(|k| lv[(k % n) * n + k / n]).collect();
+            prop_assert!(close(&mm(&lv, n, n, &lt, n), &a, 1e-11));
         });
     }
 

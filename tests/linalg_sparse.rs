@@ -273,3 +273,37 @@ fn cho_factor_hostile_inputs() {
     let empty = CsrMatrix::<f64>::from_triplets([0, 0], &[] as &[usize], &[] as &[usize], &[]).cho_factor();
     assert_eq!(empty.solve(&Tensor::<f64, ext![_]>::from_vec([0], vec![])).shape(), vec![0]);
 }
+
+#[test]
+fn solve_takes_the_cholesky_or_the_lu_and_both_solve() {
+    // A Laplacian (Cholesky), [[1, 2], [2, 1]] (symmetric, positive diagonal, indefinite:
+    // the Cholesky fails and the LU solves), and a nonsymmetric matrix (LU at once).
+    let k = 9;
+    let (r, c, v) = laplacian(k);
+    let n = k * k;
+    let rhs: Vec<f64> = (0..n).map(|i| (i % 5) as f64 - 2.0).collect();
+    let b = Tensor::<f64, ext![_]>::from_vec([n], rhs.clone());
+    for x in [
+        CsrMatrix::<f64>::from_triplets([n, n], &r, &c, &v).solve(&b),
+        CscMatrix::<f64>::from_triplets([n, n], &r, &c, &v).solve(&b),
+    ] {
+        assert!(residual(&r, &c, &v, &x.to_vec(), &rhs) < 1e-10);
+    }
+    let (r, c, v) = (vec![0usize, 0, 1, 1], vec![0usize, 1, 0, 1], vec![1.0, 2.0, 2.0, 1.0]);
+    let indefinite = CsrMatrix::<f64>::from_triplets([2, 2], &r, &c, &v);
+    assert!(indefinite.try_cho_factor().is_err());
+    let x = indefinite.solve(&Tensor::<f64, ext![_]>::from_vec([2], vec![3.0, 3.0]));
+    assert!(residual(&r, &c, &v, &x.to_vec(), &[3.0, 3.0]) < 1e-12);
+    let (r, c, v) = (vec![0usize, 0, 1], vec![0usize, 1, 1], vec![2.0, 1.0, 4.0]);
+    let upper = CscMatrix::<f64>::from_triplets([2, 2], &r, &c, &v);
+    let x = upper.solve(&Tensor::<f64, ext![_]>::from_vec([2], vec![3.0, 4.0]));
+    assert!(residual(&r, &c, &v, &x.to_vec(), &[3.0, 4.0]) < 1e-12);
+    // The rules of the LU path hold on both: a wrong length, a wide matrix.
+    let short = Tensor::<f64, ext![_]>::from_vec([3], vec![1.0; 3]);
+    assert!(matches!(indefinite.try_solve(&short), Err(LinalgError::Shape(_))));
+    let (r, c, v) = laplacian(k);
+    let spd = CsrMatrix::<f64>::from_triplets([n, n], &r, &c, &v);
+    assert!(matches!(spd.try_solve(&short), Err(LinalgError::Shape(_))));
+    let wide = CsrMatrix::<f64>::from_triplets([2, 3], &[0usize], &[0usize], &[1.0]);
+    assert!(matches!(wide.try_solve(&short), Err(LinalgError::Shape(_))));
+}

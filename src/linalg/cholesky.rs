@@ -2,11 +2,9 @@
 //! [`ChoFactor`] (scipy's `cho_factor`/`cho_solve`).
 
 use super::dense::LinalgStorage;
-use super::dense::{
-    build_copy, col_major, col_major_mut, copy_tiled, faer_par, mat_ref, owned_copy, solve_rhs, square, work_buffer,
-    workspace,
-};
+use super::dense::{build, col_major, col_major_mut, faer_par, mat_ref, owned_copy, solve_rhs, square, workspace};
 use super::scalar::LinalgScalar;
+use super::tiles::{copy_tiled, lower_from_upper};
 use crate::alloc::AlignedBuf;
 use crate::error::{LinalgError, ShapeError};
 use crate::exec::forms::forms;
@@ -120,13 +118,19 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
                 return l;
             }
             // faer's blocked Cholesky is fast on a column-major matrix only (on another layout
-            // its diagonal blocks take a scalar path, 1.5× slower at 1024²): the lower
-            // triangle goes into one and the factor back out, both copies in tiles.
+            // its diagonal blocks take a scalar path, 1.5× slower at 1024²). The result's own
+            // buffer, read column-major, is that matrix: the lower triangle goes into it
+            // transposed, faer factors it there, and one pass moves the factor across the
+            // diagonal (no second buffer, no second copy).
             let op = "cholesky";
-            let mut c = work_buffer::<T>(op, n, n)?;
-            copy_tiled(col_major_mut(&mut c, n, n), mat_ref(self), true);
-            factor_in_place(op, col_major_mut(&mut c, n, n), par)?;
-            Ok(build_copy(op, *self.extents(), col_major(&c, n, n), true)?)
+            let mut l = build::<T, _, <St as ResultStorage<T, (M, N)>>::Out>(op, *self.extents(), |_| T::zero())?;
+            let Some(w) = l.as_slice_mut().filter(|w| Some(w.len()) == n.checked_mul(n)) else {
+                return Err(ShapeError::InvalidArgument { op, reason: format!("the result cannot hold a {n}×{n} matrix") }.into());
+            };
+            copy_tiled(col_major_mut(w, n, n), mat_ref(self), true);
+            factor_in_place(op, col_major_mut(w, n, n), par)?;
+            lower_from_upper(w, n);
+            Ok(l)
         }
         /// See [`Tensor::cholesky`].
         pub fn try_cholesky;

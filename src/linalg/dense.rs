@@ -3,6 +3,7 @@
 //! and workspaces, the thread rule, and results written into the crate's storages.
 
 use super::scalar::LinalgScalar;
+use super::tiles::{copy_tiled, TILE};
 use crate::alloc::AlignedBuf;
 use crate::error::{LinalgError, ShapeError};
 use crate::exec::par::{Par, Work, PAR_MULTIPLY_ADDS};
@@ -107,30 +108,6 @@ pub(crate) fn owned_copy<T: LinalgScalar>(op: &'static str, a: MatRef<'_, T>) ->
     let mut v = work_buffer(op, m, n)?;
     copy_tiled(col_major_mut(&mut v, m, n), a, false);
     Ok(v)
-}
-
-/// The side of [`copy_tiled`]'s tiles.
-pub(crate) const TILE: usize = 16;
-
-/// Copies `src` into `dst` (the same shape), only the lower triangle when `lower` (with
-/// some elements above it where a tile crosses the diagonal). When the two layouts differ
-/// the copy runs in 16 × 16 tiles: element by element it would read or write one cache line
-/// per element, four times slower on a 1024² matrix.
-pub(crate) fn copy_tiled<T: LinalgScalar>(mut dst: MatMut<'_, T>, src: MatRef<'_, T>, lower: bool) {
-    let (m, n) = (src.nrows(), src.ncols());
-    let same = (src.row_stride() == 1 && dst.row_stride() == 1) || (src.col_stride() == 1 && dst.col_stride() == 1);
-    if same && !lower {
-        dst.copy_from(src);
-        return;
-    }
-    for j in (0..n).step_by(TILE) {
-        let bn = TILE.min(n - j);
-        let first = if lower { j } else { 0 };
-        for i in (first..m).step_by(TILE) {
-            let bm = TILE.min(m - i);
-            dst.as_mut().submatrix_mut(i, j, bm, bn).copy_from(src.submatrix(i, j, bm, bn));
-        }
-    }
 }
 
 /// A column-major buffer of `m × n` elements as a faer matrix.

@@ -5,11 +5,12 @@
 
 use super::decomp::SvdParts;
 use super::dense::{
-    build, build_copy, col_major, col_major_mut, copy_tiled, extents, faer_par, mat_ref, owned_copy, rhs_ref, square,
-    LinalgStorage,
+    build, build_copy, col_major, col_major_mut, extents, faer_par, faer_par_work, mat_ref, owned_copy, rhs_ref,
+    square, LinalgStorage,
 };
 use super::lu::LuFactor;
 use super::scalar::LinalgScalar;
+use super::tiles::copy_tiled;
 use crate::error::{LinalgError, ShapeError};
 use crate::exec::forms::forms;
 use crate::exec::par::Par;
@@ -128,11 +129,24 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
                 let x = s[i].real_part();
                 if x > cut { T::from_real(<T::Re as num_traits::One>::one() / x) } else { T::zero() }
             }).collect();
-            let cols = m.max(1);
-            Ok(build("pinv", extents("pinv", &[n, m])?, |x| {
-                let (i, j) = (x / cols, x % cols);
-                (0..k).fold(T::zero(), |acc, l| acc + v[(i, l)] * inv[l] * u[(j, l)].conjugate())
-            })?)
+            // A⁺ = V diag(1/s) Uᴴ: V's columns scaled, then one product.
+            let op = "pinv";
+            let mut vs = super::dense::buffer::<T>(op, n, k)?;
+            for l in 0..k {
+                for i in 0..n {
+                    vs[i + l * n] = v[(i, l)] * inv[l];
+                }
+            }
+            let mut p = super::dense::buffer::<T>(op, n, m)?;
+            faer::linalg::matmul::matmul(
+                col_major_mut(&mut p, n, m),
+                Accum::Replace,
+                col_major(&vs, n, k),
+                u.adjoint(),
+                T::one(),
+                faer_par_work(Par::Auto, n.saturating_mul(m).saturating_mul(k)),
+            );
+            Ok(build_copy(op, extents(op, &[n, m])?, col_major(&p, n, m), false)?)
         }
         /// numpy's `linalg.pinv`.
         ///
@@ -163,29 +177,23 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
             let smax = if p > 0 { s[0].real_part() } else { T::Re::zero() };
             let cut = rcond.unwrap_or_else(|| T::Re::epsilon() * real::<T::Re>(m.max(n) as f64)) * smax;
             let rank = (0..p).filter(|&i| s[i].real_part() > cut).count();
-            // x = V diag(1/s) Uᴴ b over the kept singular values.
-            let mut c = super::dense::buffer::<T>(op, p, k)?;
-            for j in 0..k {
-                for l in 0..rank {
-                    let dot = (0..m).fold(T::zero(), |acc, i| acc + u[(i, l)].conjugate() * bref[(i, j)]);
-                    c[l + j * p] = dot / T::from_real(s[l].real_part());
-                }
+            // x = V diag(1/s) Uᴴ b over the kept singular values, as two products.
+            let fpar = faer_par_work(Par::Auto, m.max(n).saturating_mul(p).saturating_mul(k.max(p)));
+            let mut c = super::dense::buffer::<T>(op, rank, k)?;
+            faer::linalg::matmul::matmul(col_major_mut(&mut c, rank, k), Accum::Replace, u.subcols(0, rank).adjoint(), bref, T::one(), fpar);
+            for (q, c) in c.iter_mut().enumerate() {
+                *c /= T::from_real(s[q % rank.max(1)].real_part());
             }
             let mut x = super::dense::buffer::<T>(op, n, k)?;
-            for j in 0..k {
-                for i in 0..n {
-                    x[i + j * n] = (0..rank).fold(T::zero(), |acc, l| acc + v[(i, l)] * c[l + j * p]);
-                }
-            }
-            let a = mat_ref(self);
+            faer::linalg::matmul::matmul(col_major_mut(&mut x, n, k), Accum::Replace, v.subcols(0, rank), col_major(&c, rank, k), T::one(), fpar);
             let residuals = if rank == n && m > n {
-                (0..k).map(|j| {
-                    (0..m).fold(T::Re::zero(), |acc, i| {
-                        let ax = (0..n).fold(T::zero(), |s, l| s + a[(i, l)] * x[l + j * n]);
-                        let r = (bref[(i, j)] - ax).modulus();
-                        acc + r * r
-                    })
-                }).collect::<Vec<_>>()
+                // b − A x, then the squared norm of each column.
+                let mut r = owned_copy(op, bref)?;
+                faer::linalg::matmul::matmul(col_major_mut(&mut r, m, k), Accum::Add, mat_ref(self), col_major(&x, n, k), -T::one(), fpar);
+                r.chunks_exact(m).map(|col| col.iter().fold(T::Re::zero(), |acc, e| {
+                    let e = e.modulus();
+                    acc + e * e
+                })).collect::<Vec<_>>()
             } else {
                 Vec::new()
             };

@@ -72,7 +72,9 @@ mod small;
 mod solve;
 mod sparse;
 mod sparse_cholesky;
+mod sparse_solve;
 mod stack;
+mod tiles;
 
 pub use cholesky::ChoFactor;
 pub use decomp::{Eig, QrMode, Uplo};

@@ -228,27 +228,6 @@ impl<T: LinalgScalar, E: Rank2, S: SparseOrder + Layout<E>, A: Arrays<T, usize>>
     }
 
     forms! {
-        /// `A x = b` for a vector `b` through the sparse LU, the name dense matrices
-        /// use (scipy's `spsolve`).
-        pub fn try_solve[D: Dim, S2: Layout<(D,)>, St2: DenseStorage<T>](&self, b: &Tensor<T, (D,), S2, St2>)
-            -> Result<Tensor<T, (Dyn,)>, LinalgError>
-        where []
-        {
-            self.try_spsolve(b)
-        }
-        /// The solution `x` of `A x = b` for a square CSR or CSC matrix (as
-        /// [`Tensor::spsolve`]); `Err` from `try_solve` when `A` is not square, `b`'s
-        /// length is not its order, or it is structurally singular.
-        ///
-        /// ```
-        /// use mdtensor::{tensor, CsrMatrix};
-        /// let a = CsrMatrix::<f64>::from_triplets([2, 2], &[0usize, 1, 1], &[0usize, 0, 1], &[2.0, 1.0, 4.0]); // [[2, 0], [1, 4]]
-        /// assert_eq!(a.solve(&tensor![2.0, 9.0]).to_vec(), [1.0, 2.0]);
-        /// ```
-        pub fn solve;
-    }
-
-    forms! {
         /// scipy's `sparse.linalg.factorized(A)`: the factor whose `solve` is the function
         /// scipy returns (a sparse LU, as [`Tensor::splu`]), to solve for many
         /// right-hand sides. For a Hermitian positive-definite matrix `cho_factor` is the

@@ -544,7 +544,9 @@ pub(super) mod tests {
             let mut want = vec![T::small(7); m * ldc];
             // SAFETY: the operands cover m × k and k × n; C has m rows of ldc ≥ n.
             unsafe { gemm_loop(Gemm { m, k, n, a: am, b: bm, c: want.as_mut_ptr(), ldc }) };
-            for threads in [1, 2, 3] {
+            // Under Miri two and three threads run the same claims and splits: three is kept.
+            let threads: &[usize] = if cfg!(miri) { &[1, 3] } else { &[1, 2, 3] };
+            for &threads in threads {
                 let mut got = vec![T::small(7); m * ldc];
                 // SAFETY: as above.
                 unsafe { kernel(Gemm { m, k, n, a: am, b: bm, c: got.as_mut_ptr(), ldc }, threads) };
