@@ -307,3 +307,32 @@ fn solve_takes_the_cholesky_or_the_lu_and_both_solve() {
     let wide = CsrMatrix::<f64>::from_triplets([2, 3], &[0usize], &[0usize], &[1.0]);
     assert!(matches!(wide.try_solve(&short), Err(LinalgError::Shape(_))));
 }
+
+#[test]
+fn sparse_solvers_take_matrix_right_hand_sides_as_dense_solve() {
+    // scipy's spsolve(A, B) with a 2-D B: one column per right-hand side, in B's extents.
+    let k = 6;
+    let n = k * k;
+    let (r, c, v) = laplacian(k);
+    let cols = 3;
+    let b = Tensor::<f64, ext![_, 3]>::from_fn([n, 3], |[i, j]| ((i * 3 + j) % 7) as f64 - 3.0);
+    let dense = Tensor::<f64, ext![_, _]>::from_fn([n, n], |[i, j]| {
+        r.iter().zip(&c).zip(&v).filter(|((&ri, &ci), _)| ri == i && ci == j).map(|(_, &x)| x).sum()
+    });
+    let want = dense.solve(&b);
+    let csr = CsrMatrix::<f64>::from_triplets([n, n], &r, &c, &v);
+    let csc = CscMatrix::<f64>::from_triplets([n, n], &r, &c, &v);
+    let results: [Tensor<f64, ext![_, 3]>; 5] =
+        [csr.solve(&b), csc.solve(&b), csr.spsolve(&b), csc.splu().solve(&b), csr.cho_factor().solve(&b)];
+    for x in results {
+        assert_eq!(x.shape(), [n, cols]);
+        assert!(x.iter().zip(want.iter()).all(|(x, y)| (x - y).abs() < 1e-10));
+    }
+    // A vector keeps its static length; a right-hand side of the wrong rows is `Err`.
+    let bv = Tensor::<f64, ext![36]>::from_fn(ext![36], |[i]| i as f64);
+    let xv: Tensor<f64, ext![36]> = csr.spsolve(&bv);
+    assert_eq!(xv.shape(), [36]);
+    let short = Tensor::<f64, ext![_, _]>::from_vec([3, 2], vec![1.0; 6]);
+    assert!(matches!(csr.try_solve(&short), Err(LinalgError::Shape(_))));
+    assert!(matches!(csr.splu().try_solve(&short), Err(LinalgError::Shape(_))));
+}

@@ -110,7 +110,7 @@
 //! | norms, condition | `matrix_norm(MatrixOrd)`, `cond` |
 //! | powers, exponential | `matrix_power` (negative through `inv`), `expm` |
 //! | triangular systems | `solve_triangular(b, lower, unit_diagonal)` |
-//! | sparse (CSR/CSC) | `splu` → `SparseLu::solve`, `refactor`; `spsolve`; `cg` |
+//! | sparse (CSR/CSC) | `solve` (Cholesky when Hermitian with a positive diagonal, else LU); `splu` → `SparseLu::solve`, `refactor`; `cho_factor` → `SparseCholesky`; `spsolve`; `cg`; vector or matrix right-hand sides |
 //! | band matrices | `BandMatrix::solve`, `factorize` (no feature needed) |
 //!
 //! ## Complex numbers

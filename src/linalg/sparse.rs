@@ -3,14 +3,14 @@
 //! scipy's `splu`/`factorized`), `spsolve`, and the conjugate-gradient iteration `cg` for
 //! Hermitian positive-definite systems.
 
-use super::dense::workspace;
+use super::dense::{solve_rhs, workspace};
 use super::scalar::LinalgScalar;
 use crate::error::{LinalgError, ShapeError};
 use crate::exec::forms::forms;
-use crate::extents::{Dim, Dyn};
+use crate::extents::{Dim, Dyn, RhsExtents};
 use crate::layout::Layout;
 use crate::storage::sparse::{Arrays, CompressedBase, Rank2, SparseOrder};
-use crate::storage::DenseStorage;
+use crate::storage::{DenseStorage, Heap};
 use crate::tensor::Tensor;
 use faer::dyn_stack::MemStack;
 use faer::sparse::linalg::lu::{factorize_symbolic_lu, LuRef, NumericLu, SymbolicLu};
@@ -88,37 +88,26 @@ impl<T: LinalgScalar> SparseLu<T> {
     }
 
     forms! {
-        /// The solution of `A x = b` for a vector `b`; `Err` when its length is not the
-        /// order. A numerically singular matrix gives infinite or NaN entries, as scipy's
+        /// The solution of `A x = b` for a vector `b` (`(N,)`) or the columns of a matrix
+        /// `b` (`(N, K)`), in `b`'s extents; `Err` when `b`'s rows differ from the order.
+        /// A numerically singular matrix gives infinite or NaN entries, as scipy's
         /// `spsolve` (a structurally singular one was already `Err` from `splu`).
-        pub fn try_solve[D: Dim, S2: Layout<(D,)>, St2: DenseStorage<T>](&self, b: &Tensor<T, (D,), S2, St2>)
-            -> Result<Tensor<T, (Dyn,)>, LinalgError>
-        where []
+        pub fn try_solve[E2, S2, St2](&self, b: &Tensor<T, E2, S2, St2>) -> Result<Tensor<T, E2>, LinalgError>
+        where [E2: RhsExtents, S2: Layout<E2>, St2: DenseStorage<T>]
         {
             let op = "splu solve";
-            let [len] = b.dims();
-            if len != self.n {
-                return Err(ShapeError::Incompatible {
-                    op,
-                    lhs: vec![self.n, self.n],
-                    rhs: vec![len],
-                    reason: format!("the right-hand side has {len} entries; the matrix's order is {}", self.n),
+            solve_rhs::<T, E2, S2, St2, Heap<T>>(op, self.n, b, |rhs| {
+                let par = faer::Par::Seq;
+                let mut mem = workspace(op, self.symbolic.solve_in_place_scratch::<T>(rhs.ncols(), par))?;
+                let stack = MemStack::new(&mut mem);
+                let lu = LuRef::new_unchecked(&self.symbolic, &self.lu);
+                if self.transposed {
+                    lu.solve_transpose_in_place_with_conj(faer::Conj::No, rhs, par, stack);
+                } else {
+                    lu.solve_in_place_with_conj(faer::Conj::No, rhs, par, stack);
                 }
-                .into());
-            }
-            let mut w = super::dense::buffer::<T>(op, len, 1)?;
-            w.iter_mut().zip(b.iter()).for_each(|(w, &x)| *w = x);
-            let rhs = super::dense::col_major_mut(&mut w, len, 1);
-            let par = faer::Par::Seq;
-            let mut mem = workspace(op, self.symbolic.solve_in_place_scratch::<T>(1, par))?;
-            let stack = MemStack::new(&mut mem);
-            let lu = LuRef::new_unchecked(&self.symbolic, &self.lu);
-            if self.transposed {
-                lu.solve_transpose_in_place_with_conj(faer::Conj::No, rhs, par, stack);
-            } else {
-                lu.solve_in_place_with_conj(faer::Conj::No, rhs, par, stack);
-            }
-            Tensor::try_from_vec([len], w).map_err(|(e, _)| LinalgError::Shape(e))
+                Ok(())
+            })
         }
         /// See [`SparseLu::try_solve`]; panics with its message.
         pub fn solve;
@@ -210,10 +199,10 @@ impl<T: LinalgScalar, E: Rank2, S: SparseOrder + Layout<E>, A: Arrays<T, usize>>
     }
 
     forms! {
-        /// scipy's `spsolve(A, b)` for a vector `b` (one [`Tensor::splu`] and one solve).
-        pub fn try_spsolve[D: Dim, S2: Layout<(D,)>, St2: DenseStorage<T>](&self, b: &Tensor<T, (D,), S2, St2>)
-            -> Result<Tensor<T, (Dyn,)>, LinalgError>
-        where []
+        /// scipy's `spsolve(A, b)` for a vector or a matrix `b` (one [`Tensor::splu`] and
+        /// one solve), in `b`'s extents.
+        pub fn try_spsolve[E2, S2, St2](&self, b: &Tensor<T, E2, S2, St2>) -> Result<Tensor<T, E2>, LinalgError>
+        where [E2: RhsExtents, S2: Layout<E2>, St2: DenseStorage<T>]
         {
             self.try_splu()?.try_solve(b)
         }

@@ -7,7 +7,7 @@
 use super::scalar::LinalgScalar;
 use crate::error::LinalgError;
 use crate::exec::forms::forms;
-use crate::extents::{Dim, Dyn};
+use crate::extents::RhsExtents;
 use crate::layout::Layout;
 use crate::storage::sparse::{Arrays, CompressedBase, Rank2, SparseOrder};
 use crate::storage::DenseStorage;
@@ -60,22 +60,18 @@ impl<T: LinalgScalar, E: Rank2, S: SparseOrder + Layout<E>, A: Arrays<T, usize>>
     Tensor<T, E, S, CompressedBase<T, usize, A>>
 {
     forms! {
-        /// `A x = b` for a vector `b`, the name dense matrices use: the sparse Cholesky
-        /// ([`Tensor::cho_factor`]) when `A` is Hermitian with a real positive diagonal and
-        /// turns out positive definite, the sparse LU ([`Tensor::spsolve`]) otherwise.
-        pub fn try_solve[D: Dim, S2: Layout<(D,)>, St2: DenseStorage<T>](&self, b: &Tensor<T, (D,), S2, St2>)
-            -> Result<Tensor<T, (Dyn,)>, LinalgError>
-        where []
+        /// `A x = b` for a vector `b` (`(N,)`) or a matrix `b` (`(N, K)`), in `b`'s extents,
+        /// the name dense matrices use: the sparse Cholesky ([`Tensor::cho_factor`]) when
+        /// `A` is Hermitian with a real positive diagonal and turns out positive definite,
+        /// the sparse LU ([`Tensor::spsolve`]) otherwise.
+        pub fn try_solve[E2, S2, St2](&self, b: &Tensor<T, E2, S2, St2>) -> Result<Tensor<T, E2>, LinalgError>
+        where [E2: RhsExtents, S2: Layout<E2>, St2: DenseStorage<T>]
         {
             let [m, n] = self.dims();
             super::dense::square("solve", m, n)?;
             if maybe_positive_definite(self.indptr(), self.indices(), self.values()) == Some(true) {
                 match self.try_cho_factor() {
-                    Ok(f) => {
-                        let x = f.try_solve(b)?;
-                        let [len] = x.dims();
-                        return Tensor::try_from_vec([len], x.into_vec()).map_err(|(e, _)| LinalgError::Shape(e));
-                    }
+                    Ok(f) => return f.try_solve(b),
                     Err(LinalgError::NotPositiveDefinite { .. }) => {}
                     Err(e) => return Err(e),
                 }
@@ -86,7 +82,7 @@ impl<T: LinalgScalar, E: Rank2, S: SparseOrder + Layout<E>, A: Arrays<T, usize>>
         /// `try_solve` when `A` is not square, `b`'s length is not its order, or it is
         /// structurally singular. A Hermitian matrix with a positive diagonal is tried with
         /// the sparse Cholesky first (as MATLAB's backslash), anything else goes through
-        /// the sparse LU (as scipy's `spsolve`).
+        /// the sparse LU (as scipy's `spsolve`). A matrix `b` is solved column by column.
         ///
         /// ```
         /// use mdtensor::{tensor, CsrMatrix};
