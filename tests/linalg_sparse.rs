@@ -248,6 +248,19 @@ fn cho_factor_of_a_complex_hermitian_matrix() {
     ] {
         assert!(y.iter().zip(x.iter()).all(|(y, x)| (y - x).norm() < 1e-12), "{:?} {:?}", y.to_vec(), x.to_vec());
     }
+    // `solve` takes the Cholesky here (CSR: the conjugated factor), and a matrix of
+    // right-hand sides column by column.
+    let bm = Tensor::<C, ext![_, _]>::from_fn([3, 2], |[i, j]| C::new(i as f64 - j as f64, (i * j) as f64 + 0.5));
+    let want = Tensor::<C, ext![_, _]>::from_fn([3, 3], |[i, j]| {
+        r.iter().zip(&c).zip(&v).find(|((&ri, &ci), _)| ri == i && ci == j).map_or(C::new(0.0, 0.0), |(_, &x)| x)
+    })
+    .solve(&bm);
+    for y in [
+        CsrMatrix::<C>::from_triplets([3, 3], &r, &c, &v).solve(&bm),
+        CscMatrix::<C>::from_triplets([3, 3], &r, &c, &v).solve(&bm),
+    ] {
+        assert!(y.iter().zip(want.iter()).all(|(y, x)| (y - x).norm() < 1e-12), "{:?} {:?}", y.to_vec(), want.to_vec());
+    }
 }
 
 #[test]
@@ -270,8 +283,22 @@ fn cho_factor_hostile_inputs() {
     let short = Tensor::<f64, ext![_]>::from_vec([3], vec![1.0; 3]);
     assert!(matches!(eye.try_solve(&short), Err(LinalgError::Shape(_))));
     // The empty matrix factors, and solves the empty system.
-    let empty = CsrMatrix::<f64>::from_triplets([0, 0], &[] as &[usize], &[] as &[usize], &[]).cho_factor();
-    assert_eq!(empty.solve(&Tensor::<f64, ext![_]>::from_vec([0], vec![])).shape(), vec![0]);
+    let empty_matrix = CsrMatrix::<f64>::from_triplets([0, 0], &[] as &[usize], &[] as &[usize], &[]);
+    let none = Tensor::<f64, ext![_]>::from_vec([0], vec![]);
+    assert_eq!(empty_matrix.cho_factor().solve(&none).shape(), vec![0]);
+    assert_eq!(empty_matrix.solve(&none).shape(), vec![0]);
+    // Through `solve`: an infinite diagonal passes the test and fails the Cholesky, so the
+    // LU answers (with inf/NaN, as scipy's); a NaN goes to the LU at once. Never a panic.
+    let b = Tensor::<f64, ext![_]>::from_vec([2], vec![1.0, 1.0]);
+    let inf = CsrMatrix::<f64>::from_triplets(
+        [2, 2],
+        &[0usize, 0, 1, 1],
+        &[0usize, 1, 0, 1],
+        &[f64::INFINITY, 1.0, 1.0, 2.0],
+    );
+    assert!(inf.try_solve(&b).is_ok());
+    assert!(nan.try_solve(&b).is_ok());
+    assert!(indef.try_solve(&b).unwrap().iter().all(|x| (x - 1.0 / 3.0).abs() < 1e-15));
 }
 
 #[test]

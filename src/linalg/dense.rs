@@ -3,7 +3,7 @@
 //! and workspaces, the thread rule, and results written into the crate's storages.
 
 use super::scalar::LinalgScalar;
-use super::tiles::{copy_tiled, TILE};
+use super::tiles::copy_tiled;
 use crate::alloc::AlignedBuf;
 use crate::error::{LinalgError, ShapeError};
 use crate::exec::par::{Par, Work, PAR_MULTIPLY_ADDS};
@@ -142,29 +142,18 @@ pub(crate) fn build<T, E: Extents, St: OwnedStorage<T>>(
 }
 
 /// A row-major tensor of extents `ext` (an `m × n` matrix, in the storage `St`) holding
-/// `src`, copied in tiles ([`copy_tiled`]); with `lower`, its lower triangle and zeros
-/// above it.
+/// `src`, copied in tiles ([`copy_tiled`]).
 pub(crate) fn build_copy<T: LinalgScalar, E: Extents, St: OwnedStorage<T>>(
     op: &'static str,
     ext: E,
     src: MatRef<'_, T>,
-    lower: bool,
 ) -> Result<Tensor<T, E, RowMajor, St>, ShapeError> {
     let (m, n) = (src.nrows(), src.ncols());
     let mut t = build(op, ext, |_| T::zero())?;
     let Some(w) = t.as_slice_mut().filter(|w| Some(w.len()) == m.checked_mul(n)) else {
         return Err(ShapeError::InvalidArgument { op, reason: format!("the result cannot hold a {m}×{n} matrix") });
     };
-    copy_tiled(MatMut::from_row_major_slice_mut(w, m, n), src, lower);
-    if lower && n > 0 {
-        // Tiles that cross the diagonal brought elements from above it.
-        for (i, row) in w.chunks_exact_mut(n).enumerate() {
-            let end = n.min((i / TILE + 1) * TILE);
-            if i + 1 < end {
-                row[i + 1..end].fill(T::zero());
-            }
-        }
-    }
+    copy_tiled(MatMut::from_row_major_slice_mut(w, m, n), src, false);
     Ok(t)
 }
 

@@ -146,7 +146,7 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
                 T::one(),
                 faer_par_work(Par::Auto, n.saturating_mul(m).saturating_mul(k)),
             );
-            Ok(build_copy(op, extents(op, &[n, m])?, col_major(&p, n, m), false)?)
+            Ok(build_copy(op, extents(op, &[n, m])?, col_major(&p, n, m))?)
         }
         /// numpy's `linalg.pinv`.
         ///
@@ -285,7 +285,7 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
                         return Ok(T::Re::infinity());
                     }
                     let w = lu.inverse("cond", Par::Auto)?;
-                    let inv = build_copy::<T, (Dyn, Dyn), Heap<T>>("cond", extents("cond", &[n, n])?, col_major(&w, n, n), false)?;
+                    let inv = build_copy::<T, (Dyn, Dyn), Heap<T>>("cond", extents("cond", &[n, n])?, col_major(&w, n, n))?;
                     Ok(self.try_matrix_norm(ord)? * inv.try_matrix_norm(ord)?)
                 }
             }
@@ -330,7 +330,7 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
                     base = mul("matrix_power", &base, &base, n, par)?;
                 }
             }
-            Ok(build_copy("matrix_power", *self.extents(), col_major(&result, n, n), false)?)
+            Ok(build_copy("matrix_power", *self.extents(), col_major(&result, n, n))?)
         }
         /// See [`Tensor::matrix_power`].
         pub fn try_matrix_power;
@@ -401,7 +401,7 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
             let n = square("expm", m, n)?;
             let a = owned_copy("expm", mat_ref(self))?;
             let x = expm_cm(&a, n, par)?;
-            Ok(build_copy("expm", *self.extents(), col_major(&x, n, n), false)?)
+            Ok(build_copy("expm", *self.extents(), col_major(&x, n, n))?)
         }
         /// See [`Tensor::expm`].
         pub fn try_expm;

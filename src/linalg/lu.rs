@@ -198,7 +198,7 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
             }
             let lu = LuFactor::new("inv", mat_ref(self), par)?.nonsingular("inv")?;
             debug_assert_eq!(lu.order(), n);
-            Ok(build_copy("inv", *self.extents(), col_major(&lu.inverse("inv", par)?, n, n), false)?)
+            Ok(build_copy("inv", *self.extents(), col_major(&lu.inverse("inv", par)?, n, n))?)
         }
         /// See [`Tensor::inv`].
         pub fn try_inv;

@@ -20,8 +20,11 @@ pub(crate) fn copy_tiled<T: LinalgScalar>(mut dst: MatMut<'_, T>, src: MatRef<'_
         dst.copy_from(src);
         return;
     }
+    if !lower && src.row_stride() == 1 && dst.col_stride() == 1 {
+        // Columns into rows: rows into columns of the two transposes.
+        return copy_tiled(dst.transpose_mut(), src.transpose(), false);
+    }
     let rows_to_cols = src.col_stride() == 1 && dst.row_stride() == 1;
-    let cols_to_rows = src.row_stride() == 1 && dst.col_stride() == 1;
     let mut tile = [[T::zero(); TILE]; TILE];
     for j in (0..n).step_by(TILE) {
         let bn = TILE.min(n - j);
@@ -39,19 +42,6 @@ pub(crate) fn copy_tiled<T: LinalgScalar>(mut dst: MatMut<'_, T>, src: MatRef<'_
                 for (c, t) in tile.iter().enumerate().take(bn) {
                     if let Some(col) = dst.as_mut().col_mut(j + c).try_as_col_major_mut() {
                         col.as_slice_mut()[i..i + bm].copy_from_slice(&t[..bm]);
-                    }
-                }
-            } else if cols_to_rows {
-                // Columns of `src` in, rows of `dst` out.
-                for c in 0..bn {
-                    let col = src.col(j + c).try_as_col_major().map(|x| x.as_slice()).unwrap_or_default();
-                    for (r, &x) in col[i..i + bm].iter().enumerate() {
-                        tile[r][c] = x;
-                    }
-                }
-                for (r, t) in tile.iter().enumerate().take(bm) {
-                    if let Some(row) = dst.as_mut().row_mut(i + r).try_as_row_major_mut() {
-                        row.as_slice_mut()[j..j + bn].copy_from_slice(&t[..bn]);
                     }
                 }
             } else {
