@@ -402,13 +402,22 @@ fn halos_and_a_stencil(w: &Comm, d: &mut Draw) -> Result<(), String> {
         let href = Tensor::<f64, ext![_, _]>::from_fn([m, n], |[i, j]| step(&|a, b| host[[a, b]], i, j));
         check(next.all_gather().map_err(e2s)? == href, || "stencil step".into())?;
     }
-    // A halo wider than a block: the same Err everywhere.
-    let u = DTensor::<f64, ext![_, _], Shard<0>>::zeros(w, [2 * w.size(), 3]).map_err(e2s)?;
-    match (w.size(), u.update_halos(3)) {
-        (1, Ok(_)) => Ok(()),
-        (_, Err(DistError::HaloTooWide { .. })) => Ok(()),
-        (_, r) => Err(format!("a too-wide halo gave {:?}", r.map(|h| h.rows))),
-    }
+    // A halo wider than a block takes the rest from the rank beyond it (two-row blocks,
+    // a width of three).
+    let m = 2 * w.size();
+    let u = DTensor::<f64, ext![_, _], Shard<0>>::from_fn(w, [m, 3], |[i, j]| f(i, j)).map_err(e2s)?;
+    let h = u.update_halos(3).map_err(e2s)?;
+    let own = u.block()[0].clone();
+    check(h.rows == (own.start.saturating_sub(3)..(own.end + 3).min(m)), || format!("wide halo rows {:?}", h.rows))?;
+    let expect: Vec<f64> = h.rows.clone().flat_map(|i| (0..3).map(move |j| f(i, j))).collect();
+    check(h.data.to_vec() == expect, || format!("a halo of width 3 over blocks of 2 rows: {:?}", h.data.to_vec()))?;
+    // One row on every number of ranks: the ranks without rows still get the row above.
+    let u = DTensor::<f64, ext![_, _], Shard<0>>::from_fn(w, [1, 2], |[i, j]| f(i, j)).map_err(e2s)?;
+    let h = u.update_halos(1).map_err(e2s)?;
+    let own = u.block()[0].clone();
+    check(h.rows == (own.start.saturating_sub(1)..(own.end + 1).min(1)), || format!("one-row halo rows {:?}", h.rows))?;
+    let expect: Vec<f64> = h.rows.clone().flat_map(|i| (0..2).map(move |j| f(i, j))).collect();
+    check(h.data.to_vec() == expect, || format!("a one-row halo: {:?}", h.data.to_vec()))
 }
 
 /// Whether `h`'s padded block holds `host`'s rows where they exist and `outside` in the

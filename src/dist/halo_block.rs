@@ -11,7 +11,7 @@ use super::comm::{agree_on, to_count, Comm, Mesh};
 use super::halo_plan::{plan, Side};
 use super::placement::Shard;
 use super::tensor::{fingerprint_of, DTensor, DistElem};
-use crate::alloc::{try_vec_filled, try_vec_with_capacity};
+use crate::alloc::try_vec_with_capacity;
 use crate::error::{checked_numel, DistError, ShapeError};
 use crate::exec::forms::forms;
 use crate::extents::{BroadcastTo, Extents};
@@ -41,7 +41,7 @@ fn buffer_mut<T, D: Extents>(t: &mut Tensor<T, D>) -> &mut [T] {
 
 /// One message of an exchange, in elements of the padded buffer.
 #[derive(Clone, Debug)]
-struct Message {
+pub(super) struct Message {
     peer: i32,
     tag: i32,
     send: bool,
@@ -175,44 +175,8 @@ impl<T: DistElem, E: Extents> HaloBlock<T, E> {
     /// ```
     pub fn new(u: &DTensor<T, E, Shard<0>>, width: usize) -> Result<Self, DistError> {
         let op = "HaloBlock::new";
+        let (data, row, messages) = ghosted(op, u, width, [width, width])?;
         let comm = u.mesh().clone();
-        let dims = u.dims();
-        let dims = dims.as_ref();
-        let own = u.block()[0].clone();
-        // Every check and the allocation come before the agreement: after it, every
-        // rank goes on to exchange, and one that stopped would leave the others waiting.
-        let built = || -> Result<(Tensor<T, E::Dynamic>, usize, Vec<Message>), DistError> {
-            let row = checked_numel(op, &dims[1..], core::mem::size_of::<T>())?;
-            let rows = width
-                .checked_mul(2)
-                .and_then(|g| g.checked_add(own.len()))
-                .ok_or(DistError::CountOverflow { op, count: usize::MAX })?;
-            let mut padded = dims.to_vec();
-            padded[0] = rows;
-            let n = checked_numel(op, &padded, core::mem::size_of::<T>())?;
-            // The padded row of global row `g` (one of the owned rows or their ghosts).
-            let at = |g: usize| if g < own.start { width - (own.start - g) } else { width + (g - own.start) };
-            let mut messages = Vec::new();
-            for t in plan(dims[0], comm.size(), comm.rank(), width) {
-                let count = t.rows.len() * row; // at most n
-                if count == 0 {
-                    continue;
-                }
-                to_count(op, count)?;
-                let tag = match t.side {
-                    Side::Top => FILLS_TOP,
-                    Side::Bottom => FILLS_BOTTOM,
-                };
-                let span = at(t.rows.start) * row..at(t.rows.end) * row;
-                messages.push(Message { peer: to_count(op, t.peer)?, tag, send: t.send, elems: span });
-            }
-            let mut v = try_vec_filled(op, n, T::default())?;
-            v[width * row..(width + own.len()) * row].copy_from_slice(u.data());
-            let data = Tensor::try_from_vec(E::Dynamic::from_dims(&padded)?, v)?;
-            Ok((data, row, messages))
-        };
-        let key = u.fingerprint(op).usizes(&[width]).finish();
-        let (data, row, messages) = agree_on(&comm, op, key, built())?;
         let mut h = HaloBlock {
             global: u.extents().clone(),
             mesh: comm,
@@ -260,12 +224,7 @@ impl<T: DistElem, E: Extents> HaloBlock<T, E> {
     /// Posts every planned message and waits for them all.
     fn post(&mut self) {
         let HaloBlock { mesh, data, messages, width, row, block, .. } = self;
-        let (lo, hi) = (*width * *row, (*width + block[0].len()) * *row);
-        let buf = buffer_mut(data);
-        let (top, rest) = buf.split_at_mut(lo);
-        let (own, bottom) = rest.split_at_mut(hi - lo);
-        let comm = mesh.raw();
-        mpi::request::scope(|scope| post_from(scope, comm, &messages[..], (top, 0), (bottom, hi), (own, lo)));
+        post(mesh, data, messages, *width * *row..(*width + block[0].len()) * *row);
     }
 
     /// Writes a stencil of `from` into this block's owned rows, in one fused pass: `f`
@@ -391,6 +350,75 @@ impl<T: DistElem, E: Extents> HaloBlock<T, E> {
         v.extend_from_slice(&buffer(&self.data)[part]);
         DTensor::from_parts(self.global.clone(), self.block.clone(), self.mesh.clone(), v)
     }
+}
+
+/// `u`'s block with `kept` ghost rows above and below it (`[width, width]` for a
+/// [`HaloBlock`]; only the rows inside the tensor for `update_halos`), its row length,
+/// and the messages that fill the ghost rows, after the agreement every rank makes
+/// (collective). Every check and the allocation come before the agreement: after it,
+/// every rank goes on to exchange, and one that stopped would leave the others waiting.
+#[allow(clippy::type_complexity)] // the three parts
+pub(super) fn ghosted<T: DistElem, E: Extents>(
+    op: &'static str,
+    u: &DTensor<T, E, Shard<0>>,
+    width: usize,
+    [above, below]: [usize; 2],
+) -> Result<(Tensor<T, E::Dynamic>, usize, Vec<Message>), DistError> {
+    let comm = u.mesh();
+    let dims = u.dims();
+    let dims = dims.as_ref();
+    let own = u.block()[0].clone();
+    let built = || -> Result<(Tensor<T, E::Dynamic>, usize, Vec<Message>), DistError> {
+        let row = checked_numel(op, &dims[1..], core::mem::size_of::<T>())?;
+        let rows = above
+            .checked_add(below)
+            .and_then(|g| g.checked_add(own.len()))
+            .ok_or(DistError::CountOverflow { op, count: usize::MAX })?;
+        let mut padded = dims.to_vec();
+        padded[0] = rows;
+        let n = checked_numel(op, &padded, core::mem::size_of::<T>())?;
+        // The buffer row of global row `g` (one of the owned rows or their ghosts).
+        let at = |g: usize| g + above - own.start;
+        let mut messages = Vec::new();
+        for t in plan(dims[0], comm.size(), comm.rank(), width) {
+            let count = t.rows.len() * row; // at most n
+            if count == 0 {
+                continue;
+            }
+            to_count(op, count)?;
+            let tag = match t.side {
+                Side::Top => FILLS_TOP,
+                Side::Bottom => FILLS_BOTTOM,
+            };
+            let span = at(t.rows.start) * row..at(t.rows.end) * row;
+            messages.push(Message { peer: to_count(op, t.peer)?, tag, send: t.send, elems: span });
+        }
+        // Ghost rows zeroed, the owned rows copied (not zeroed first: they are the bulk).
+        let mut v = try_vec_with_capacity(op, n)?;
+        v.resize(above * row, T::default());
+        v.extend_from_slice(u.data());
+        v.resize(n, T::default());
+        let data = Tensor::try_from_vec(E::Dynamic::from_dims(&padded)?, v)?;
+        Ok((data, row, messages))
+    };
+    let key = u.fingerprint(op).usizes(&[width]).finish();
+    agree_on(comm, op, key, built())
+}
+
+/// Posts `messages` on `data`, whose elements `own` are the owned rows, and waits for
+/// them all.
+pub(super) fn post<T: DistElem, D: Extents>(
+    mesh: &Comm,
+    data: &mut Tensor<T, D>,
+    messages: &[Message],
+    own: Range<usize>,
+) {
+    let (lo, hi) = (own.start, own.end);
+    let buf = buffer_mut(data);
+    let (top, rest) = buf.split_at_mut(lo);
+    let (own, bottom) = rest.split_at_mut(hi - lo);
+    let comm = mesh.raw();
+    mpi::request::scope(|scope| post_from(scope, comm, messages, (top, 0), (bottom, hi), (own, lo)));
 }
 
 /// Posts `messages` one per call frame (each frame holds its request, so an exchange

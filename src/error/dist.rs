@@ -56,14 +56,6 @@ pub enum DistError {
         /// The extents supplied.
         found: Vec<usize>,
     },
-    /// A halo is wider than a neighbour's block, so it would need data from a rank that
-    /// is not a neighbour.
-    HaloTooWide {
-        /// The halo width asked for.
-        width: usize,
-        /// The smallest block along the sharded axis.
-        smallest_block: usize,
-    },
     /// A root rank number is not a rank of the communicator.
     BadRoot {
         /// The operation.
@@ -116,11 +108,6 @@ impl fmt::Display for DistError {
             DistError::LocalShape { op, rank, expected, found } => write!(
                 f,
                 "{op}: rank {rank}'s local block has extents {found:?} but its placement gives it {expected:?}"
-            ),
-            DistError::HaloTooWide { width, smallest_block } => write!(
-                f,
-                "update_halos: a halo of width {width} is wider than the smallest block ({smallest_block} rows \
-                 along the sharded axis); use width <= {smallest_block} or fewer ranks"
             ),
             DistError::BadRoot { op, root, ranks } => {
                 write!(f, "{op}: root {root} is not a rank (the communicator has {ranks} ranks)")
