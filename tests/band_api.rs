@@ -152,6 +152,36 @@ fn solve_checks_shapes() {
 }
 
 #[test]
+fn solve_takes_matrix_right_hand_sides_as_dense_solve() {
+    // A tridiagonal 5×5 with pivoting (small diagonal), three right-hand sides at once,
+    // against the vector solves one column at a time.
+    let dense = Tensor::<f64, ext![_, _]>::from_fn([5, 5], |[i, j]| match i.abs_diff(j) {
+        0 => 0.5 + i as f64,
+        1 => 2.0 + (i + j) as f64 * 0.25,
+        _ => 0.0,
+    });
+    let a = BandMatrix::<f64>::from_dense(&dense, 1, 1);
+    let b = Tensor::<f64, ext![_, 3]>::from_fn([5, 3], |[i, j]| (i * 3 + j) as f64 - 4.0);
+    let x = a.solve(&b);
+    assert_eq!(x.shape(), [5, 3]);
+    for c in 0..3 {
+        let col = Tensor::<f64, ext![_]>::from_fn([5], |[i]| b[[i, c]]);
+        let xc = a.solve(&col);
+        assert!((0..5).all(|i| (x[[i, c]] - xc[[i]]).abs() < 1e-12));
+        // The residual of the dense product.
+        assert!((0..5).all(|i| ((0..5).map(|j| dense[[i, j]] * x[[j, c]]).sum::<f64>() - b[[i, c]]).abs() < 1e-10));
+    }
+    // A transposed (column-major) right-hand side, a DynRank one, and the errors.
+    let bt = Tensor::<f64, ext![_, _]>::from_fn([3, 5], |[j, i]| b[[i, j]]);
+    assert_eq!(a.solve(&bt.t()).to_vec(), x.to_vec());
+    assert_eq!(a.solve(&b.clone().into_dyn()).to_vec(), x.to_vec());
+    let cube = Tensor::<f64, mdtensor::DynRank>::zeros(&[5, 1, 1][..]);
+    assert!(matches!(a.try_solve(&cube), Err(BandError::Shape(ShapeError::Incompatible { .. }))));
+    let short = Tensor::<f64, ext![_, _]>::zeros([4, 2]);
+    assert!(matches!(a.try_solve(&short), Err(BandError::DimensionMismatch { expected: 5, found: 4, .. })));
+}
+
+#[test]
 fn triplets_outside_are_errors() {
     let err = BandMatrix::<i32>::try_from_triplets([3, 3], 1, 0, &[(0, 0, 1), (0, 2, 0)]).expect_err("an error");
     assert_eq!(err, BandError::OutsideBand { op: "from_triplets", row: 0, col: 2, kl: 1, ku: 0 });

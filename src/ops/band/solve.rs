@@ -8,7 +8,7 @@
 //! (LAPACK's `INFO > 0`).
 
 use crate::exec::forms::forms;
-use crate::extents::{BandSolveDim, Dim};
+use crate::extents::{BandSolveDim, Dim, RhsExtents};
 use crate::layout::{ColMajor, Layout};
 use crate::storage::{Band, BandError, DenseStorage};
 use crate::tensor::Tensor;
@@ -57,12 +57,13 @@ impl<T: Float, M: Dim, N: Dim> Tensor<T, (M, N), ColMajor, Band<T>> {
         Ok(lu)
     }
     forms! {
-        /// The solution `x` of `A x = b`; `Err` when `A` is not square, `b`'s length is not
-        /// `A`'s order, or `A` is singular. Factorizes on every call: to solve for several
-        /// right-hand sides, keep the [`BandLu`] from [`Tensor::factorize`].
-        pub fn try_solve[D: Dim, S2: Layout<(D,)>, St2: DenseStorage<T>](&self, b: &Tensor<T, (D,), S2, St2>)
-            -> Result<Tensor<T, (D,)>, BandError>
-        where [M: BandSolveDim<N> + BandSolveDim<D>]
+        /// The solution `x` of `A x = b` for a vector `b` (`(N,)`) or the columns of a
+        /// matrix `b` (`(N, K)`), in `b`'s extents (as the dense and sparse `solve`); `Err`
+        /// when `A` is not square, `b`'s rows are not `A`'s order, or `A` is singular.
+        /// Factorizes on every call: to solve for several right-hand sides over time, keep
+        /// the [`BandLu`] from [`Tensor::factorize`].
+        pub fn try_solve[E2, S2, St2](&self, b: &Tensor<T, E2, S2, St2>) -> Result<Tensor<T, E2>, BandError>
+        where [E2: RhsExtents, M: BandSolveDim<N> + BandSolveDim<E2::Rows>, S2: Layout<E2>, St2: DenseStorage<T>]
         {
             let lu = self.factorize()?;
             lu.solve(b)
@@ -186,14 +187,52 @@ impl<T: Float> BandLu<T> {
         }
         Ok(())
     }
-    /// The solution of `A x = b` as a new vector; `Err` when `b`'s length is not the
-    /// order of the matrix.
-    pub fn solve<D: Dim, S2: Layout<(D,)>, St2: DenseStorage<T>>(
+    /// The solution of `A x = b` for a vector `b` or the columns of a matrix `b`, in `b`'s
+    /// extents; `Err` when `b`'s rows are not the order of the matrix or `b` is neither a
+    /// vector nor a matrix (a `DynRank` `b` of another rank).
+    ///
+    /// ```
+    /// use mdtensor::{tensor, BandMatrix};
+    /// let lu = BandMatrix::<f64>::from_dense(&tensor![[2.0, 1.0], [1.0, 2.0]], 1, 1).factorize().unwrap();
+    /// let x = lu.solve(&tensor![[3.0, 1.0], [3.0, -1.0]]).unwrap();
+    /// assert_eq!(x.to_vec(), [1.0, 1.0, 1.0, -1.0]);
+    /// ```
+    pub fn solve<E2: RhsExtents, S2: Layout<E2>, St2: DenseStorage<T>>(
         &self,
-        b: &Tensor<T, (D,), S2, St2>,
-    ) -> Result<Tensor<T, (D,)>, BandError> {
+        b: &Tensor<T, E2, S2, St2>,
+    ) -> Result<Tensor<T, E2>, BandError> {
+        let n = self.n;
+        let dims = b.shape();
+        let (rows, k) = match dims[..] {
+            [r] => (r, 1),
+            [r, k] => (r, k),
+            _ => {
+                return Err(BandError::Shape(crate::ShapeError::Incompatible {
+                    op: "solve",
+                    lhs: vec![n, n],
+                    rhs: dims.clone(),
+                    reason: format!(
+                        "the right-hand side must be a vector or a matrix (rank 1 or 2); it has rank {}",
+                        dims.len()
+                    ),
+                }));
+            }
+        };
+        if rows != n {
+            return Err(BandError::DimensionMismatch { op: "solve", rows: n, cols: n, expected: n, found: rows });
+        }
         let mut x = b.to_vec_op("solve").map_err(BandError::Shape)?;
-        self.solve_in_place(&mut x)?;
-        Tensor::try_from_vec(b.extents, x).map_err(|(e, _)| BandError::Shape(e))
+        if k == 1 {
+            self.solve_in_place(&mut x)?;
+        } else {
+            // Column by column through one scratch column (`x` is row-major).
+            let mut col = crate::alloc::try_vec_filled("solve", n, T::zero())?;
+            for c in 0..k {
+                col.iter_mut().enumerate().for_each(|(i, v)| *v = x[i * k + c]);
+                self.solve_in_place(&mut col)?;
+                col.iter().enumerate().for_each(|(i, &v)| x[i * k + c] = v);
+            }
+        }
+        Tensor::try_from_vec(b.extents().clone(), x).map_err(|(e, _)| BandError::Shape(e))
     }
 }
