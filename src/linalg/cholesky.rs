@@ -2,7 +2,9 @@
 //! [`ChoFactor`] (scipy's `cho_factor`/`cho_solve`).
 
 use super::dense::LinalgStorage;
-use super::dense::{build, col_major, col_major_mut, faer_par, mat_ref, owned_copy, solve_rhs, square, workspace};
+use super::dense::{
+    build_matrix, col_major, col_major_mut, faer_par, mat_ref, owned_copy, solve_rhs, square, workspace,
+};
 use super::scalar::LinalgScalar;
 use super::tiles::{copy_tiled, lower_from_upper};
 use crate::alloc::AlignedBuf;
@@ -123,14 +125,12 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
             // transposed, faer factors it there, and one pass moves the factor across the
             // diagonal (no second buffer, no second copy).
             let op = "cholesky";
-            let mut l = build::<T, _, <St as ResultStorage<T, (M, N)>>::Out>(op, *self.extents(), |_| T::zero())?;
-            let Some(w) = l.as_slice_mut().filter(|w| Some(w.len()) == n.checked_mul(n)) else {
-                return Err(ShapeError::InvalidArgument { op, reason: format!("the result cannot hold a {n}×{n} matrix") }.into());
-            };
-            copy_tiled(col_major_mut(w, n, n), mat_ref(self), true);
-            factor_in_place(op, col_major_mut(w, n, n), par)?;
-            lower_from_upper(w, n);
-            Ok(l)
+            build_matrix(op, *self.extents(), [n, n], |w| {
+                copy_tiled(col_major_mut(w, n, n), mat_ref(self), true);
+                factor_in_place(op, col_major_mut(w, n, n), par)?;
+                lower_from_upper(w, n);
+                Ok(())
+            })
         }
         /// See [`Tensor::cholesky`].
         pub fn try_cholesky;

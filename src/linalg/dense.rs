@@ -141,6 +141,24 @@ pub(crate) fn build<T, E: Extents, St: OwnedStorage<T>>(
     Ok(unsafe { Tensor::from_parts_unchecked(storage, ext, ()) })
 }
 
+/// A row-major tensor of extents `ext` (an `m × n` matrix, in the storage `St`), zeroed,
+/// then written by `fill` through its elements in row-major order.
+pub(crate) fn build_matrix<T: LinalgScalar, E: Extents, St: OwnedStorage<T>, Er: From<ShapeError>>(
+    op: &'static str,
+    ext: E,
+    [m, n]: [usize; 2],
+    fill: impl FnOnce(&mut [T]) -> Result<(), Er>,
+) -> Result<Tensor<T, E, RowMajor, St>, Er> {
+    let mut t = build(op, ext, |_| T::zero())?;
+    let Some(w) = t.as_slice_mut().filter(|w| Some(w.len()) == m.checked_mul(n)) else {
+        return Err(
+            ShapeError::InvalidArgument { op, reason: format!("the result cannot hold a {m}×{n} matrix") }.into()
+        );
+    };
+    fill(w)?;
+    Ok(t)
+}
+
 /// A row-major tensor of extents `ext` (an `m × n` matrix, in the storage `St`) holding
 /// `src`, copied in tiles ([`copy_tiled`]).
 pub(crate) fn build_copy<T: LinalgScalar, E: Extents, St: OwnedStorage<T>>(
@@ -149,12 +167,10 @@ pub(crate) fn build_copy<T: LinalgScalar, E: Extents, St: OwnedStorage<T>>(
     src: MatRef<'_, T>,
 ) -> Result<Tensor<T, E, RowMajor, St>, ShapeError> {
     let (m, n) = (src.nrows(), src.ncols());
-    let mut t = build(op, ext, |_| T::zero())?;
-    let Some(w) = t.as_slice_mut().filter(|w| Some(w.len()) == m.checked_mul(n)) else {
-        return Err(ShapeError::InvalidArgument { op, reason: format!("the result cannot hold a {m}×{n} matrix") });
-    };
-    copy_tiled(MatMut::from_row_major_slice_mut(w, m, n), src, false);
-    Ok(t)
+    build_matrix(op, ext, [m, n], |w| {
+        copy_tiled(MatMut::from_row_major_slice_mut(w, m, n), src, false);
+        Ok(())
+    })
 }
 
 /// Extents of type `E` from run-time dims, with `op` in the error.
