@@ -338,8 +338,8 @@ fn products(w: &Comm, d: &mut Draw) -> Result<(), String> {
             check(all_close(&got, &expect), || format!("SUMMA {m}x{k}x{n} on {:?}", g.shape()))?;
         }
     }
-    // An inner axis too long for one panel (past SUMMA's 64 MiB budget for whole panels):
-    // panels cut at the block edges and at the budget's width, summed in turn.
+    // An inner axis wider than SUMMA's panel budget allows: panels cut at the block edges
+    // and at the budget's width, each added into C in turn.
     let (m, k, n) = (3, 1_700_003, 2 + d.dim() % 3);
     let x = Tensor::<f64, ext![_, _]>::from_fn([m, k], |[i, j]| ((i * 7 + j) % 11) as f64 - 5.0);
     let y = Tensor::<f64, ext![_, _]>::from_fn([k, n], |[i, j]| ((i * 3 + j) % 5) as f64 - 2.0);

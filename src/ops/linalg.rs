@@ -90,7 +90,21 @@ unsafe fn batched_gemm<T: GemmElem>(d: &MatMulDims, a: &Operand<T>, b: &Operand<
             // SAFETY: batch `bi` of A and B is inside each operand (caller's contract,
             // batch strides 0 where broadcast); C's block `bi` holds m×n elements, and
             // blocks are disjoint across tasks.
-            unsafe { gemm(Gemm { m, k, n, a: at(a, &idx), b: at(b, &idx), c: c.get().add(bi * block), ldc: n }, par) };
+            unsafe {
+                gemm(
+                    Gemm {
+                        m,
+                        k,
+                        n,
+                        a: at(a, &idx),
+                        b: at(b, &idx),
+                        c: c.get().add(bi * block),
+                        ldc: n,
+                        accumulate: false,
+                    },
+                    par,
+                )
+            };
         }
     };
     if across {
@@ -133,7 +147,7 @@ enum Plan<T> {
 #[inline(never)]
 unsafe fn gemm_shared<T: GemmElem>(m: usize, k: usize, n: usize, a: MatRef<T>, b: MatRef<T>, c: *mut T, par: Par) {
     // SAFETY: forwarded contract.
-    unsafe { gemm(Gemm { m, k, n, a, b, c, ldc: n }, par) }
+    unsafe { gemm(Gemm { m, k, n, a, b, c, ldc: n, accumulate: false }, par) }
 }
 
 impl<T: GemmElem> Plan<T> {
@@ -187,7 +201,7 @@ impl<T: GemmElem> Plan<T> {
         unsafe {
             match self {
                 Plan::Matrices { m, k, n, a, b } if INLINE => {
-                    gemm(Gemm { m: *m, k: *k, n: *n, a: *a, b: *b, c, ldc: *n }, par)
+                    gemm(Gemm { m: *m, k: *k, n: *n, a: *a, b: *b, c, ldc: *n, accumulate: false }, par)
                 }
                 Plan::Matrices { m, k, n, a, b } => gemm_shared(*m, *k, *n, *a, *b, c, par),
                 Plan::Batched { .. } if MATRICES => unreachable!("two matrices, by the operands' types"),

@@ -13,7 +13,8 @@
 //!       for each A sliver, for each B sliver: one MR × NR tile of C
 //! ```
 //!
-//! The first depth step writes C (which may be uninitialised), later ones add to it. A
+//! The first depth step writes C (which may be uninitialised), later ones add to it; a
+//! product that accumulates (`Gemm::accumulate`) adds from the first step on. A
 //! ragged last sliver of A runs a 4- or 8-row kernel where one fits; other tiles that
 //! cross C's edge are computed into a small buffer and their valid part copied.
 //!
@@ -108,18 +109,19 @@ impl Blocking {
     /// ([`blocked`]): when the depth is a single block and B (of `T`) fits well within L2
     /// (at most [`Micro::direct_b_bytes`]), from where the kernel sweeps it once per sliver
     /// of A. Packing such a product would cost more than it saves (most of the time of a
-    /// 64² product); both paths compute the same sums.
+    /// 64² product); both paths compute the same sums. Never for a product that
+    /// `accumulate`s: the in-place tiles only write C.
     #[inline(always)]
-    fn is_direct<T>(self, k: usize, n: usize) -> bool {
-        k <= self.kc && k.saturating_mul(n).saturating_mul(core::mem::size_of::<T>()) <= self.direct_b
+    fn is_direct<T>(self, k: usize, n: usize, accumulate: bool) -> bool {
+        !accumulate && k <= self.kc && k.saturating_mul(n).saturating_mul(core::mem::size_of::<T>()) <= self.direct_b
     }
 
     /// Elements of scratch a serial product of this size needs (see [`serial`]), each part
     /// rounded to whole cache lines (16 `f32`) so that the next starts 64-byte aligned.
-    fn scratch_len<T>(self, m: usize, k: usize, n: usize, b: MatRef<T>) -> usize {
+    fn scratch_len<T>(self, m: usize, k: usize, n: usize, b: MatRef<T>, accumulate: bool) -> usize {
         let lines = |x: usize| x.div_ceil(16) * 16;
         let Blocking { mr, nr, kc, mc, nc, .. } = self;
-        if self.is_direct::<T>(k, n) {
+        if self.is_direct::<T>(k, n, accumulate) {
             // An A sliver for the ragged last rows; the ragged last B sliver, or all of B
             // when its columns are not unit-stride.
             let b_cols = if b.cs == 1 { nr } else { n.div_ceil(nr) * nr };
@@ -164,8 +166,8 @@ unsafe fn store_edge<T: GemmElem>(
 pub(super) type Nest<T> = unsafe fn(Gemm<T>, *mut T, Option<&SharedB<T>>);
 
 /// `C = A·B` on one thread through micro-kernel `K`, with scratch space at `buf`: in
-/// place when [`Blocking::is_direct`], else through the packed loop nest, with B's blocks
-/// from `shared` when given (the rows of A are then one chunk of a threaded product).
+/// place when [`Blocking::is_direct`], else through the packed loop nest, with B's blocks from `shared` when given
+/// (the rows of A are then one chunk of a threaded product).
 ///
 /// # Safety
 /// As `GemmElem::gemm_large`; `k > 0`; `buf` holds [`Blocking::scratch_len`] writable
@@ -178,7 +180,7 @@ pub(super) unsafe fn serial<K: Micro>(g: Gemm<K::T>, buf: *mut K::T, shared: Opt
     let edge = edge.as_mut_ptr().cast::<K::T>();
     // SAFETY: forwarded contract, with the edge buffer above.
     unsafe {
-        if shared.is_none() && Blocking::of::<K>().is_direct::<K::T>(g.k, g.n) {
+        if shared.is_none() && Blocking::of::<K>().is_direct::<K::T>(g.k, g.n, g.accumulate) {
             direct::<K>(g, buf, edge)
         } else {
             blocked::<K>(g, buf, edge, shared)
@@ -194,7 +196,7 @@ pub(super) unsafe fn serial<K: Micro>(g: Gemm<K::T>, buf: *mut K::T, shared: Opt
 /// As [`serial`], with `edge` an [`EDGE`]-element buffer.
 #[inline(always)]
 unsafe fn direct<K: Micro>(g: Gemm<K::T>, buf: *mut K::T, edge: *mut K::T) {
-    let Gemm { m, k, n, a, b, c, ldc } = g;
+    let Gemm { m, k, n, a, b, c, ldc, .. } = g;
     let (mr, nr) = (K::MR, K::NR);
     let (pa, pb) = (buf, buf.wrapping_add((mr * k).div_ceil(16) * 16));
     let full_m = m / mr * mr;
@@ -252,7 +254,7 @@ fn even(len: usize, max: usize, unit: usize) -> usize {
 /// As [`serial`], with `edge` an [`EDGE`]-element buffer.
 #[inline(always)]
 unsafe fn blocked<K: Micro>(g: Gemm<K::T>, buf: *mut K::T, edge: *mut K::T, shared: Option<&SharedB<K::T>>) {
-    let Gemm { m, k, n, a, b, c, ldc } = g;
+    let Gemm { m, k, n, a, b, c, ldc, accumulate: add_to_c } = g;
     let a_len = (K::MC.min(m).div_ceil(K::MR) * K::MR * K::KC.min(k)).div_ceil(16) * 16;
     let (pa, pb) = (buf, buf.wrapping_add(a_len));
     // Panels and blocks of equal size (whole slivers, at most MC and NC): a last panel of
@@ -262,7 +264,7 @@ unsafe fn blocked<K: Micro>(g: Gemm<K::T>, buf: *mut K::T, edge: *mut K::T, shar
         let mc = mc_step.min(m - ic);
         for pc in (0..k).step_by(K::KC) {
             let kc = K::KC.min(k - pc);
-            let accumulate = pc > 0;
+            let accumulate = add_to_c || pc > 0;
             // The tiles of this panel and depth step in the columns from `jc`, against
             // that block of B packed at `pb`.
             // SAFETY (all accesses): the blocks are inside A and C (caller's contract); the
@@ -350,7 +352,8 @@ pub(super) unsafe fn product<T: Scratch>(g: Gemm<T>, threads: usize, bl: Blockin
             return unsafe { gemm_loop(g) };
         }
         // SAFETY: the buffer has `scratch_len` elements; the rest is the caller's contract.
-        let done = with_scratch::<T, _>(bl.scratch_len(g.m, k, g.n, g.b), |buf| unsafe { run(g, buf, None) });
+        let done =
+            with_scratch::<T, _>(bl.scratch_len(g.m, k, g.n, g.b, g.accumulate), |buf| unsafe { run(g, buf, None) });
         if done.is_none() {
             // No memory for packing: the unpacked loop is slow but needs none, and an
             // allocation failure must not abort a `try_` form.
@@ -364,7 +367,8 @@ pub(super) unsafe fn product<T: Scratch>(g: Gemm<T>, threads: usize, bl: Blockin
     // rows of A (from a row-major A a transposing copy, the costly one) and sharing one
     // packing of B (`by_rows_sharing_b`); below `SHARED_B_MIN_MACS` or past
     // `SHARED_B_BYTES` of B, one part per thread, each packing all of B.
-    let direct_by_cols = !bl.is_direct::<T>(k, n) && bl.is_direct::<T>(k, n.div_ceil(threads));
+    let acc = g.accumulate;
+    let direct_by_cols = !bl.is_direct::<T>(k, n, acc) && bl.is_direct::<T>(k, n.div_ceil(threads), acc);
     let by_cols = direct_by_cols || n.div_ceil(bl.nr) > m.div_ceil(bl.mr);
     let (len, unit) = if by_cols { (n, bl.nr) } else { (m, bl.mr) };
     let parts = threads.min(len.div_ceil(unit)).max(1);
@@ -372,7 +376,7 @@ pub(super) unsafe fn product<T: Scratch>(g: Gemm<T>, threads: usize, bl: Blockin
         return one(g);
     }
     // SAFETY: forwarded contract.
-    if !by_cols && !bl.is_direct::<T>(k, n) && unsafe { by_rows_sharing_b(g, parts, bl, run) } {
+    if !by_cols && !bl.is_direct::<T>(k, n, acc) && unsafe { by_rows_sharing_b(g, parts, bl, run) } {
         return;
     }
     let step = len.div_ceil(unit).div_ceil(parts) * unit;
@@ -438,7 +442,7 @@ unsafe fn by_rows_sharing_b<T: Scratch>(g: Gemm<T>, threads: usize, bl: Blocking
                     }
                 }
             };
-            if with_scratch(bl.scratch_len(chunk_max, k, n, b), |buf| chunks(Some(buf))).is_none() {
+            if with_scratch(bl.scratch_len(chunk_max, k, n, b, g.accumulate), |buf| chunks(Some(buf))).is_none() {
                 chunks(None);
             }
         });
@@ -543,14 +547,27 @@ pub(super) mod tests {
             let ldc = n + 5;
             let mut want = vec![T::small(7); m * ldc];
             // SAFETY: the operands cover m × k and k × n; C has m rows of ldc ≥ n.
-            unsafe { gemm_loop(Gemm { m, k, n, a: am, b: bm, c: want.as_mut_ptr(), ldc }) };
+            unsafe { gemm_loop(Gemm { m, k, n, a: am, b: bm, c: want.as_mut_ptr(), ldc, accumulate: false }) };
+            // Accumulating into a C that already holds values: the plain sum of the two.
+            let before = |x: usize| T::small(((x * 5) % 9) as i8 - 4);
+            let want_added: Vec<T> =
+                want.iter().enumerate().map(|(x, &w)| if x % ldc < n { before(x) + w } else { w }).collect();
             // Under Miri two and three threads run the same claims and splits: three is kept.
+            // Accumulation is checked on three threads only (each part of the split runs the
+            // serial nest, which is what accumulates).
             let threads: &[usize] = if cfg!(miri) { &[1, 3] } else { &[1, 2, 3] };
             for &threads in threads {
                 let mut got = vec![T::small(7); m * ldc];
                 // SAFETY: as above.
-                unsafe { kernel(Gemm { m, k, n, a: am, b: bm, c: got.as_mut_ptr(), ldc }, threads) };
+                unsafe { kernel(Gemm { m, k, n, a: am, b: bm, c: got.as_mut_ptr(), ldc, accumulate: false }, threads) };
                 assert_eq!(got, want, "{m}×{k}·{k}×{n}, {threads} threads, A row-major: {a_rows}");
+                if threads != 3 {
+                    continue;
+                }
+                let mut got: Vec<T> = (0..m * ldc).map(|x| if x % ldc < n { before(x) } else { T::small(7) }).collect();
+                // SAFETY: as above; C's m × n block is initialised.
+                unsafe { kernel(Gemm { m, k, n, a: am, b: bm, c: got.as_mut_ptr(), ldc, accumulate: true }, threads) };
+                assert_eq!(got, want_added, "C += {m}×{k}·{k}×{n}, {threads} threads, A row-major: {a_rows}");
             }
         }
     }
@@ -574,20 +591,20 @@ pub(super) mod tests {
                 (MatRef { ptr: a.as_ptr(), rs: k as isize, cs: 1 }, MatRef { ptr: b.as_ptr(), rs: n as isize, cs: 1 });
             let mut want = vec![0.0f32; m * n];
             // SAFETY: the operands cover m × k and k × n; C has m rows of n.
-            unsafe { gemm_loop(Gemm { m, k, n, a: am, b: bm, c: want.as_mut_ptr(), ldc: n }) };
+            unsafe { gemm_loop(Gemm { m, k, n, a: am, b: bm, c: want.as_mut_ptr(), ldc: n, accumulate: false }) };
             let bl = Blocking::of::<K>();
             let shape = Packing { k, n, kc: bl.kc, nc: even(n, bl.nc, bl.nr), nr: bl.nr };
             // Every third block claimed by a thread that never finishes.
             let states: Vec<AtomicU8> =
                 (0..shape.blocks()).map(|i| AtomicU8::new(if i % 3 == 1 { PACKING } else { FREE })).collect();
             let mut packed = vec![0.0f32; shape.buf_len().unwrap()];
-            let mut scratch = vec![0.0f32; bl.scratch_len(m, k, n, bm)];
+            let mut scratch = vec![0.0f32; bl.scratch_len(m, k, n, bm, false)];
             let mut got = vec![0.0f32; m * n];
             // SAFETY: the buffers have the lengths `SharedB` and `serial` ask for; the
             // operands and C as above.
             unsafe {
                 let shared = SharedB::new(packed.as_mut_ptr(), bm, shape, &states);
-                let g = Gemm { m, k, n, a: am, b: bm, c: got.as_mut_ptr(), ldc: n };
+                let g = Gemm { m, k, n, a: am, b: bm, c: got.as_mut_ptr(), ldc: n, accumulate: false };
                 serial::<K>(g, scratch.as_mut_ptr(), Some(&shared));
             }
             assert_eq!(got, want, "{m}×{k}·{k}×{n}");

@@ -1,4 +1,4 @@
-//! Matrix multiplication kernels: `C = A·B` for strided operands.
+//! Matrix multiplication kernels: `C = A·B` (or `C += A·B`) for strided operands.
 //!
 //! * Small products (up to [`SMALL_FLOPS`] multiply-adds) run a plain triple loop written
 //!   straight into the output; with static extents the compiler unrolls it completely.
@@ -55,9 +55,10 @@ unsafe impl<T: Sync> Send for MatRef<T> {}
 // SAFETY: as above.
 unsafe impl<T: Sync> Sync for MatRef<T> {}
 
-/// One product `C = A·B`: an `m×k` A and a `k×n` B, read through their strides, and a
-/// row-major C with row stride `ldc`. Every layer of the kernel takes the product as one
-/// value and narrows it to its part (`Gemm::rows`, `Gemm::cols`).
+/// One product `C = A·B`, or `C += A·B` when `accumulate` (BLAS's `beta = 1`, for sums of
+/// products over panels of the depth): an `m×k` A and a `k×n` B, read through their
+/// strides, and a row-major C with row stride `ldc`. Every layer of the kernel takes the
+/// product as one value and narrows it to its part (`Gemm::rows`, `Gemm::cols`).
 ///
 /// A `Gemm` is only a description: building one is safe, and the functions that read or
 /// write through it are `unsafe` with the contract that it is valid:
@@ -65,7 +66,7 @@ unsafe impl<T: Sync> Sync for MatRef<T> {}
 /// * every `A[i, p]` at `a.ptr + i·a.rs + p·a.cs` (`i < m`, `p < k`) and every `B[p, j]`
 ///   at `b.ptr + p·b.rs + j·b.cs` (`p < k`, `j < n`) is readable for the whole call;
 /// * C has `m` rows of `n` writable elements `ldc` apart; they need not be
-///   initialised.
+///   initialised unless `accumulate`.
 #[derive(Clone, Copy, Debug)]
 pub struct Gemm<T> {
     /// Rows of A and C.
@@ -82,6 +83,8 @@ pub struct Gemm<T> {
     pub c: *mut T,
     /// Row stride of C in elements.
     pub ldc: usize,
+    /// Add the product to C's current elements instead of writing it.
+    pub accumulate: bool,
 }
 // SAFETY: A and B are only read, like `&[T]`; C is written only under the contract of the
 // function given the product, and the thread splits hand each thread a disjoint block of
@@ -168,11 +171,13 @@ unsafe fn split_rows<T: GemmElem>(g: Gemm<T>, threads: usize, kernel: unsafe fn(
 /// `g` is valid (see [`Gemm`]).
 #[inline(always)]
 unsafe fn gemm_loop<T: GemmElem>(g: Gemm<T>) {
-    let Gemm { m, k, n, a, b, c, ldc } = g;
-    // SAFETY (all accesses): (i, p) and (p, j) are inside A and B, (i, j) inside C.
+    let Gemm { m, k, n, a, b, c, ldc, accumulate } = g;
+    // SAFETY (all accesses): (i, p) and (p, j) are inside A and B, (i, j) inside C (and
+    // initialised when `accumulate`).
     unsafe {
         let at = |i: usize, p: usize| *a.ptr.offset(i as isize * a.rs + p as isize * a.cs);
         let bt = |p: usize, j: usize| *b.ptr.offset(p as isize * b.rs + j as isize * b.cs);
+        let put = |out: *mut T, x: T| out.write(if accumulate { *out + x } else { x });
         if k > 0 {
             // Exact-width rows for small widths: a `[T; N]` accumulator row is a vector
             // register (a static 4×4 product vectorised across rows of A otherwise,
@@ -201,7 +206,7 @@ unsafe fn gemm_loop<T: GemmElem>(g: Gemm<T>) {
                 }
                 let row = c.add(i * ldc);
                 for (j, &x) in acc.iter().enumerate() {
-                    row.add(j).write(x);
+                    put(row.add(j), x);
                 }
             }
             return;
@@ -212,7 +217,7 @@ unsafe fn gemm_loop<T: GemmElem>(g: Gemm<T>) {
                 for p in 0..k {
                     acc = acc + at(i, p) * bt(p, j);
                 }
-                c.add(i * ldc + j).write(acc);
+                put(c.add(i * ldc + j), acc);
             }
         }
     }
@@ -224,8 +229,9 @@ unsafe fn gemm_loop<T: GemmElem>(g: Gemm<T>) {
 /// As [`gemm_loop`], with `n == N` and `k > 0`.
 #[inline(always)]
 unsafe fn gemm_rows<T: GemmElem, const N: usize>(g: Gemm<T>) {
-    let Gemm { m, k, a, b, c, ldc, .. } = g;
-    // SAFETY (all accesses): (i, p) and (p, j) are inside A and B, (i, j) inside C.
+    let Gemm { m, k, a, b, c, ldc, accumulate, .. } = g;
+    // SAFETY (all accesses): (i, p) and (p, j) are inside A and B, (i, j) inside C (and
+    // initialised when `accumulate`).
     unsafe {
         let at = |i: usize, p: usize| *a.ptr.offset(i as isize * a.rs + p as isize * a.cs);
         // Plain loops over zeroed arrays, not `core::array::from_fn`: the same code once
@@ -251,7 +257,14 @@ unsafe fn gemm_rows<T: GemmElem, const N: usize>(g: Gemm<T>) {
                     acc[j] = acc[j] + ap * bp[j];
                 }
             }
-            c.add(i * ldc).cast::<[T; N]>().write_unaligned(acc);
+            let out = c.add(i * ldc).cast::<[T; N]>();
+            if accumulate {
+                let old = out.read_unaligned();
+                for j in 0..N {
+                    acc[j] = old[j] + acc[j];
+                }
+            }
+            out.write_unaligned(acc);
         }
     }
 }
@@ -288,10 +301,12 @@ macro_rules! gemm_float {
                 /// As [`GemmElem::gemm_large`].
                 #[cfg(not(any(miri, target_arch = "x86_64")))]
                 unsafe fn theirs(g: Gemm<$t>) {
-                    let Gemm { m, k, n, a, b, c, ldc } = g;
+                    let Gemm { m, k, n, a, b, c, ldc, accumulate } = g;
+                    let beta = if accumulate { 1.0 } else { 0.0 };
                     // SAFETY: strides address valid elements (caller's contract); beta = 0
-                    // lets C be uninitialised (matrixmultiply's documented contract).
-                    unsafe { $mm(m, k, n, 1.0, a.ptr, a.rs, a.cs, b.ptr, b.rs, b.cs, 0.0, c, ldc as isize, 1) }
+                    // lets C be uninitialised (matrixmultiply's documented contract), and C
+                    // is initialised when beta = 1.
+                    unsafe { $mm(m, k, n, 1.0, a.ptr, a.rs, a.cs, b.ptr, b.rs, b.cs, beta, c, ldc as isize, 1) }
                 }
                 #[cfg(not(any(miri, target_arch = "x86_64")))]
                 // SAFETY: forwarded contract.
@@ -375,6 +390,7 @@ where
         b: MatRef { ptr: b.as_ptr(), rs: n as isize, cs: 1 },
         c: c.as_mut_ptr(),
         ldc: n,
+        accumulate: false,
     };
     // SAFETY: row-major buffers of exactly these sizes, alive for the call; C's buffer is
     // not aliased by A's or B's. (The sizes fit: each buffer was allocated.)
@@ -382,8 +398,12 @@ where
     for i in 0..m {
         for j in 0..n {
             let v = num_complex::Complex::new(c[i * n + j], c[(m + i) * n + j]);
-            // SAFETY: `i < m`, `j < n`: an element of C, writable (the product is valid).
-            unsafe { g.c.add(i * g.ldc + j).write(v) };
+            // SAFETY: `i < m`, `j < n`: an element of C, writable (and initialised when
+            // accumulating: the product is valid).
+            unsafe {
+                let out = g.c.add(i * g.ldc + j);
+                out.write(if g.accumulate { *out + v } else { v });
+            }
         }
     }
     true
@@ -404,6 +424,60 @@ pub(crate) unsafe fn gemm<T: GemmElem>(g: Gemm<T>, par: Par) {
     let threads = par.tasks(Work::MultiplyAdds(flops));
     // SAFETY: forwarded contract.
     unsafe { T::gemm_large(g, threads) }
+}
+
+/// `c = a·b`, or `c += a·b` when `accumulate`, for row-major slices: `a` an `m×k` matrix
+/// whose rows lie `lda` apart (a block of columns of a wider matrix, read in place), `b` a
+/// contiguous `k×n` and `c` a contiguous `m×n`. `None`, with nothing written, when a slice
+/// is shorter than those sizes need (or `lda < k` for a product with several rows).
+#[cfg_attr(
+    not(feature = "mpi"),
+    allow(dead_code, reason = "the distributed SUMMA is its only caller outside the tests")
+)]
+pub(crate) fn gemm_slices<T: GemmElem>(
+    a: &[T],
+    lda: usize,
+    b: &[T],
+    c: &mut [T],
+    [m, k, n]: [usize; 3],
+    accumulate: bool,
+    par: Par,
+) -> Option<()> {
+    let c_len = m.checked_mul(n)?;
+    if c_len > c.len() || k.checked_mul(n)? > b.len() {
+        return None;
+    }
+    if c_len == 0 {
+        return Some(());
+    }
+    if k == 0 {
+        if !accumulate {
+            c[..c_len].fill(T::zero());
+        }
+        return Some(());
+    }
+    // Rows after the first lie `lda` apart; a single row needs only its k elements.
+    let lda = if m == 1 { k } else { lda };
+    if lda < k || (m - 1).checked_mul(lda)?.checked_add(k)? > a.len() {
+        return None;
+    }
+    // The slices are at most isize::MAX bytes long, so `lda` and `n` fit an isize.
+    let (rs, ns) = (isize::try_from(lda).ok()?, isize::try_from(n).ok()?);
+    let g = Gemm {
+        m,
+        k,
+        n,
+        a: MatRef { ptr: a.as_ptr(), rs, cs: 1 },
+        b: MatRef { ptr: b.as_ptr(), rs: ns, cs: 1 },
+        c: c.as_mut_ptr(),
+        ldc: n,
+        accumulate,
+    };
+    // SAFETY: A[i, p] at i·lda + p ≤ (m − 1)·lda + k − 1 < a.len(); B[p, j] at p·n + j <
+    // k·n ≤ b.len(); C's m rows of n at i·n + j < m·n ≤ c.len(), initialised (a `&mut
+    // [T]`), and not aliased by A or B (a unique borrow).
+    unsafe { gemm(g, par) };
+    Some(())
 }
 
 #[cfg(test)]
@@ -440,6 +514,49 @@ mod tests {
             check_sizes::<Complex<f32>>(portable32, Some(sizes));
         }
         check_sizes::<Complex<f64>>(portable64, Some(sizes));
+    }
+
+    /// `gemm_slices` against a plain sum, writing and accumulating, on sizes that take the
+    /// plain loop's row forms (n = 2, 3, 4, 8), its narrow and wide forms, an empty depth
+    /// and the blocked kernels; A a block of columns of a wider matrix. Short slices are
+    /// refused with nothing written.
+    #[test]
+    fn slices_write_and_accumulate() {
+        use super::gemm_slices;
+        use crate::exec::par::Par;
+        let sizes: &[[usize; 3]] = if cfg!(miri) {
+            &[[3, 4, 2], [2, 3, 3], [2, 5, 4], [3, 2, 8], [2, 3, 10], [2, 3, 20], [2, 0, 5], [1, 6, 5], [5, 7, 9]]
+        } else {
+            &[[3, 4, 2], [2, 3, 3], [2, 5, 4], [3, 2, 8], [2, 3, 10], [2, 3, 20], [2, 0, 5], [1, 6, 5], [70, 90, 60]]
+        };
+        for &[m, k, n] in sizes {
+            let lda = k + 2;
+            let a: Vec<f64> = (0..m * lda).map(|x| ((x * 7) % 11) as f64 - 5.0).collect();
+            let b: Vec<f64> = (0..k * n).map(|x| ((x * 3) % 13) as f64 - 6.0).collect();
+            let start: Vec<f64> = (0..m * n).map(|x| ((x * 5) % 9) as f64 - 4.0).collect();
+            let prod = |i: usize, j: usize| (0..k).map(|p| a[i * lda + p] * b[p * n + j]).sum::<f64>();
+            for accumulate in [false, true] {
+                let mut c = start.clone();
+                gemm_slices(&a, lda, &b, &mut c, [m, k, n], accumulate, Par::Auto).unwrap();
+                for i in 0..m {
+                    for j in 0..n {
+                        let want = prod(i, j) + if accumulate { start[i * n + j] } else { 0.0 };
+                        assert_eq!(c[i * n + j], want, "{m}×{k}·{k}×{n} at ({i}, {j}), accumulate {accumulate}");
+                    }
+                }
+            }
+            if m * n > 0 && k > 0 {
+                let mut c = start.clone();
+                let short_a = &a[..(m - 1) * lda + k - 1];
+                assert!(gemm_slices(short_a, lda, &b, &mut c, [m, k, n], false, Par::Seq).is_none());
+                assert!(gemm_slices(&a, lda, &b[..k * n - 1], &mut c, [m, k, n], false, Par::Seq).is_none());
+                assert!(gemm_slices(&a, lda, &b, &mut c[..m * n - 1], [m, k, n], false, Par::Seq).is_none());
+                if m > 1 {
+                    assert!(gemm_slices(&a, k - 1, &b, &mut c, [m, k, n], false, Par::Seq).is_none());
+                }
+                assert_eq!(c, start, "a refused product wrote nothing");
+            }
+        }
     }
 
     #[cfg(all(target_arch = "x86_64", not(miri)))]
