@@ -24,28 +24,16 @@ const PANEL_BUDGET: usize = 1 << 22;
 /// The narrowest panel (when the budget would allow fewer columns).
 const PANEL_MIN: usize = 256;
 
-/// `c = a @ b` (or `c += a @ b`) of row-major slices through the host's kernel
-/// ([`gemm_slices`]), `a`'s rows `lda` apart; a slice too short for its sizes (a block
-/// that does not match its placement) is `Err`.
-#[allow(clippy::too_many_arguments)]
-fn gemm_into<T: GemmElem>(
-    op: &'static str,
-    a: &[T],
-    lda: usize,
-    b: &[T],
-    c: &mut [T],
-    [m, k, n]: [usize; 3],
-    accumulate: bool,
-) -> Result<(), DistError> {
-    gemm_slices(a, lda, b, c, [m, k, n], accumulate, Par::Auto).ok_or_else(|| {
-        ShapeError::Incompatible {
-            op,
-            lhs: vec![m, k],
-            rhs: vec![k, n],
-            reason: "a local block is shorter than its extents".into(),
-        }
-        .into()
-    })
+/// The error of a local product ([`gemm_slices`]) whose slices are too short for its sizes:
+/// a block that does not match its placement.
+fn short_block(op: &'static str, [m, k, n]: [usize; 3]) -> DistError {
+    ShapeError::Incompatible {
+        op,
+        lhs: vec![m, k],
+        rhs: vec![k, n],
+        reason: "a local block is shorter than its extents".into(),
+    }
+    .into()
 }
 
 impl<T: DistElem + GemmElem, E: Extents<Index = [usize; 2]>, P: PlacementFor<E>> DTensor<T, E, P> {
@@ -100,7 +88,9 @@ impl<T: DistElem + GemmElem, E: Extents<Index = [usize; 2]>, P: PlacementFor<E>>
             let rows = self.block[0].clone();
             let len = rows.len().checked_mul(n).ok_or(ShapeError::Overflow { op, dims: vec![m, n] })?;
             let mut c = try_vec_filled(op, len, T::zero())?;
-            gemm_into(op, self.data(), k, rhs.data(), &mut c, [rows.len(), k, n], false)?;
+            let sizes = [rows.len(), k, n];
+            gemm_slices(self.data(), k, rhs.data(), &mut c, sizes, false, Par::Auto)
+                .ok_or_else(|| short_block(op, sizes))?;
             let mesh = <Q as MatmulRhs<P>>::output_mesh(&self.mesh);
             return DTensor::from_parts(out, vec![rows, 0..n], mesh, c);
         }
@@ -185,7 +175,8 @@ fn summa<T: DistElem + GemmElem>(
             grid.col_comm().process_at_rank(to_count(op, ob)?).broadcast_into(buf);
         }
         let bp: &[T] = if own_b { local_b() } else { &bpanel[..w * nc] };
-        gemm_into(op, ap, apitch, bp, &mut c, [mr, w, nc], k0 > 0)?;
+        let sizes = [mr, w, nc];
+        gemm_slices(ap, apitch, bp, &mut c, sizes, k0 > 0, Par::Auto).ok_or_else(|| short_block(op, sizes))?;
         k0 = end;
     }
     Ok(c)
