@@ -166,8 +166,8 @@ unsafe fn store_edge<T: GemmElem>(
 pub(super) type Nest<T> = unsafe fn(Gemm<T>, *mut T, Option<&SharedB<T>>);
 
 /// `C = A·B` on one thread through micro-kernel `K`, with scratch space at `buf`: in
-/// place when [`Blocking::is_direct`], else through the packed loop nest, with B's blocks from `shared` when given
-/// (the rows of A are then one chunk of a threaded product).
+/// place when [`Blocking::is_direct`], else through the packed loop nest, with B's blocks
+/// from `shared` when given (the rows of A are then one chunk of a threaded product).
 ///
 /// # Safety
 /// As `GemmElem::gemm_large`; `k > 0`; `buf` holds [`Blocking::scratch_len`] writable
