@@ -7,7 +7,7 @@ use super::comm::{agree_on, to_count, Grid, Mesh};
 use super::placement::{Block2d, MatmulRhs, PlacementFor};
 use super::split::{owner_of, split_range};
 use super::tensor::{DTensor, DistElem};
-use crate::alloc::try_vec_filled;
+use crate::alloc::AlignedBuf;
 use crate::error::{DistError, ShapeError};
 use crate::exec::par::Par;
 use crate::extents::{Extents, MatMulShape};
@@ -86,21 +86,21 @@ impl<T: DistElem + GemmElem, E: Extents<Index = [usize; 2]>, P: PlacementFor<E>>
             // on the shapes).
             let out = shape?;
             let rows = self.block[0].clone();
-            let len = rows.len().checked_mul(n).ok_or(ShapeError::Overflow { op, dims: vec![m, n] })?;
-            let mut c = try_vec_filled(op, len, T::zero())?;
             let sizes = [rows.len(), k, n];
-            gemm_slices(self.data(), k, rhs.data(), &mut c, sizes, false, Par::Auto)
-                .ok_or_else(|| short_block(op, sizes))?;
             let mesh = <Q as MatmulRhs<P>>::output_mesh(&self.mesh);
-            return DTensor::from_parts(out, vec![rows, 0..n], mesh, c);
+            let mut c = DTensor::zeros_parts(out, vec![rows, 0..n], mesh, op)?;
+            gemm_slices(self.data(), k, rhs.data(), c.data_mut(), sizes, false, Par::Auto)
+                .ok_or_else(|| short_block(op, sizes))?;
+            return Ok(c);
         }
         let key = self.fingerprint(op).bytes(&rhs.fingerprint(op).finish().to_le_bytes()).finish();
         let out = agree_on(self.mesh.comm(), op, key, shape)?;
         let grid = <Q as MatmulRhs<P>>::grid(&self.mesh).ok_or(DistError::OtherMesh { op })?;
-        let c = summa(op, grid, self.data(), rhs.data(), [m, k, n])?;
         let mesh = <Q as MatmulRhs<P>>::output_mesh(&self.mesh);
         let block = Block2d::block_of_grid([m, n], grid);
-        DTensor::from_parts(out, block, mesh, c)
+        let mut c = DTensor::zeros_parts(out, block, mesh, op)?;
+        summa(op, grid, self.data(), rhs.data(), c.data_mut(), [m, k, n])?;
+        Ok(c)
     }
 }
 
@@ -123,8 +123,9 @@ fn summa<T: DistElem + GemmElem>(
     grid: &Grid,
     a: &[T],
     b: &[T],
+    c: &mut [T],
     [m, k, n]: [usize; 3],
-) -> Result<Vec<T>, DistError> {
+) -> Result<(), DistError> {
     let ([p, q], [i, j]) = (grid.shape(), grid.coords());
     let rows = split_range(m, p, i);
     let cols = split_range(n, q, j);
@@ -135,14 +136,12 @@ fn summa<T: DistElem + GemmElem>(
     // `array_split` sizes), not its own, which differ when a split is uneven.
     let largest = split_range(m, p, 0).len().saturating_add(split_range(n, q, 0).len());
     let width = (PANEL_BUDGET / largest.max(1)).max(PANEL_MIN).min(k.max(1));
-    let mut c = try_vec_filled(op, mr.saturating_mul(nc), T::zero())?;
     // Receive buffers, filled once, no wider than a block of the inner axis.
     let a_width = width.min(split_range(k, q, 0).len());
     let b_width = width.min(split_range(k, p, 0).len());
-    let mut apanel: Vec<T> =
-        if q > 1 { try_vec_filled(op, mr.saturating_mul(a_width), T::zero())? } else { Vec::new() };
-    let mut bpanel: Vec<T> =
-        if p > 1 { try_vec_filled(op, nc.saturating_mul(b_width), T::zero())? } else { Vec::new() };
+    let panel = |on: bool, len: usize| AlignedBuf::try_from_fn(if on { len } else { 0 }, |_| T::zero());
+    let mut apanel = panel(q > 1, mr.saturating_mul(a_width)).map_err(|e| e.with_op(op))?;
+    let mut bpanel = panel(p > 1, nc.saturating_mul(b_width)).map_err(|e| e.with_op(op))?;
     let lda = a_cols.len();
     let mut k0 = 0;
     while k0 < k {
@@ -152,7 +151,7 @@ fn summa<T: DistElem + GemmElem>(
         // A's panel: rows of this grid row, columns k0..end, from grid column `oa`.
         let own_a = q == 1 || j == oa;
         if q > 1 && mr > 0 {
-            let buf = &mut apanel[..mr * w];
+            let buf = &mut apanel.as_mut_slice()[..mr * w];
             if own_a {
                 for (r, dst) in buf.chunks_exact_mut(w).enumerate() {
                     let at = r * lda + (k0 - a_cols.start);
@@ -162,22 +161,22 @@ fn summa<T: DistElem + GemmElem>(
             grid.row_comm().process_at_rank(to_count(op, oa)?).broadcast_into(buf);
         }
         let (ap, apitch): (&[T], usize) =
-            if own_a { (a.get(k0 - a_cols.start..).unwrap_or(&[]), lda) } else { (&apanel[..mr * w], w) };
+            if own_a { (a.get(k0 - a_cols.start..).unwrap_or(&[]), lda) } else { (&apanel.as_slice()[..mr * w], w) };
         // B's panel: rows k0..end, columns of this grid column, from grid row `ob`.
         let own_b = p == 1 || i == ob;
         // Only this rank's rows of B when it owns the panel (k0 is then in `b_rows`).
         let local_b = || &b[(k0 - b_rows.start) * nc..(end - b_rows.start) * nc];
         if p > 1 && nc > 0 {
-            let buf = &mut bpanel[..w * nc];
+            let buf = &mut bpanel.as_mut_slice()[..w * nc];
             if own_b {
                 buf.copy_from_slice(local_b());
             }
             grid.col_comm().process_at_rank(to_count(op, ob)?).broadcast_into(buf);
         }
-        let bp: &[T] = if own_b { local_b() } else { &bpanel[..w * nc] };
+        let bp: &[T] = if own_b { local_b() } else { &bpanel.as_slice()[..w * nc] };
         let sizes = [mr, w, nc];
-        gemm_slices(ap, apitch, bp, &mut c, sizes, k0 > 0, Par::Auto).ok_or_else(|| short_block(op, sizes))?;
+        gemm_slices(ap, apitch, bp, c, sizes, k0 > 0, Par::Auto).ok_or_else(|| short_block(op, sizes))?;
         k0 = end;
     }
-    Ok(c)
+    Ok(())
 }

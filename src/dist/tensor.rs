@@ -107,7 +107,8 @@ impl<T, E: Extents, P: Placement> DTensor<T, E, P> {
         &self.mesh
     }
     /// The elements of the local block in row-major order. A local block is always a
-    /// contiguous row-major buffer: every constructor builds it with `from_vec`.
+    /// contiguous row-major buffer: every constructor builds it with `from_vec` or
+    /// [`DTensor::zeros_parts`].
     pub(crate) fn data(&self) -> &[T] {
         self.local.as_slice().unwrap_or_else(|| unreachable!("a local block is contiguous and row-major"))
     }
@@ -137,6 +138,28 @@ impl<T, E: Extents, P: Placement> DTensor<T, E, P> {
         let ext = E::Dynamic::from_dims(&block_dims(&block))?;
         let local = Tensor::try_from_vec(ext, data)?;
         Ok(DTensor { global, local, block, mesh, _placement: PhantomData })
+    }
+
+    /// A tensor whose block is zeros, for a result written in place through
+    /// [`DTensor::data_mut`]. The block is the crate's own buffer (huge pages, and the last
+    /// large block freed is reused), where a `Vec` would fault in every page on each call.
+    pub(crate) fn zeros_parts(
+        global: E,
+        block: Vec<Range<usize>>,
+        mesh: P::Mesh,
+        op: &'static str,
+    ) -> Result<Self, DistError>
+    where
+        T: Clone + num_traits::Zero,
+    {
+        let ext = E::Dynamic::from_dims(&block_dims(&block))?;
+        let local = Tensor::try_zeros(ext).map_err(|e| e.with_op(op))?;
+        Ok(DTensor { global, local, block, mesh, _placement: PhantomData })
+    }
+
+    /// The local block's elements to write, in row-major order.
+    pub(crate) fn data_mut(&mut self) -> &mut [T] {
+        self.local.as_slice_mut().unwrap_or_else(|| unreachable!("a local block is contiguous and row-major"))
     }
 }
 
