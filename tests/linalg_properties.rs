@@ -339,6 +339,24 @@ fn hostile_inputs_are_errors_or_nan_never_panics() {
     assert!(msg.starts_with("solve: the matrix is singular"), "{msg}");
 }
 
+#[test]
+fn lstsq_rcond_follows_numpy() {
+    // numpy 2.4: `lstsq(diag([1, 3e-16]), [1, 1], rcond)` has rank 1 for None and 0.5, and
+    // rank 2 (x₁ = 1/3e-16) for -1 (machine precision) and NaN (nothing is cut).
+    let a = Tensor::<f64, ext![_, _]>::from_vec([2, 2], vec![1.0, 0.0, 0.0, 3e-16]);
+    let b = Tensor::<f64, ext![_]>::from_vec([2], vec![1.0, 1.0]);
+    for (rcond, rank) in [(None, 1), (Some(0.5), 1), (Some(-1.0), 2), (Some(f64::NAN), 2)] {
+        let r = a.lstsq(&b, rcond);
+        assert_eq!(r.rank, rank, "rcond {rcond:?}");
+        let x1 = if rank == 2 { 1.0 / 3e-16 } else { 0.0 };
+        assert!(
+            (r.x[[0]] - 1.0).abs() < 1e-12 && (r.x[[1]] - x1).abs() <= 1e-12 * x1,
+            "rcond {rcond:?}: {:?}",
+            r.x.to_vec()
+        );
+    }
+}
+
 /// `exp(A)` by its Taylor series (for matrices of small norm).
 fn expm_ref(a: &[f64], n: usize) -> Vec<f64> {
     let mut term: Vec<f64> = (0..n * n).map(|k| if k / n == k % n { 1.0 } else { 0.0 }).collect();

@@ -267,7 +267,23 @@ fn cho_factor_of_a_complex_hermitian_matrix() {
 fn cho_factor_hostile_inputs() {
     // Eigenvalues 3 and -1: not positive definite, at the second pivot.
     let indef = CsrMatrix::<f64>::from_triplets([2, 2], &[0usize, 0, 1, 1], &[0usize, 1, 0, 1], &[1.0, 2.0, 2.0, 1.0]);
-    assert!(matches!(indef.try_cho_factor(), Err(LinalgError::NotPositiveDefinite { op: "cho_factor", .. })));
+    assert!(matches!(indef.try_cho_factor(), Err(LinalgError::NotPositiveDefinite { op: "cho_factor", order: 2, .. })));
+    // The order of the failing minor, on faer's simplicial path (a small matrix) and on its
+    // supernodal one (a dense pattern): both orderings of `indef` fail at its second pivot,
+    // and a negative diagonal fails at the first whatever the ordering.
+    let n = 120;
+    let (mut r, mut c, mut v) = (vec![], vec![], vec![]);
+    for i in 0..n {
+        for j in 0..n {
+            r.push(i);
+            c.push(j);
+            v.push(if i == j { -1.0 } else { 1e-3 });
+        }
+    }
+    let dense_neg = CsrMatrix::<f64>::from_triplets([n, n], &r, &c, &v);
+    assert!(matches!(dense_neg.try_cho_factor(), Err(LinalgError::NotPositiveDefinite { order: 1, .. })));
+    let diag_neg = CsrMatrix::<f64>::from_triplets([3, 3], &[0usize, 1, 2], &[0usize, 1, 2], &[-1.0; 3]);
+    assert!(matches!(diag_neg.try_cho_factor(), Err(LinalgError::NotPositiveDefinite { order: 1, .. })));
     let msg = std::panic::catch_unwind(|| drop(indef.cho_factor())).unwrap_err();
     assert!(msg.downcast_ref::<String>().is_some_and(|m| m.contains("not positive definite")));
     // A NaN on the diagonal or below it is not positive definite (numpy raises too).

@@ -162,7 +162,9 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
     forms! {
         /// numpy's `linalg.lstsq(a, b, rcond)`: the minimum-norm solution of
         /// `min ‖b − A x‖` through the SVD; singular values at or below `rcond · S.max()`
-        /// count as zero, by default `rcond = eps · max(m, n)`.
+        /// count as zero, by default `rcond = eps · max(m, n)`. As in numpy (LAPACK's
+        /// `gelsd`), a negative `rcond` (numpy's old default `-1`) means machine precision,
+        /// and a NaN one keeps every singular value.
         pub fn try_lstsq[E2, S2, St2](&self, b: &Tensor<T, E2, S2, St2>, rcond: Option<T::Re>)
             -> Result<Lstsq<T, E2>, LinalgError>
         where [E2: RhsExtents, S2: Layout<E2>, St2: DenseStorage<T>]
@@ -175,8 +177,10 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
             let (u, s, v) = (svd.u(), svd.s(), svd.v());
             let p = s.nrows();
             let smax = if p > 0 { s[0].real_part() } else { T::Re::zero() };
-            let cut = rcond.unwrap_or_else(|| T::Re::epsilon() * real::<T::Re>(m.max(n) as f64)) * smax;
-            let rank = (0..p).filter(|&i| s[i].real_part() > cut).count();
+            let rcond = rcond.unwrap_or_else(|| T::Re::epsilon() * real::<T::Re>(m.max(n) as f64));
+            let cut = if rcond < T::Re::zero() { T::Re::epsilon() } else { rcond } * smax;
+            // gelsd's test, `s ≤ cut` is zero: a NaN cut drops nothing.
+            let rank = (0..p).filter(|&i| !(s[i].real_part() <= cut)).count();
             // x = V diag(1/s) Uᴴ b over the kept singular values, as two products.
             let fpar = faer_par_work(Par::Auto, m.max(n).saturating_mul(p).saturating_mul(k.max(p)));
             let mut c = super::dense::buffer::<T>(op, rank, k)?;

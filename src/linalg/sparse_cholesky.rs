@@ -16,7 +16,7 @@ use crate::storage::{DenseStorage, Heap};
 use crate::tensor::Tensor;
 use faer::dyn_stack::MemStack;
 use faer::linalg::cholesky::llt::factor::LltError as PivotError;
-use faer::sparse::linalg::cholesky::{factorize_symbolic_cholesky, LltRef, SymbolicCholesky};
+use faer::sparse::linalg::cholesky::{factorize_symbolic_cholesky, LltRef, SymbolicCholesky, SymbolicCholeskyRaw};
 use faer::sparse::SparseColMatRef;
 use faer::{Conj, Side};
 
@@ -97,8 +97,14 @@ impl<T: LinalgScalar> SparseCholesky<T> {
         ) {
             Ok(_) => Ok(()),
             // A NaN pivot fails faer's `d > 0` test too, so it lands here (LAPACK's potrf).
+            // faer's simplicial factorization reports the failing pivot counted from 1 (the
+            // order of the minor), its supernodal one counted from 0.
             Err(PivotError::NonPositivePivot { index }) => {
-                Err(LinalgError::NotPositiveDefinite { op, order: index + 1, matrix: None })
+                let order = match self.symbolic.raw() {
+                    SymbolicCholeskyRaw::Simplicial(_) => index,
+                    SymbolicCholeskyRaw::Supernodal(_) => index + 1,
+                };
+                Err(LinalgError::NotPositiveDefinite { op, order, matrix: None })
             }
         }
     }
