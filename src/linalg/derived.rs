@@ -180,7 +180,7 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
             let rcond = rcond.unwrap_or_else(|| T::Re::epsilon() * real::<T::Re>(m.max(n) as f64));
             let cut = if rcond < T::Re::zero() { T::Re::epsilon() } else { rcond } * smax;
             // gelsd's test, `s ≤ cut` is zero: a NaN cut drops nothing.
-            let rank = (0..p).filter(|&i| !(s[i].real_part() <= cut)).count();
+            let rank = (0..p).filter(|&i| cut.is_nan() || s[i].real_part() > cut).count();
             // x = V diag(1/s) Uᴴ b over the kept singular values, as two products.
             let fpar = faer_par_work(Par::Auto, m.max(n).saturating_mul(p).saturating_mul(k.max(p)));
             let mut c = super::dense::buffer::<T>(op, rank, k)?;
