@@ -122,6 +122,12 @@ fn from_local_is_validated(w: &Comm, d: &mut Draw) -> Result<(), String> {
         (false, Err(DistError::RemoteFailure { .. })) if w.size() > 1 => {}
         (_, r) => return Err(format!("a bad block on rank {last} gave {:?} on rank {}", r.err(), w.rank())),
     }
+    // A global element count past usize: the same error on every rank, naming the global
+    // extents, whatever the ranks' blocks are.
+    match DTensor::<f64, ext![_, _], Shard<0>>::from_fn(w, [usize::MAX, 3], |_| 0.0) {
+        Err(DistError::Shape(mdtensor::ShapeError::Overflow { op: "from_fn", dims })) if dims == [usize::MAX, 3] => {}
+        r => return Err(format!("an overflowing global shape gave {:?}", r.err())),
+    }
     Ok(())
 }
 

@@ -4,7 +4,7 @@
 use super::comm::{agree_on, Fingerprint, Mesh};
 use super::placement::{Placement, PlacementFor};
 use crate::alloc::try_vec_with_capacity;
-use crate::error::DistError;
+use crate::error::{DistError, ShapeError};
 use crate::extents::Extents;
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
@@ -150,7 +150,7 @@ impl<T, E: Extents, P: Placement> DTensor<T, E, P> {
         op: &'static str,
     ) -> Result<Self, DistError>
     where
-        T: Clone + num_traits::Zero,
+        T: Clone + Zero,
     {
         let ext = E::Dynamic::from_dims(&block_dims(&block))?;
         let local = Tensor::try_zeros(ext).map_err(|e| e.with_op(op))?;
@@ -222,7 +222,13 @@ impl<T: DistElem, E: Extents, P: PlacementFor<E>> DTensor<T, E, P> {
     ) -> Result<Self, DistError> {
         let op = "from_fn";
         let global = shape.into_extents(op)?;
-        let blk = P::block_of(global.dims().as_ref(), mesh, mesh.comm().rank());
+        // A global element count past `usize` is the same error on every rank, naming the
+        // global extents (the blocks may each fit: only their bytes are checked below).
+        let gdims = global.dims();
+        if gdims.as_ref().iter().try_fold(1usize, |n, &d| n.checked_mul(d)).is_none() {
+            return Err(ShapeError::Overflow { op, dims: gdims.as_ref().to_vec() }.into());
+        }
+        let blk = P::block_of(gdims.as_ref(), mesh, mesh.comm().rank());
         let dims = block_dims(&blk);
         let n = crate::error::checked_numel(op, &dims, core::mem::size_of::<T>())?;
         let mut data = try_vec_with_capacity(op, n)?;
