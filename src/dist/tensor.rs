@@ -4,7 +4,7 @@
 use super::comm::{agree_on, Fingerprint, Mesh};
 use super::placement::{Placement, PlacementFor};
 use crate::alloc::try_vec_with_capacity;
-use crate::error::{DistError, ShapeError};
+use crate::error::DistError;
 use crate::extents::Extents;
 use crate::layout::Layout;
 use crate::storage::DenseStorage;
@@ -222,12 +222,10 @@ impl<T: DistElem, E: Extents, P: PlacementFor<E>> DTensor<T, E, P> {
     ) -> Result<Self, DistError> {
         let op = "from_fn";
         let global = shape.into_extents(op)?;
-        // A global element count past `usize` is the same error on every rank, naming the
-        // global extents (the blocks may each fit: only their bytes are checked below).
+        // The size rule on the global element count first: a shape past it is the same error
+        // on every rank, naming the global extents (each block's bytes are checked below).
         let gdims = global.dims();
-        if gdims.as_ref().iter().try_fold(1usize, |n, &d| n.checked_mul(d)).is_none() {
-            return Err(ShapeError::Overflow { op, dims: gdims.as_ref().to_vec() }.into());
-        }
+        crate::error::checked_numel(op, gdims.as_ref(), 1)?;
         let blk = P::block_of(gdims.as_ref(), mesh, mesh.comm().rank());
         let dims = block_dims(&blk);
         let n = crate::error::checked_numel(op, &dims, core::mem::size_of::<T>())?;
