@@ -300,6 +300,44 @@ fn complex_and_single_precision() {
     assert!((w[[0]] + w[[1]] - 5.0).abs() < 1e-5);
 }
 
+/// Complex SVD, QR, `eigh` (both triangles) and `eig` rebuild their input: the conjugations
+/// (`Vᴴ`, `Qᴴ`, the upper triangle read as the lower one of `Aᵀ`) are where real tests see nothing.
+#[test]
+fn complex_decompositions_reconstruct() {
+    type C = Tensor<Complex64, ext![_, _]>;
+    let z = |k: usize| Complex64::new(((k * 7 + 3) % 11) as f64 - 5.0, ((k * 5 + 1) % 13) as f64 - 6.0);
+    let near = |x: &C, y: &C| x.shape() == y.shape() && x.iter().zip(y.iter()).all(|(p, q)| (p - q).norm() < 1e-10);
+    let herm = |x: &C| x.t().map(|v| v.conj());
+    for (m, n) in [(5, 3), (3, 5), (4, 4)] {
+        let a = C::from_vec([m, n], (0..m * n).map(z).collect());
+        let k = m.min(n);
+        let (u, s, vh) = a.svd(false);
+        let us = C::from_vec([m, k], (0..m * k).map(|x| u.to_vec()[x] * s.to_vec()[x % k]).collect());
+        assert!(near(&us.matmul(&vh), &a), "svd {m}×{n}");
+        assert!(near(
+            &vh.matmul(&herm(&vh)),
+            &C::from_vec([k, k], (0..k * k).map(|x| Complex64::from(if x / k == x % k { 1.0 } else { 0.0 })).collect())
+        ));
+        for mode in [QrMode::Reduced, QrMode::Complete] {
+            let (q, r) = a.qr(mode);
+            assert!(near(&q.unwrap().matmul(&r), &a), "qr {m}×{n} {mode:?}");
+        }
+    }
+    let b = C::from_vec([4, 4], (0..16).map(z).collect());
+    let h = b.matmul(&herm(&b));
+    // Each triangle alone defines the matrix: the other one is scrambled.
+    let lower = C::from_vec([4, 4], (0..16).map(|x| if x % 4 > x / 4 { z(x + 40) } else { h.to_vec()[x] }).collect());
+    let upper = C::from_vec([4, 4], (0..16).map(|x| if x % 4 < x / 4 { z(x + 40) } else { h.to_vec()[x] }).collect());
+    for (t, uplo) in [(&lower, Uplo::Lower), (&upper, Uplo::Upper)] {
+        let (w, v) = t.eigh(uplo);
+        let vw = C::from_vec([4, 4], (0..16).map(|x| v.to_vec()[x] * w.to_vec()[x % 4]).collect());
+        assert!(near(&vw.matmul(&herm(&v)), &h), "eigh {uplo:?}");
+    }
+    let (w, v) = b.eig();
+    let vw = C::from_vec([4, 4], (0..16).map(|x| v.to_vec()[x] * w.to_vec()[x % 4]).collect());
+    assert!(near(&b.matmul(&v), &vw), "eig");
+}
+
 #[test]
 fn hostile_inputs_are_errors_or_nan_never_panics() {
     let singular = Tensor::<f64, ext![_, _]>::from_vec([3, 3], vec![1.0, 2.0, 3.0, 2.0, 4.0, 6.0, 1.0, 0.0, 1.0]);

@@ -5,7 +5,7 @@
 
 use super::dense::LinalgStorage;
 use super::dense::{
-    buffer, build, col_major, col_major_mut, extents, faer_par, mat_ref, owned_copy, square, workspace,
+    buffer, build, build_copy, col_major, col_major_mut, extents, faer_par, mat_ref, owned_copy, square, workspace,
 };
 use super::scalar::LinalgScalar;
 use crate::error::LinalgError;
@@ -52,9 +52,7 @@ pub enum Uplo {
 }
 
 fn dense<T: LinalgScalar>(op: &'static str, m: MatRef<'_, T>) -> Result<Mat<T>, LinalgError> {
-    let (r, c) = (m.nrows(), m.ncols());
-    let cols = c.max(1);
-    Ok(build(op, extents(op, &[r, c])?, |k| m[(k / cols, k % cols)])?)
+    Ok(build_copy(op, extents(op, &[m.nrows(), m.ncols()])?, m)?)
 }
 
 fn vector<T>(op: &'static str, n: usize, f: impl FnMut(usize) -> T) -> Result<Vector<T>, LinalgError> {
@@ -99,11 +97,12 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
             }
             let rm = col_major(&qr, m, n);
             let rows = if mode == QrMode::Complete { m } else { k };
-            let cols = n.max(1);
-            let r = build(op, extents(op, &[rows, n])?, |x| {
-                let (i, j) = (x / cols, x % cols);
-                if i <= j && i < k { rm[(i, j)] } else { T::zero() }
-            })?;
+            // R is the upper triangle of the factor's first `rows` rows (rows past `k` are
+            // below the diagonal): a tiled copy, then the part below the diagonal zeroed.
+            let mut r = build_copy(op, extents(op, &[rows, n])?, rm.get(..rows, ..))?;
+            if let Some(w) = r.as_slice_mut() {
+                w.chunks_exact_mut(n.max(1)).enumerate().for_each(|(i, row)| row[..i.min(n)].fill(T::zero()));
+            }
             let q = match mode {
                 QrMode::R => None,
                 QrMode::Reduced | QrMode::Complete => {
@@ -151,9 +150,9 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
             let u = dense("svd", svd.u())?;
             let s = svd.s();
             let s = vector("svd", s.nrows(), |i| s[i].real_part())?;
-            let v = svd.v();
-            let (vr, vc) = (v.ncols(), v.nrows());
-            let v = build("svd", extents("svd", &[vr, vc])?, |k| v[(k % vc.max(1), k / vc.max(1))].conjugate())?;
+            let (vr, vc) = (svd.v().ncols(), svd.v().nrows());
+            let vh = svd.vh_conj_data();
+            let v = build("svd", extents("svd", &[vr, vc])?, |k| vh[k].conjugate())?;
             Ok((u, s, v))
         }
         /// numpy's `linalg.svd`.
@@ -238,8 +237,7 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
             let n = square("eig", m, n)?;
             let a = mat_ref(self);
             let (w, v) = general_eigen(a, true)?;
-            let cols = n.max(1);
-            Ok((vector("eig", n, |i| w[i])?, build("eig", extents("eig", &[n, n])?, |k| v[(k / cols) + (k % cols) * n])?))
+            Ok((vector("eig", n, |i| w[i])?, build_copy("eig", extents("eig", &[n, n])?, col_major(&v, n, n))?))
         }
         /// numpy's `linalg.eig`.
         ///
@@ -294,6 +292,10 @@ impl<T: LinalgScalar> SvdParts<T> {
     /// `V` (not `Vᴴ`), `n × kv`.
     pub(super) fn v(&self) -> MatRef<'_, T> {
         col_major(&self.v, self.shape.1, self.shape.3)
+    }
+    /// `V`'s column-major elements, which are `Vᴴ`'s row-major ones conjugated.
+    pub(super) fn vh_conj_data(&self) -> &[T] {
+        &self.v
     }
 }
 

@@ -85,7 +85,7 @@ pub(crate) fn solve_rhs<T: LinalgScalar, E2: RhsExtents, S2: Layout<E2>, St2: De
     let (rows, k) = (bref.nrows(), bref.ncols());
     let mut w = owned_copy(op, bref)?;
     solve(col_major_mut(&mut w, rows, k))?;
-    Ok(build(op, b.extents().clone(), |i| w[(i / k.max(1)) + (i % k.max(1)) * rows])?)
+    Ok(build_copy(op, b.extents().clone(), col_major(&w, rows, k))?)
 }
 
 /// A zeroed column-major `m × n` buffer, allocated fallibly.

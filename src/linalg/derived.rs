@@ -202,9 +202,8 @@ impl<T: LinalgScalar, M: Dim, N: Dim, S: Layout<(M, N)>, St: DenseStorage<T> + L
                 Vec::new()
             };
             let xdims: Vec<usize> = if b.rank() == 1 { vec![n] } else { vec![n, k] };
-            let kk = k.max(1);
             Ok(Lstsq {
-                x: build(op, extents(op, &xdims)?, |q| x[q / kk + (q % kk) * n])?,
+                x: build_copy(op, extents(op, &xdims)?, col_major(&x, n, k))?,
                 residuals: build(op, extents(op, &[residuals.len()])?, |i| residuals[i])?,
                 rank,
                 s: build(op, extents(op, &[p])?, |i| s[i].real_part())?,
