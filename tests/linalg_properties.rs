@@ -312,7 +312,8 @@ fn complex_decompositions_reconstruct() {
         let a = C::from_vec([m, n], (0..m * n).map(z).collect());
         let k = m.min(n);
         let (u, s, vh) = a.svd(false);
-        let us = C::from_vec([m, k], (0..m * k).map(|x| u.to_vec()[x] * s.to_vec()[x % k]).collect());
+        let (uv, sv) = (u.to_vec(), s.to_vec());
+        let us = C::from_vec([m, k], (0..m * k).map(|x| uv[x] * sv[x % k]).collect());
         assert!(near(&us.matmul(&vh), &a), "svd {m}×{n}");
         assert!(near(
             &vh.matmul(&herm(&vh)),
@@ -325,16 +326,19 @@ fn complex_decompositions_reconstruct() {
     }
     let b = C::from_vec([4, 4], (0..16).map(z).collect());
     let h = b.matmul(&herm(&b));
+    let hv = h.to_vec();
     // Each triangle alone defines the matrix: the other one is scrambled.
-    let lower = C::from_vec([4, 4], (0..16).map(|x| if x % 4 > x / 4 { z(x + 40) } else { h.to_vec()[x] }).collect());
-    let upper = C::from_vec([4, 4], (0..16).map(|x| if x % 4 < x / 4 { z(x + 40) } else { h.to_vec()[x] }).collect());
+    let lower = C::from_vec([4, 4], (0..16).map(|x| if x % 4 > x / 4 { z(x + 40) } else { hv[x] }).collect());
+    let upper = C::from_vec([4, 4], (0..16).map(|x| if x % 4 < x / 4 { z(x + 40) } else { hv[x] }).collect());
     for (t, uplo) in [(&lower, Uplo::Lower), (&upper, Uplo::Upper)] {
         let (w, v) = t.eigh(uplo);
-        let vw = C::from_vec([4, 4], (0..16).map(|x| v.to_vec()[x] * w.to_vec()[x % 4]).collect());
+        let (vv, wv) = (v.to_vec(), w.to_vec());
+        let vw = C::from_vec([4, 4], (0..16).map(|x| vv[x] * wv[x % 4]).collect());
         assert!(near(&vw.matmul(&herm(&v)), &h), "eigh {uplo:?}");
     }
     let (w, v) = b.eig();
-    let vw = C::from_vec([4, 4], (0..16).map(|x| v.to_vec()[x] * w.to_vec()[x % 4]).collect());
+    let (vv, wv) = (v.to_vec(), w.to_vec());
+    let vw = C::from_vec([4, 4], (0..16).map(|x| vv[x] * wv[x % 4]).collect());
     assert!(near(&b.matmul(&v), &vw), "eig");
 }
 
